@@ -1,0 +1,205 @@
+// File loading and import resolution.
+#include "sema/Compilation.h"
+
+#include "sema/Model.h"
+#include "syntax/Parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mech::sema {
+
+SearchPath SearchPath::fromEnvironment(const std::string &executable) {
+  SearchPath result;
+  if (const char *mechPath = std::getenv("MECH_PATH")) {
+    std::stringstream stream(mechPath);
+    std::string folder;
+    while (std::getline(stream, folder, ':'))
+      if (!folder.empty())
+        result.folders.push_back(folder);
+  }
+  std::error_code error;
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    self = fs::absolute(executable, error);
+  fs::path installed = self.parent_path() / MECH_STDLIB_FROM_BIN;
+  if (fs::is_directory(installed, error))
+    result.stdlib = fs::weakly_canonical(installed, error).string();
+  else if (fs::is_directory(MECH_SOURCE_STDLIB, error))
+    result.stdlib = MECH_SOURCE_STDLIB;
+  return result;
+}
+
+Compilation::Compilation(SearchPath searchPath) : searchPath_(std::move(searchPath)) {}
+
+std::optional<std::string> Compilation::readFile(const std::string &path, Location from) {
+  std::error_code error;
+  if (fs::is_directory(path, error)) {
+    diagnostics_.error(from, "'" + path + "' is a directory, not a .mech file");
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics_.error(from, "cannot open '" + path + "': " + std::strerror(errno));
+    return std::nullopt;
+  }
+  auto size = fs::file_size(path, error);
+  if (!error && size > kMaxFileSize) {
+    diagnostics_.error(from, "'" + path + "' is larger than " +
+                                 std::to_string(kMaxFileSize >> 20) + " MiB");
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    diagnostics_.error(from, "cannot read '" + path + "'");
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+const LoadedFile *Compilation::loadRoot(const std::string &path) {
+  std::optional<std::string> text = readFile(path, {});
+  if (!text)
+    return nullptr;
+  std::error_code error;
+  std::string canonical = fs::weakly_canonical(path, error).string();
+  return load(path, error ? path : canonical, std::move(*text));
+}
+
+const LoadedFile *Compilation::loadText(const std::string &name, std::string text) {
+  return load(name, name, std::move(text));
+}
+
+const LoadedFile *Compilation::load(const std::string &path, const std::string &canonical,
+                                    std::string text) {
+  auto existing = files_.find(canonical);
+  if (existing != files_.end())
+    return existing->second.get();
+  auto file = std::make_unique<LoadedFile>();
+  file->path = path;
+  file->canonical = canonical;
+  file->source = &sources_.add(path, std::move(text));
+  file->ast = parseFile(*file->source, diagnostics_);
+  LoadedFile *raw = file.get();
+  files_[canonical] = std::move(file);
+  if (raw->ast) {
+    loading_.push_back(canonical);
+    resolveImports(*raw);
+    loading_.pop_back();
+    buildScope(*raw);
+  }
+  return raw;
+}
+
+std::optional<std::string> Compilation::locateImport(const std::string &name,
+                                                     const LoadedFile &importer) {
+  std::error_code error;
+  std::vector<fs::path> candidates;
+  fs::path requested(name);
+  if (requested.is_absolute()) {
+    candidates.push_back(requested);
+  } else {
+    candidates.push_back(fs::path(importer.path).parent_path() / requested);
+    for (const std::string &folder : searchPath_.folders)
+      candidates.push_back(fs::path(folder) / requested);
+    if (!searchPath_.stdlib.empty())
+      candidates.push_back(fs::path(searchPath_.stdlib) / requested);
+  }
+  for (const fs::path &candidate : candidates)
+    if (fs::is_regular_file(candidate, error))
+      return candidate.lexically_normal().string();
+  return std::nullopt;
+}
+
+void Compilation::resolveImports(LoadedFile &file) {
+  for (const ast::TopItem &item : file.ast->items) {
+    auto *import = std::get_if<ast::ImportDecl>(&item.node);
+    if (import == nullptr)
+      continue;
+    std::optional<std::string> found = locateImport(import->path, file);
+    if (!found) {
+      Diagnostic &d = diagnostics_.error(import->location, "cannot find '" + import->path + "'");
+      std::string where = "looked in the folder of " + file.path;
+      if (!searchPath_.folders.empty())
+        where += ", in MECH_PATH";
+      if (!searchPath_.stdlib.empty())
+        where += " and in the standard library (" + searchPath_.stdlib + ")";
+      Diagnostics::addNote(d, {}, where);
+      continue;
+    }
+    std::error_code error;
+    std::string canonical = fs::weakly_canonical(*found, error).string();
+    auto cycle = std::find(loading_.begin(), loading_.end(), canonical);
+    if (cycle != loading_.end()) {
+      std::string chain;
+      for (auto it = cycle; it != loading_.end(); ++it)
+        chain += fs::path(*it).filename().string() + " -> ";
+      chain += fs::path(canonical).filename().string();
+      diagnostics_.error(import->location, "import cycle: " + chain);
+      continue;
+    }
+    if (files_.count(canonical))
+      continue;
+    std::optional<std::string> text = readFile(*found, import->location);
+    if (!text)
+      continue;
+    const LoadedFile *imported = load(*found, canonical, std::move(*text));
+    if (imported->ast && imported->ast->model())
+      diagnostics_.error(import->location, "'" + import->path +
+                                               "' declares a model; only files of defs can be "
+                                               "imported");
+  }
+}
+
+void Compilation::buildScope(LoadedFile &file) {
+  std::map<std::string, std::string> origin; // def name -> file it comes from
+  auto addDef = [&](const ast::DefDecl &def, const FileScope *scope, const std::string &from,
+                    Location where) {
+    if (findBuiltin(def.name) || def.name == "sum") {
+      if (scope == &file.scope)
+        diagnostics_.error(def.location, "'" + def.name + "' is a built-in function and cannot "
+                                                          "be redefined");
+      return;
+    }
+    auto existing = file.scope.defs.find(def.name);
+    if (existing != file.scope.defs.end()) {
+      if (existing->second.decl == &def)
+        return;
+      Diagnostic &d =
+          diagnostics_.error(where, "def '" + def.name + "' is defined twice (in " +
+                                        origin[def.name] + " and in " + from + ")");
+      Diagnostics::addNote(d, existing->second.decl->location, "the other definition is here");
+      return;
+    }
+    file.scope.defs[def.name] = {&def, scope, false};
+    origin[def.name] = from;
+  };
+  for (const ast::TopItem &item : file.ast->items)
+    if (auto *def = std::get_if<ast::DefDecl>(&item.node))
+      addDef(*def, &file.scope, file.path, def->location);
+  for (const ast::TopItem &item : file.ast->items) {
+    auto *import = std::get_if<ast::ImportDecl>(&item.node);
+    if (import == nullptr)
+      continue;
+    std::optional<std::string> found = locateImport(import->path, file);
+    if (!found)
+      continue;
+    std::error_code error;
+    auto imported = files_.find(fs::weakly_canonical(*found, error).string());
+    if (imported == files_.end() || !imported->second->ast || imported->second.get() == &file)
+      continue;
+    for (const ast::TopItem &other : imported->second->ast->items)
+      if (auto *def = std::get_if<ast::DefDecl>(&other.node))
+        addDef(*def, &imported->second->scope, imported->second->path, import->location);
+  }
+}
+
+} // namespace mech::sema

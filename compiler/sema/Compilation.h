@@ -1,0 +1,67 @@
+// One compilation: the source files it read, the diagnostics it reported, and
+// the import graph with each file's visible defs. Imports are looked up in
+// the importing file's folder, then each folder of MECH_PATH, then the
+// standard library.
+#pragma once
+
+#include "sema/Scope.h"
+#include "support/Diagnostics.h"
+#include "syntax/Ast.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::sema {
+
+struct SearchPath {
+  std::vector<std::string> folders; // MECH_PATH, in order
+  std::string stdlib;               // empty when none was found
+
+  // MECH_PATH from the environment and the standard library next to the
+  // executable (installed) or in the source tree (build tree).
+  static SearchPath fromEnvironment(const std::string &executable);
+};
+
+struct LoadedFile {
+  std::string path; // as found (relative paths kept for messages)
+  std::string canonical;
+  const SourceFile *source = nullptr;
+  std::unique_ptr<ast::File> ast; // null when it did not parse
+  FileScope scope;
+};
+
+// The largest source file accepted.
+inline constexpr size_t kMaxFileSize = 64u << 20;
+
+class Compilation {
+public:
+  explicit Compilation(SearchPath searchPath = {});
+
+  SourceManager &sources() { return sources_; }
+  Diagnostics &diagnostics() { return diagnostics_; }
+  const SearchPath &searchPath() const { return searchPath_; }
+
+  // Reads, parses and resolves the imports of a file given on the command
+  // line. Null when it could not be read or parsed.
+  const LoadedFile *loadRoot(const std::string &path);
+  // The same for text that is not in a file (REPL, tests).
+  const LoadedFile *loadText(const std::string &name, std::string text);
+
+private:
+  const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text);
+  std::optional<std::string> readFile(const std::string &path, Location from);
+  std::optional<std::string> locateImport(const std::string &name, const LoadedFile &importer);
+  void resolveImports(LoadedFile &file);
+  void buildScope(LoadedFile &file);
+
+  SearchPath searchPath_;
+  SourceManager sources_;
+  Diagnostics diagnostics_;
+  std::map<std::string, std::unique_ptr<LoadedFile>> files_; // by canonical path
+  std::vector<std::string> loading_;                          // for cycle detection
+};
+
+} // namespace mech::sema

@@ -1,0 +1,226 @@
+// The checked model: what semantic analysis hands to the mechanics layer.
+// Names are resolved, for/sum/def are expanded, units are converted to SI,
+// and every expression carries its shape, dimension and source location.
+// Expressions form an immutable DAG of shared nodes (lets are referenced by
+// index, never copied), so no expansion duplicates a subexpression.
+#pragma once
+
+#include "sema/Dimension.h"
+#include "support/Rational.h"
+#include "support/SourceFile.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::sema {
+
+// scalar (0, 0), vector of n (n, 0), matrix r x c (r, c).
+struct Shape {
+  int rows = 0;
+  int cols = 0;
+
+  static Shape scalar() { return {0, 0}; }
+  static Shape vector(int n) { return {n, 0}; }
+  static Shape matrix(int r, int c) { return {r, c}; }
+  bool isScalar() const { return rows == 0; }
+  bool isVector() const { return rows > 0 && cols == 0; }
+  bool isMatrix() const { return cols > 0; }
+  int size() const { return isScalar() ? 1 : isVector() ? rows : rows * cols; }
+  std::string toString() const; // "a scalar", "a 2-vector", "a 3x3 matrix"
+  friend bool operator==(const Shape &, const Shape &) = default;
+};
+
+#define MECH_BUILTINS(X)                                                       \
+  X(Sin, "sin", 1)                                                             \
+  X(Cos, "cos", 1)                                                             \
+  X(Tan, "tan", 1)                                                             \
+  X(Asin, "asin", 1)                                                           \
+  X(Acos, "acos", 1)                                                           \
+  X(Atan, "atan", 1)                                                           \
+  X(Atan2, "atan2", 2)                                                         \
+  X(Sinh, "sinh", 1)                                                           \
+  X(Cosh, "cosh", 1)                                                           \
+  X(Tanh, "tanh", 1)                                                           \
+  X(Exp, "exp", 1)                                                             \
+  X(Log, "log", 1)                                                             \
+  X(Sqrt, "sqrt", 1)                                                           \
+  X(Abs, "abs", 1)                                                             \
+  X(Sign, "sign", 1)                                                           \
+  X(Dot, "dot", 2)                                                             \
+  X(Cross, "cross", 2)                                                         \
+  X(Norm, "norm", 1)                                                           \
+  X(Transpose, "transpose", 1)                                                 \
+  X(Diag, "diag", -1)
+
+enum class Builtin {
+#define MECH_BUILTIN_ENUM(id, name, arity) id,
+  MECH_BUILTINS(MECH_BUILTIN_ENUM)
+#undef MECH_BUILTIN_ENUM
+};
+
+const char *builtinName(Builtin b);
+std::optional<Builtin> findBuiltin(const std::string &name);
+
+// One list of IR node kinds drives the enum and the printers.
+#define MECH_SEMA_EXPR_KINDS(X)                                                \
+  X(Number)     /* value, exact */                                             \
+  X(Pi)                                                                        \
+  X(Time)                                                                      \
+  X(Param)      /* index into CheckedModel::params */                          \
+  X(Coord)      /* index into CheckedModel::coords */                          \
+  X(Let)        /* index into CheckedModel::lets */                            \
+  X(Multiplier) /* index into CheckedModel::constraints */                     \
+  X(Neg)                                                                       \
+  X(Add)        /* n-ary */                                                    \
+  X(Mul)        /* n-ary, left to right; a/b is a*b^-1 */                      \
+  X(Pow)                                                                       \
+  X(Call)       /* builtin */                                                  \
+  X(Vector)                                                                    \
+  X(Matrix)     /* children row-major */                                       \
+  X(Component)  /* index = axis 0, 1, 2 */                                     \
+  X(Derivative) /* total time derivative along the motion */
+
+enum class ExprKind {
+#define MECH_SEMA_ENUM(name) name,
+  MECH_SEMA_EXPR_KINDS(MECH_SEMA_ENUM)
+#undef MECH_SEMA_ENUM
+};
+
+const char *exprKindName(ExprKind kind);
+
+struct Node;
+using ExprRef = std::shared_ptr<const Node>;
+
+struct Node {
+  ExprKind kind;
+  Shape shape;
+  DimInfo dim;
+  Location location;
+  std::vector<ExprRef> children;
+
+  double value = 0;             // Number
+  std::optional<Rational> exact; // Number, when exactly rational
+  int index = -1;               // Param, Coord, Let, Multiplier, Component
+  Builtin builtin = Builtin::Sin; // Call
+
+  // Facts for later checks, computed when the node is made (through lets).
+  int coordOrder = -1;      // highest derivative order of a coordinate; -1: none
+  bool usesTime = false;    // explicit t
+  bool usesMultiplier = false;
+};
+
+struct Param {
+  std::string name;
+  Location location;
+  double value = 0;
+  DimInfo dim;
+  bool structural = false; // used as a range bound or index
+  bool overridden = false; // set from outside (--set)
+};
+
+struct Coord {
+  std::string name;   // th[2] for a member of a family
+  std::string family; // th
+  std::vector<long> indices;
+  Location location;
+  DimInfo dim;
+};
+
+struct Let {
+  std::string name;
+  Location location;
+  ExprRef value;
+};
+
+struct Term {
+  std::string name; // may be empty
+  Location location;
+  ExprRef value;
+};
+
+struct PointForce {
+  Location location;
+  ExprRef force, point;
+};
+
+struct Torque {
+  Location location;
+  ExprRef moment, angle;
+};
+
+struct GeneralizedForce {
+  Location location;
+  ExprRef value;
+  int coord = -1;
+};
+
+struct Particle {
+  std::string name;
+  Location location;
+  ExprRef mass, position;
+};
+
+struct Body {
+  std::string name;
+  Location location;
+  bool planar = true;
+  ExprRef mass, position;
+  ExprRef orientation; // planar: angle; spatial: rotation matrix body -> world
+  ExprRef inertia;     // planar: scalar J; spatial: 3x3 tensor in body axes
+};
+
+struct Gravity {
+  Location location;
+  ExprRef acceleration;
+};
+
+struct Spring {
+  Location location;
+  ExprRef stiffness, from, to, rest;
+};
+
+struct Constraint {
+  std::string name;
+  Location location;
+  ExprRef lhs, rhs;
+  DimInfo multiplierDim; // work over the dimension of lhs - rhs
+};
+
+struct Initial {
+  int coord = -1;
+  int order = 0; // 0: q, 1: q'
+  double value = 0;
+  Location location;
+};
+
+struct Output {
+  std::string name;
+  Location location;
+  ExprRef value;
+};
+
+struct CheckedModel {
+  std::string name;
+  Location location;
+  std::vector<Param> params;
+  std::vector<Coord> coords;
+  std::vector<Let> lets;
+  std::vector<Term> kinetic, potential, dissipation;
+  std::vector<PointForce> forces;
+  std::vector<Torque> torques;
+  std::vector<GeneralizedForce> generalized;
+  std::vector<Particle> particles;
+  std::vector<Body> bodies;
+  std::vector<Gravity> gravity;
+  std::vector<Spring> springs;
+  std::vector<Constraint> constraints;
+  std::vector<Initial> initial;
+  std::vector<Output> outputs;
+
+  // The model's initial state (q, q'), defaults 0 where `init` is silent.
+  std::vector<double> initialState() const;
+};
+
+} // namespace mech::sema

@@ -1,0 +1,109 @@
+// Resolves AST expressions into the checked IR: names looked up, for/sum
+// indices and def calls expanded, units converted to SI, and shapes and
+// dimensions inferred and checked. Errors are reported and yield null.
+#pragma once
+
+#include "sema/Model.h"
+#include "sema/Scope.h"
+#include "support/Diagnostics.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace mech::sema {
+
+// The largest model accepted after expansion, in IR nodes, and the largest
+// range of one index.
+inline constexpr long kMaxNodes = 2'000'000;
+inline constexpr long kMaxRange = 100'000;
+
+// Thrown when expansion exceeds kMaxNodes; analysis stops with a diagnostic.
+struct ExpansionLimit {};
+
+struct Env {
+  Bindings indices;                                   // loop and sum variables
+  std::vector<std::pair<std::string, ExprRef>> args;  // def parameters
+  const FileScope *defs = nullptr;
+  bool modelNames = true;
+  bool allowMultipliers = false;
+  // The declaration whose value is being resolved, for hints on misplaced units.
+  std::string declaringKeyword; // "param" or "let"
+  std::string declaringName;
+  const ast::Expr *declaringValue = nullptr;
+};
+
+class Resolver {
+public:
+  Resolver(CheckedModel &model, Diagnostics &diagnostics);
+
+  std::map<std::string, Symbol> symbols;
+
+  ExprRef resolve(const ast::Expr &expr, const Env &env);
+  // Resolves and evaluates an integer-valued constant (ranges, indices);
+  // marks the params it uses as structural.
+  std::optional<long> resolveInteger(const ast::Expr &expr, const Env &env, const char *what);
+  // Evaluates a scalar constant (no coordinates, no t); nullopt otherwise.
+  std::optional<double> evaluateConstant(const ExprRef &expr);
+
+  // Lazily resolved lets: registered when declared, resolved on first use.
+  int declareLet(std::string name, Location location, const ast::Expr *value,
+                 const ast::Unit *unit, Bindings bindings, const FileScope *defs);
+  ExprRef letReference(int index, Location use);
+  void resolveAllLets();
+
+  ExprRef number(double value, std::optional<Rational> exact, Location loc);
+  ExprRef make(ExprKind kind, Shape shape, DimInfo dim, Location loc,
+               std::vector<ExprRef> children);
+
+  // The dimension of a value of the given dimension summed with another;
+  // reports a mismatch and returns nullopt.
+  std::optional<DimInfo> sumDimension(const DimInfo &a, const DimInfo &b, Location loc,
+                                      const std::string &context);
+  static DimInfo productDimension(const DimInfo &a, const DimInfo &b);
+
+  Diagnostics &diagnostics() { return diagnostics_; }
+  CheckedModel &model() { return model_; }
+
+  // "did you mean" for an unknown name, from the names in scope.
+  std::string suggestion(const std::string &name, const Env &env) const;
+
+private:
+  ExprRef resolveName(const ast::Name &name, const Env &env);
+  ExprRef resolveIndex(const ast::Index &index, const Env &env);
+  ExprRef resolveCall(const ast::Call &call, const Env &env);
+  ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);
+  ExprRef expandDef(const DefEntry &def, const ast::Call &call, std::vector<ExprRef> args);
+  ExprRef resolveSum(const ast::SumOver &sum, const Env &env);
+  ExprRef resolveVector(const ast::Vector &vector, const Env &env);
+  ExprRef resolveAdd(const ast::Add &add, const Env &env);
+  ExprRef resolveMul(const ast::Mul &mul, const Env &env);
+  ExprRef resolvePow(const ast::Pow &pow, const Env &env);
+  ExprRef resolveNumber(const ast::Number &number);
+  ExprRef resolvePrime(const ast::Prime &prime, const Env &env);
+  ExprRef resolveComponent(const ast::Component &component, const Env &env);
+  ExprRef reference(SymbolKind kind, int index, Location loc);
+  void reportMisplacedUnit(const ast::Index &index, const Env &env);
+  void checkShadowing(const std::string &name, Location loc, const Env &env);
+
+  struct PendingLet {
+    const ast::Expr *value = nullptr;
+    const ast::Unit *unit = nullptr;
+    Bindings bindings;
+    const FileScope *defs = nullptr;
+    enum State { Pending, Resolving, Done } state = Pending;
+  };
+
+  CheckedModel &model_;
+  Diagnostics &diagnostics_;
+  std::vector<PendingLet> pendingLets_;
+  std::vector<const ast::DefDecl *> defStack_;
+  // Expansions of def calls by (def, argument nodes); the arguments are kept
+  // alive with the result so the pointers in the key stay valid.
+  std::map<std::pair<const ast::DefDecl *, std::vector<const Node *>>,
+           std::pair<std::vector<ExprRef>, ExprRef>>
+      defCache_;
+  long nodeCount_ = 0;
+};
+
+} // namespace mech::sema

@@ -1,0 +1,55 @@
+// Diagnostics in the form compilers use: `file:line:col: error: message`, the
+// source line, and a caret under the span, with attached notes. User errors
+// are collected here; broken invariants are InternalErrors instead.
+#pragma once
+
+#include "support/SourceFile.h"
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mech {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Location location;
+  std::string message;
+  std::vector<Diagnostic> notes;
+};
+
+class Diagnostics {
+public:
+  // Adds an error; the returned reference may receive notes.
+  Diagnostic &error(Location location, std::string message);
+  Diagnostic &warning(Location location, std::string message);
+  static void addNote(Diagnostic &diagnostic, Location location, std::string message);
+
+  bool hasErrors() const { return errorCount_ > 0; }
+  int errorCount() const { return errorCount_; }
+  const std::vector<Diagnostic> &all() const { return diagnostics_; }
+  void clear();
+
+  // Writes every diagnostic, in the order reported.
+  void print(std::ostream &out) const;
+
+private:
+  std::vector<Diagnostic> diagnostics_;
+  int errorCount_ = 0;
+};
+
+// Renders one diagnostic (and its notes) with the source line and caret.
+std::string render(const Diagnostic &diagnostic);
+
+// A broken invariant of the compiler itself, not a fault of the model.
+class InternalError : public std::logic_error {
+public:
+  using std::logic_error::logic_error;
+};
+
+[[noreturn]] void internalError(const std::string &message);
+
+} // namespace mech

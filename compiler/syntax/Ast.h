@@ -1,0 +1,321 @@
+// The abstract syntax tree of a .mech file: typed nodes, each with a source
+// Location. Built from the ANTLR parse tree by AstBuilder; nothing past this
+// folder sees an ANTLR type. Operator chains are stored flat (Add, Mul) so a
+// 100 000-term sum is one node with 100 000 children, never a deep tree.
+#pragma once
+
+#include "support/SourceFile.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mech::ast {
+
+// One list of expression kinds drives the enum, the printer and the dumper.
+#define MECH_AST_EXPR_KINDS(X)                                                  \
+  X(Number)                                                                    \
+  X(Time)                                                                      \
+  X(Pi)                                                                        \
+  X(Name)                                                                      \
+  X(Call)                                                                      \
+  X(SumOver)                                                                   \
+  X(Vector)                                                                    \
+  X(Add)                                                                       \
+  X(Mul)                                                                       \
+  X(Neg)                                                                       \
+  X(Pow)                                                                       \
+  X(Prime)                                                                     \
+  X(Component)                                                                 \
+  X(Index)
+
+enum class ExprKind {
+#define MECH_AST_ENUM(name) name,
+  MECH_AST_EXPR_KINDS(MECH_AST_ENUM)
+#undef MECH_AST_ENUM
+};
+
+const char *exprKindName(ExprKind kind);
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+// A unit such as kg*m^2/s^2, flattened: each factor with a signed exponent.
+struct UnitFactor {
+  std::string symbol; // "1" for a plain number
+  int exponent = 1;
+  Location location;
+};
+struct Unit {
+  std::vector<UnitFactor> factors;
+  Location location;
+};
+
+struct Expr {
+  ExprKind kind;
+  Location location;
+
+  explicit Expr(ExprKind k, Location loc) : kind(k), location(loc) {}
+  virtual ~Expr() = default;
+  Expr(const Expr &) = delete;
+  Expr &operator=(const Expr &) = delete;
+};
+
+struct Number : Expr {
+  std::string text; // as written: 0.5, 6.02e23
+  std::optional<Unit> unit;
+  Number(Location loc, std::string t) : Expr(ExprKind::Number, loc), text(std::move(t)) {}
+};
+
+struct Time : Expr {
+  explicit Time(Location loc) : Expr(ExprKind::Time, loc) {}
+};
+
+struct Pi : Expr {
+  explicit Pi(Location loc) : Expr(ExprKind::Pi, loc) {}
+};
+
+struct Name : Expr {
+  std::string name;
+  Name(Location loc, std::string n) : Expr(ExprKind::Name, loc), name(std::move(n)) {}
+};
+
+struct Call : Expr {
+  std::string callee;
+  Location calleeLocation;
+  std::vector<ExprPtr> args;
+  Call(Location loc, std::string c) : Expr(ExprKind::Call, loc), callee(std::move(c)) {}
+};
+
+// sum(i in from..to, body); `function` is the name written before the
+// parenthesis, checked to be `sum` by sema.
+struct SumOver : Expr {
+  std::string function;
+  std::string index;
+  Location indexLocation;
+  ExprPtr from, to, body;
+  SumOver(Location loc) : Expr(ExprKind::SumOver, loc) {}
+};
+
+// [a, b, c]; a matrix is a vector of row vectors.
+struct Vector : Expr {
+  std::vector<ExprPtr> elements;
+  explicit Vector(Location loc) : Expr(ExprKind::Vector, loc) {}
+};
+
+// a + b - c: each term with its sign (the first is always added).
+struct Add : Expr {
+  struct Term {
+    bool negated = false;
+    ExprPtr value;
+  };
+  std::vector<Term> terms;
+  explicit Add(Location loc) : Expr(ExprKind::Add, loc) {}
+};
+
+// a * b / c: each factor multiplies or divides (the first multiplies).
+struct Mul : Expr {
+  struct Factor {
+    bool divides = false;
+    ExprPtr value;
+  };
+  std::vector<Factor> factors;
+  explicit Mul(Location loc) : Expr(ExprKind::Mul, loc) {}
+};
+
+struct Neg : Expr {
+  ExprPtr operand;
+  Neg(Location loc, ExprPtr o) : Expr(ExprKind::Neg, loc), operand(std::move(o)) {}
+};
+
+struct Pow : Expr {
+  ExprPtr base, exponent;
+  Pow(Location loc, ExprPtr b, ExprPtr e)
+      : Expr(ExprKind::Pow, loc), base(std::move(b)), exponent(std::move(e)) {}
+};
+
+// operand followed by `order` primes: the order-th total time derivative.
+struct Prime : Expr {
+  ExprPtr operand;
+  int order = 1;
+  Prime(Location loc, ExprPtr o, int n)
+      : Expr(ExprKind::Prime, loc), operand(std::move(o)), order(n) {}
+};
+
+struct Component : Expr {
+  ExprPtr operand;
+  std::string component; // x, y or z (checked by sema)
+  Location componentLocation;
+  Component(Location loc, ExprPtr o, std::string c)
+      : Expr(ExprKind::Component, loc), operand(std::move(o)), component(std::move(c)) {}
+};
+
+// operand[i, j]: an element of an indexed family, or a misplaced unit.
+struct Index : Expr {
+  ExprPtr operand;
+  std::vector<ExprPtr> indices;
+  Index(Location loc, ExprPtr o) : Expr(ExprKind::Index, loc), operand(std::move(o)) {}
+};
+
+// ---------------------------------------------------------------------------
+// Declarations
+
+// A declared name, possibly indexed (bob[k] inside a for block).
+struct DeclName {
+  std::string name;
+  Location location;
+  std::vector<ExprPtr> indices;
+};
+
+struct ParamItem {
+  std::string name;
+  Location location;
+  std::optional<Unit> unit;
+  ExprPtr value;
+};
+struct ParamDecl {
+  std::vector<ParamItem> items;
+};
+
+struct Range {
+  ExprPtr from, to;
+};
+
+struct CoordItem {
+  std::string name;
+  Location location;
+  std::optional<Range> family; // th[1..n]
+  std::optional<Unit> unit;
+};
+struct CoordDecl {
+  std::vector<CoordItem> items;
+};
+
+// let x = e; let x[k in a..b] = e; let x[k] = e (inside for).
+struct LetDecl {
+  DeclName target;
+  std::optional<std::string> familyIndex;
+  Location familyIndexLocation;
+  std::optional<Range> family;
+  std::optional<Unit> unit;
+  ExprPtr value;
+};
+
+struct DefDecl {
+  std::string name;
+  Location location;
+  std::vector<std::string> params;
+  std::vector<Location> paramLocations;
+  ExprPtr body;
+};
+
+enum class EnergyKind { Kinetic, Potential, Dissipation };
+struct EnergyDecl {
+  EnergyKind kind;
+  std::optional<DeclName> name;
+  ExprPtr value;
+};
+
+struct ForceDecl {
+  ExprPtr force, point;
+};
+struct TorqueDecl {
+  ExprPtr moment, angle;
+};
+struct GeneralizedDecl {
+  ExprPtr value, coordinate;
+};
+struct ParticleDecl {
+  DeclName name;
+  ExprPtr mass, position;
+};
+enum class BodyKind { Planar, Spatial };
+struct BodyDecl {
+  DeclName name;
+  BodyKind kind;
+  ExprPtr mass, position;
+  ExprPtr orientation; // angle (planar) or rotation matrix (spatial)
+  ExprPtr inertia;
+};
+struct GravityDecl {
+  ExprPtr acceleration;
+};
+struct SpringDecl {
+  ExprPtr stiffness, from, to;
+  ExprPtr rest; // may be null: rest length 0
+};
+struct ConstraintDecl {
+  std::optional<DeclName> name;
+  ExprPtr lhs, rhs;
+};
+struct InitItem {
+  std::string name;
+  Location location;
+  std::vector<ExprPtr> indices;
+  int primes = 0;
+  ExprPtr value;
+};
+struct InitDecl {
+  std::vector<InitItem> items;
+};
+struct OutputDecl {
+  DeclName name;
+  ExprPtr value;
+};
+
+struct Decl;
+struct ForDecl {
+  std::string index;
+  Location indexLocation;
+  Range range;
+  std::vector<Decl> body;
+  std::vector<std::string> closingComments; // comments before the final }
+};
+
+// Comments kept for `mech fmt`: those on lines before a declaration, and one
+// at the end of the declaration's last line.
+struct Comments {
+  std::vector<std::string> leading;
+  std::optional<std::string> trailing;
+  bool blankLineBefore = false;
+};
+
+struct Decl {
+  std::variant<ParamDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
+               GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl,
+               ConstraintDecl, InitDecl, OutputDecl, ForDecl>
+      node;
+  Location location; // the declaration's first token
+  Comments comments;
+};
+
+struct ImportDecl {
+  std::string path; // without the quotes
+  Location location;
+};
+
+struct ModelDecl {
+  std::string name;
+  Location location;
+  std::vector<Decl> body;
+  std::vector<std::string> closingComments; // comments before the final }
+};
+
+// A top-level item in source order.
+struct TopItem {
+  std::variant<ImportDecl, DefDecl, ModelDecl> node;
+  Location location;
+  Comments comments;
+};
+
+struct File {
+  const SourceFile *source = nullptr;
+  std::vector<TopItem> items;
+  std::vector<std::string> trailingComments; // after the last item
+
+  const ModelDecl *model() const;
+};
+
+} // namespace mech::ast

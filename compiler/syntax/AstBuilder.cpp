@@ -1,0 +1,528 @@
+// Parse tree to AST. Operator chains arrive flat from the grammar and stay
+// flat; `^` chains fold to the right; runs of unary signs fold by parity.
+#include "syntax/AstBuilder.h"
+
+#include "MechLexer.h"
+#include "syntax/Parser.h"
+
+namespace mech {
+
+using namespace ast;
+using P = MechParser;
+
+AstBuilder::AstBuilder(const SourceFile &source, antlr4::CommonTokenStream &tokens,
+                       Diagnostics &diagnostics)
+    : source_(source), tokens_(tokens), diagnostics_(diagnostics) {
+  for (antlr4::Token *token : tokens_.getTokens()) {
+    if (token->getType() == MechLexer::COMMENT)
+      comments_.push_back(token);
+  }
+}
+
+Location AstBuilder::at(antlr4::Token *token) const {
+  Location loc;
+  loc.file = &source_;
+  loc.line = static_cast<int>(token->getLine());
+  loc.column = static_cast<int>(token->getCharPositionInLine()) + 1;
+  if (token->getType() == antlr4::Token::EOF || token->getStopIndex() < token->getStartIndex())
+    loc.length = 1;
+  else
+    loc.length = static_cast<int>(token->getStopIndex() - token->getStartIndex() + 1);
+  return loc;
+}
+
+Location AstBuilder::span(antlr4::Token *first, antlr4::Token *last) const {
+  Location loc = at(first);
+  if (last != nullptr && last->getLine() == first->getLine() &&
+      last->getStopIndex() >= first->getStartIndex())
+    loc.length = static_cast<int>(last->getStopIndex() - first->getStartIndex() + 1);
+  else if (last != nullptr && last->getLine() != first->getLine())
+    loc.length = 1 << 20; // to the end of the first line
+  return loc;
+}
+
+Location AstBuilder::at(antlr4::ParserRuleContext *ctx) const {
+  return span(ctx->getStart(), ctx->getStop());
+}
+
+std::string AstBuilder::name(P::NameContext *ctx) const { return ctx->getText(); }
+
+std::vector<ExprPtr> AstBuilder::exprs(const std::vector<P::ExprContext *> &ctxs) {
+  std::vector<ExprPtr> result;
+  result.reserve(ctxs.size());
+  for (P::ExprContext *ctx : ctxs)
+    result.push_back(expr(ctx));
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+ExprPtr AstBuilder::expr(P::ExprContext *ctx) {
+  std::vector<P::TermContext *> terms = ctx->term();
+  if (terms.size() == 1)
+    return term(terms[0]);
+  auto add = std::make_unique<Add>(at(ctx));
+  std::vector<P::AddOpContext *> ops = ctx->addOp();
+  add->terms.reserve(terms.size());
+  for (size_t i = 0; i < terms.size(); ++i) {
+    bool negated = i > 0 && ops[i - 1]->MINUS() != nullptr;
+    add->terms.push_back({negated, term(terms[i])});
+  }
+  return add;
+}
+
+ExprPtr AstBuilder::term(P::TermContext *ctx) {
+  std::vector<P::SignedTermContext *> factors = ctx->signedTerm();
+  if (factors.size() == 1)
+    return signedTerm(factors[0]);
+  auto mul = std::make_unique<Mul>(at(ctx));
+  std::vector<P::MulOpContext *> ops = ctx->mulOp();
+  mul->factors.reserve(factors.size());
+  for (size_t i = 0; i < factors.size(); ++i) {
+    bool divides = i > 0 && ops[i - 1]->SLASH() != nullptr;
+    mul->factors.push_back({divides, signedTerm(factors[i])});
+  }
+  return mul;
+}
+
+ExprPtr AstBuilder::signedTerm(P::SignedTermContext *ctx) {
+  ExprPtr value = power(ctx->power());
+  if (ctx->MINUS().size() % 2 == 1)
+    return std::make_unique<Neg>(at(ctx), std::move(value));
+  return value;
+}
+
+ExprPtr AstBuilder::power(P::PowerContext *ctx) {
+  ExprPtr base = postfix(ctx->postfix());
+  std::vector<P::ExponentContext *> exponents = ctx->exponent();
+  if (exponents.empty())
+    return base;
+  if (static_cast<int>(exponents.size()) > kMaxOperatorChain) {
+    diagnostics_.error(at(ctx), "chain of '^' longer than " +
+                                    std::to_string(kMaxOperatorChain) + " operators");
+    return base;
+  }
+  // a ^ s1 p1 ^ s2 p2: right-associative, each sign applying to the rest of
+  // the chain, so a^-b^c is a^(-(b^c)).
+  ExprPtr result;
+  for (size_t i = exponents.size(); i-- > 0;) {
+    P::ExponentContext *exponent = exponents[i];
+    ExprPtr operand = postfix(exponent->postfix());
+    if (result)
+      operand = std::make_unique<Pow>(at(exponent), std::move(operand), std::move(result));
+    if (exponent->MINUS().size() % 2 == 1)
+      operand = std::make_unique<Neg>(at(exponent), std::move(operand));
+    result = std::move(operand);
+  }
+  return std::make_unique<Pow>(at(ctx), std::move(base), std::move(result));
+}
+
+ExprPtr AstBuilder::postfix(P::PostfixContext *ctx) {
+  ExprPtr value = primary(ctx->primary());
+  std::vector<P::PostfixOpContext *> ops = ctx->postfixOp();
+  if (static_cast<int>(ops.size()) > kMaxOperatorChain) {
+    diagnostics_.error(at(ctx), "chain of postfix operators longer than " +
+                                    std::to_string(kMaxOperatorChain));
+    return value;
+  }
+  antlr4::Token *first = ctx->getStart();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    P::PostfixOpContext *op = ops[i];
+    Location loc = span(first, op->getStop());
+    if (dynamic_cast<P::PrimeOpContext *>(op)) {
+      int order = 1;
+      while (i + 1 < ops.size() && dynamic_cast<P::PrimeOpContext *>(ops[i + 1])) {
+        ++order;
+        ++i;
+      }
+      loc = span(first, ops[i]->getStop());
+      value = std::make_unique<Prime>(loc, std::move(value), order);
+    } else if (auto *component = dynamic_cast<P::ComponentOpContext *>(op)) {
+      auto node = std::make_unique<Component>(loc, std::move(value), name(component->name()));
+      node->componentLocation = at(component->name());
+      value = std::move(node);
+    } else if (auto *index = dynamic_cast<P::IndexOpContext *>(op)) {
+      auto node = std::make_unique<Index>(loc, std::move(value));
+      node->indices = exprs(index->expr());
+      value = std::move(node);
+    }
+  }
+  return value;
+}
+
+ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
+  Location loc = at(ctx);
+  if (auto *number = dynamic_cast<P::NumberPrimaryContext *>(ctx)) {
+    auto node = std::make_unique<Number>(loc, number->NUMBER()->getText());
+    if (number->unit())
+      node->unit = unit(number->unit());
+    return node;
+  }
+  if (dynamic_cast<P::TimePrimaryContext *>(ctx))
+    return std::make_unique<Time>(loc);
+  if (dynamic_cast<P::PiPrimaryContext *>(ctx))
+    return std::make_unique<Pi>(loc);
+  if (auto *sum = dynamic_cast<P::SumPrimaryContext *>(ctx)) {
+    auto node = std::make_unique<SumOver>(loc);
+    node->function = name(sum->name());
+    node->index = name(sum->indexName()->name());
+    node->indexLocation = at(sum->indexName());
+    node->from = expr(sum->expr(0));
+    node->to = expr(sum->expr(1));
+    node->body = expr(sum->expr(2));
+    return node;
+  }
+  if (auto *call = dynamic_cast<P::CallPrimaryContext *>(ctx)) {
+    auto node = std::make_unique<Call>(loc, name(call->name()));
+    node->calleeLocation = at(call->name());
+    node->args = exprs(call->expr());
+    return node;
+  }
+  if (auto *plain = dynamic_cast<P::NamePrimaryContext *>(ctx))
+    return std::make_unique<Name>(loc, name(plain->name()));
+  if (auto *paren = dynamic_cast<P::ParenPrimaryContext *>(ctx))
+    return expr(paren->expr());
+  if (auto *vector = dynamic_cast<P::VectorPrimaryContext *>(ctx)) {
+    auto node = std::make_unique<Vector>(loc);
+    node->elements = exprs(vector->expr());
+    return node;
+  }
+  internalError("unhandled primary expression");
+}
+
+Unit AstBuilder::unit(P::UnitContext *ctx) {
+  Unit result;
+  result.location = at(ctx);
+  unitFactors(ctx->unitExpr(), 1, result);
+  return result;
+}
+
+void AstBuilder::unitFactors(P::UnitExprContext *ctx, int sign, Unit &out) {
+  int currentSign = sign;
+  for (antlr4::tree::ParseTree *child : ctx->children) {
+    if (auto *terminal = dynamic_cast<antlr4::tree::TerminalNode *>(child)) {
+      currentSign = terminal->getSymbol()->getType() == MechLexer::SLASH ? -sign : sign;
+      continue;
+    }
+    auto *factor = dynamic_cast<P::UnitFactorContext *>(child);
+    if (factor == nullptr)
+      continue;
+    int exponent = 1;
+    if (factor->CARET()) {
+      std::vector<antlr4::tree::TerminalNode *> numbers = factor->NUMBER();
+      antlr4::tree::TerminalNode *exponentToken = numbers.back();
+      std::string text = exponentToken->getText();
+      bool integral = text.find_first_not_of("0123456789") == std::string::npos;
+      if (!integral || text.size() > 3) {
+        diagnostics_.error(at(exponentToken->getSymbol()),
+                           "a unit exponent must be a small integer, found " + text);
+      } else {
+        exponent = std::stoi(text);
+      }
+      if (factor->MINUS())
+        exponent = -exponent;
+    }
+    if (factor->unitExpr()) {
+      Unit inner;
+      unitFactors(factor->unitExpr(), 1, inner);
+      for (UnitFactor &f : inner.factors) {
+        f.exponent *= exponent * currentSign;
+        out.factors.push_back(f);
+      }
+      continue;
+    }
+    UnitFactor f;
+    if (factor->name()) {
+      f.symbol = name(factor->name());
+      f.location = at(factor->name());
+    } else {
+      antlr4::tree::TerminalNode *number = factor->NUMBER(0);
+      f.symbol = number->getText();
+      f.location = at(number->getSymbol());
+    }
+    f.exponent = exponent * currentSign;
+    out.factors.push_back(f);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Declarations
+
+DeclName AstBuilder::declName(P::DeclNameContext *ctx) {
+  DeclName result;
+  result.name = name(ctx->name());
+  result.location = at(ctx->name());
+  if (ctx->LBRACK())
+    result.indices = exprs(ctx->expr());
+  return result;
+}
+
+DefDecl AstBuilder::defDecl(P::DefDeclContext *ctx) {
+  DefDecl def;
+  std::vector<P::NameContext *> names = ctx->name();
+  def.name = name(names[0]);
+  def.location = at(names[0]);
+  for (size_t i = 1; i < names.size(); ++i) {
+    def.params.push_back(name(names[i]));
+    def.paramLocations.push_back(at(names[i]));
+  }
+  def.body = expr(ctx->expr());
+  return def;
+}
+
+ForDecl AstBuilder::forDecl(P::ForDeclContext *ctx) {
+  ForDecl result;
+  result.index = name(ctx->indexName()->name());
+  result.indexLocation = at(ctx->indexName());
+  result.range.from = expr(ctx->expr(0));
+  result.range.to = expr(ctx->expr(1));
+  result.body = decls(ctx->decl(), ctx->RBRACE()->getSymbol());
+  return result;
+}
+
+std::vector<Decl> AstBuilder::decls(const std::vector<P::DeclContext *> &ctxs,
+                                    antlr4::Token *closing) {
+  std::vector<Decl> result;
+  for (P::DeclContext *ctx : ctxs) {
+    if (ctx->SEMI())
+      continue;
+    result.push_back(decl(ctx));
+  }
+  (void)closing;
+  return result;
+}
+
+Decl AstBuilder::decl(P::DeclContext *ctx) {
+  Decl result;
+  result.location = at(ctx->getStart());
+  if (auto *c = ctx->forDecl()) {
+    result.comments = takeLeadingComments(c->getStart());
+    std::vector<std::string> header = takeCommentsBefore(c->LBRACE()->getSymbol());
+    result.comments.leading.insert(result.comments.leading.end(), header.begin(), header.end());
+    lastLine_ = c->LBRACE()->getSymbol()->getLine();
+    ForDecl node = forDecl(c);
+    node.closingComments = takeCommentsBefore(c->RBRACE()->getSymbol());
+    result.comments.trailing = takeTrailingComment(c->RBRACE()->getSymbol());
+    result.node = std::move(node);
+    return result;
+  }
+  result.comments = takeComments(ctx);
+
+  if (auto *c = ctx->paramDecl()) {
+    ParamDecl node;
+    for (P::ParamItemContext *item : c->paramItem()) {
+      ParamItem p;
+      p.name = name(item->name());
+      p.location = at(item->name());
+      if (item->unit())
+        p.unit = unit(item->unit());
+      p.value = expr(item->expr());
+      node.items.push_back(std::move(p));
+    }
+    result.node = std::move(node);
+  } else if (auto *c = ctx->coordDecl()) {
+    CoordDecl node;
+    for (P::CoordItemContext *item : c->coordItem()) {
+      CoordItem q;
+      q.name = name(item->name());
+      q.location = at(item->name());
+      if (item->RANGE())
+        q.family = Range{expr(item->expr(0)), expr(item->expr(1))};
+      if (item->unit())
+        q.unit = unit(item->unit());
+      node.items.push_back(std::move(q));
+    }
+    result.node = std::move(node);
+  } else if (auto *c = ctx->letDecl()) {
+    LetDecl node;
+    node.target = declName(c->declName());
+    std::vector<P::ExprContext *> e = c->expr();
+    if (c->indexName()) {
+      node.familyIndex = name(c->indexName()->name());
+      node.familyIndexLocation = at(c->indexName());
+      node.family = Range{expr(e[0]), expr(e[1])};
+    }
+    if (c->unit())
+      node.unit = unit(c->unit());
+    node.value = expr(e.back());
+    result.node = std::move(node);
+  } else if (auto *c = ctx->defDecl()) {
+    result.node = defDecl(c);
+  } else if (ctx->kineticDecl() || ctx->potentialDecl() || ctx->dissipationDecl()) {
+    EnergyDecl node;
+    P::DeclNameContext *nameCtx = nullptr;
+    P::ExprContext *valueCtx = nullptr;
+    if (auto *k = ctx->kineticDecl()) {
+      node.kind = EnergyKind::Kinetic, nameCtx = k->declName(), valueCtx = k->expr();
+    } else if (auto *p = ctx->potentialDecl()) {
+      node.kind = EnergyKind::Potential, nameCtx = p->declName(), valueCtx = p->expr();
+    } else {
+      auto *d = ctx->dissipationDecl();
+      node.kind = EnergyKind::Dissipation, nameCtx = d->declName(), valueCtx = d->expr();
+    }
+    if (nameCtx)
+      node.name = declName(nameCtx);
+    node.value = expr(valueCtx);
+    result.node = std::move(node);
+  } else if (auto *c = ctx->forceDecl()) {
+    result.node = ForceDecl{expr(c->expr(0)), expr(c->expr(1))};
+  } else if (auto *c = ctx->torqueDecl()) {
+    result.node = TorqueDecl{expr(c->expr(0)), expr(c->expr(1))};
+  } else if (auto *c = ctx->generalizedDecl()) {
+    result.node = GeneralizedDecl{expr(c->expr(0)), expr(c->expr(1))};
+  } else if (auto *c = ctx->particleDecl()) {
+    result.node = ParticleDecl{declName(c->declName()), expr(c->expr(0)), expr(c->expr(1))};
+  } else if (auto *c = ctx->bodyDecl()) {
+    BodyDecl node;
+    node.name = declName(c->declName());
+    node.kind = c->ANGLE() ? BodyKind::Planar : BodyKind::Spatial;
+    node.mass = expr(c->expr(0));
+    node.position = expr(c->expr(1));
+    node.orientation = expr(c->expr(2));
+    node.inertia = expr(c->expr(3));
+    result.node = std::move(node);
+  } else if (auto *c = ctx->gravityDecl()) {
+    result.node = GravityDecl{expr(c->expr())};
+  } else if (auto *c = ctx->springDecl()) {
+    SpringDecl node;
+    node.stiffness = expr(c->expr(0));
+    node.from = expr(c->expr(1));
+    node.to = expr(c->expr(2));
+    if (c->REST())
+      node.rest = expr(c->expr(3));
+    result.node = std::move(node);
+  } else if (auto *c = ctx->constraintDecl()) {
+    ConstraintDecl node;
+    if (c->declName())
+      node.name = declName(c->declName());
+    node.lhs = expr(c->expr(0));
+    node.rhs = expr(c->expr(1));
+    result.node = std::move(node);
+  } else if (auto *c = ctx->initDecl()) {
+    InitDecl node;
+    for (P::InitItemContext *item : c->initItem()) {
+      InitItem init;
+      init.name = name(item->name());
+      init.location = at(item);
+      std::vector<P::ExprContext *> e = item->expr();
+      for (size_t k = 0; k + 1 < e.size(); ++k)
+        init.indices.push_back(expr(e[k]));
+      init.primes = static_cast<int>(item->PRIME().size());
+      init.value = expr(e.back());
+      node.items.push_back(std::move(init));
+    }
+    result.node = std::move(node);
+  } else if (auto *c = ctx->outputDecl()) {
+    result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
+  } else {
+    internalError("unhandled declaration");
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Comments
+
+std::vector<std::string> AstBuilder::takeCommentsBefore(antlr4::Token *token) {
+  std::vector<std::string> result;
+  while (nextComment_ < comments_.size() &&
+         comments_[nextComment_]->getTokenIndex() < token->getTokenIndex()) {
+    result.push_back(comments_[nextComment_]->getText());
+    lastLine_ = comments_[nextComment_]->getLine();
+    ++nextComment_;
+  }
+  return result;
+}
+
+Comments AstBuilder::takeComments(antlr4::ParserRuleContext *ctx) {
+  Comments result = takeLeadingComments(ctx->getStart());
+  // Comments inside the declaration that are not on its last line are kept
+  // before it.
+  antlr4::Token *stop = ctx->getStop();
+  while (nextComment_ < comments_.size()) {
+    antlr4::Token *comment = comments_[nextComment_];
+    if (comment->getTokenIndex() > stop->getTokenIndex() || comment->getLine() >= stop->getLine())
+      break;
+    result.leading.push_back(comment->getText());
+    ++nextComment_;
+  }
+  result.trailing = takeTrailingComment(stop);
+  return result;
+}
+
+Comments AstBuilder::takeLeadingComments(antlr4::Token *start) {
+  Comments result;
+  size_t firstLine = start->getLine();
+  if (nextComment_ < comments_.size() &&
+      comments_[nextComment_]->getTokenIndex() < start->getTokenIndex())
+    firstLine = comments_[nextComment_]->getLine();
+  result.blankLineBefore = lastLine_ > 0 && firstLine > lastLine_ + 1;
+  result.leading = takeCommentsBefore(start);
+  lastLine_ = start->getLine();
+  return result;
+}
+
+std::optional<std::string> AstBuilder::takeTrailingComment(antlr4::Token *stop) {
+  lastLine_ = stop->getLine();
+  if (nextComment_ >= comments_.size())
+    return std::nullopt;
+  // A comment after the last token on the same line, with only `;` between.
+  antlr4::Token *comment = comments_[nextComment_];
+  if (comment->getLine() != stop->getLine() || comment->getTokenIndex() < stop->getTokenIndex())
+    return std::nullopt;
+  for (size_t i = stop->getTokenIndex() + 1; i < comment->getTokenIndex(); ++i) {
+    antlr4::Token *between = tokens_.get(i);
+    if (between->getChannel() == antlr4::Token::DEFAULT_CHANNEL &&
+        between->getType() != MechLexer::SEMI)
+      return std::nullopt;
+  }
+  ++nextComment_;
+  return comment->getText();
+}
+
+// ---------------------------------------------------------------------------
+// File
+
+std::unique_ptr<File> AstBuilder::file(P::FileContext *ctx) {
+  auto result = std::make_unique<File>();
+  result->source = &source_;
+  for (antlr4::tree::ParseTree *child : ctx->children) {
+    TopItem item;
+    if (auto *import = dynamic_cast<P::ImportDeclContext *>(child)) {
+      item.comments = takeComments(import);
+      std::string text = import->STRING()->getText();
+      ImportDecl node{text.substr(1, text.size() - 2), at(import->STRING()->getSymbol())};
+      item.location = at(import->getStart());
+      item.node = std::move(node);
+    } else if (auto *def = dynamic_cast<P::DefDeclContext *>(child)) {
+      item.comments = takeComments(def);
+      item.location = at(def->getStart());
+      item.node = defDecl(def);
+    } else if (auto *model = dynamic_cast<P::ModelDeclContext *>(child)) {
+      // The model's own comments are those before `{`; the rest belong to
+      // its declarations.
+      item.location = at(model->getStart());
+      antlr4::Token *open = model->LBRACE()->getSymbol();
+      item.comments = takeLeadingComments(model->getStart());
+      std::vector<std::string> header = takeCommentsBefore(open);
+      item.comments.leading.insert(item.comments.leading.end(), header.begin(), header.end());
+      lastLine_ = open->getLine();
+      ModelDecl node;
+      node.name = name(model->name());
+      node.location = at(model->name());
+      node.body = decls(model->decl(), model->RBRACE()->getSymbol());
+      node.closingComments = takeCommentsBefore(model->RBRACE()->getSymbol());
+      item.comments.trailing = takeTrailingComment(model->RBRACE()->getSymbol());
+      item.node = std::move(node);
+    } else {
+      continue;
+    }
+    result->items.push_back(std::move(item));
+  }
+  while (nextComment_ < comments_.size())
+    result->trailingComments.push_back(comments_[nextComment_++]->getText());
+  return result;
+}
+
+} // namespace mech

@@ -1,0 +1,57 @@
+// Translates ANTLR parse-tree contexts into our AST, in one place (the only
+// file besides Parser.cpp that includes generated headers).
+#pragma once
+
+#include "MechParser.h"
+#include "support/Diagnostics.h"
+#include "syntax/Ast.h"
+
+#include <antlr4-runtime.h>
+
+namespace mech {
+
+class AstBuilder {
+public:
+  AstBuilder(const SourceFile &source, antlr4::CommonTokenStream &tokens,
+             Diagnostics &diagnostics);
+
+  std::unique_ptr<ast::File> file(MechParser::FileContext *ctx);
+  ast::ExprPtr expr(MechParser::ExprContext *ctx);
+  std::vector<ast::Decl> decls(const std::vector<MechParser::DeclContext *> &ctxs,
+                               antlr4::Token *closing);
+
+private:
+  Location at(antlr4::Token *token) const;
+  Location at(antlr4::ParserRuleContext *ctx) const;
+  Location span(antlr4::Token *first, antlr4::Token *last) const;
+
+  ast::ExprPtr term(MechParser::TermContext *ctx);
+  ast::ExprPtr signedTerm(MechParser::SignedTermContext *ctx);
+  ast::ExprPtr power(MechParser::PowerContext *ctx);
+  ast::ExprPtr postfix(MechParser::PostfixContext *ctx);
+  ast::ExprPtr primary(MechParser::PrimaryContext *ctx);
+  ast::Unit unit(MechParser::UnitContext *ctx);
+  void unitFactors(MechParser::UnitExprContext *ctx, int sign, ast::Unit &out);
+  std::string name(MechParser::NameContext *ctx) const;
+  ast::DeclName declName(MechParser::DeclNameContext *ctx);
+  std::vector<ast::ExprPtr> exprs(const std::vector<MechParser::ExprContext *> &ctxs);
+
+  ast::Decl decl(MechParser::DeclContext *ctx);
+  ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);
+  ast::ForDecl forDecl(MechParser::ForDeclContext *ctx);
+
+  // Comments are handed out in source order as declarations are built.
+  ast::Comments takeComments(antlr4::ParserRuleContext *ctx);
+  ast::Comments takeLeadingComments(antlr4::Token *start);
+  std::optional<std::string> takeTrailingComment(antlr4::Token *stop);
+  std::vector<std::string> takeCommentsBefore(antlr4::Token *token);
+
+  const SourceFile &source_;
+  antlr4::CommonTokenStream &tokens_;
+  Diagnostics &diagnostics_;
+  std::vector<antlr4::Token *> comments_;
+  size_t nextComment_ = 0;
+  size_t lastLine_ = 0; // last line consumed by a declaration or comment
+};
+
+} // namespace mech

@@ -1,0 +1,362 @@
+// The canonical .mech printer. Precedence levels mirror the grammar, so that
+// parse(print(ast)) rebuilds the same tree.
+#include "syntax/Printer.h"
+
+#include "support/Diagnostics.h"
+
+namespace mech {
+
+using namespace ast;
+
+namespace {
+
+// Binding strength of each expression, loosest first.
+enum Level { kSum = 1, kProduct = 2, kSigned = 3, kPower = 4, kPostfix = 5 };
+
+int levelOf(const Expr &e) {
+  switch (e.kind) {
+  case ExprKind::Add:
+    return kSum;
+  case ExprKind::Mul:
+    return kProduct;
+  case ExprKind::Neg:
+    return kSigned;
+  case ExprKind::Pow:
+    return kPower;
+  default:
+    return kPostfix;
+  }
+}
+
+class ExprPrinter {
+public:
+  std::string out;
+
+  // Prints e so that it parses back at (at least) the given level.
+  void print(const Expr &e, int level) {
+    bool parens = levelOf(e) < level;
+    if (parens)
+      out += '(';
+    printBare(e);
+    if (parens)
+      out += ')';
+  }
+
+private:
+  void list(const std::vector<ExprPtr> &items) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0)
+        out += ", ";
+      print(*items[i], kSum);
+    }
+  }
+
+  void printBare(const Expr &e) {
+    switch (e.kind) {
+    case ExprKind::Number: {
+      auto &n = static_cast<const Number &>(e);
+      out += n.text;
+      if (n.unit)
+        out += " [" + formatUnit(*n.unit) + "]";
+      return;
+    }
+    case ExprKind::Time:
+      out += 't';
+      return;
+    case ExprKind::Pi:
+      out += "pi";
+      return;
+    case ExprKind::Name:
+      out += static_cast<const Name &>(e).name;
+      return;
+    case ExprKind::Call: {
+      auto &c = static_cast<const Call &>(e);
+      out += c.callee + "(";
+      list(c.args);
+      out += ')';
+      return;
+    }
+    case ExprKind::SumOver: {
+      auto &s = static_cast<const SumOver &>(e);
+      out += s.function + "(" + s.index + " in ";
+      print(*s.from, kSum);
+      out += "..";
+      print(*s.to, kSum);
+      out += ", ";
+      print(*s.body, kSum);
+      out += ')';
+      return;
+    }
+    case ExprKind::Vector: {
+      out += '[';
+      list(static_cast<const Vector &>(e).elements);
+      out += ']';
+      return;
+    }
+    case ExprKind::Add: {
+      auto &a = static_cast<const Add &>(e);
+      for (size_t i = 0; i < a.terms.size(); ++i) {
+        if (i > 0)
+          out += a.terms[i].negated ? " - " : " + ";
+        print(*a.terms[i].value, kProduct);
+      }
+      return;
+    }
+    case ExprKind::Mul: {
+      auto &m = static_cast<const Mul &>(e);
+      for (size_t i = 0; i < m.factors.size(); ++i) {
+        if (i > 0)
+          out += m.factors[i].divides ? " / " : " * ";
+        print(*m.factors[i].value, kSigned);
+      }
+      return;
+    }
+    case ExprKind::Neg:
+      out += '-';
+      print(*static_cast<const Neg &>(e).operand, kPower);
+      return;
+    case ExprKind::Pow: {
+      auto &p = static_cast<const Pow &>(e);
+      print(*p.base, kPostfix);
+      out += '^';
+      // The exponent may carry its own sign and is right-associative.
+      const Expr *exponent = p.exponent.get();
+      if (exponent->kind == ExprKind::Neg) {
+        out += '-';
+        exponent = static_cast<const Neg *>(exponent)->operand.get();
+      }
+      print(*exponent, kPower);
+      return;
+    }
+    case ExprKind::Prime: {
+      auto &p = static_cast<const Prime &>(e);
+      print(*p.operand, kPostfix);
+      out.append(static_cast<size_t>(p.order), '\'');
+      return;
+    }
+    case ExprKind::Component: {
+      auto &c = static_cast<const Component &>(e);
+      print(*c.operand, kPostfix);
+      out += "." + c.component;
+      return;
+    }
+    case ExprKind::Index: {
+      auto &x = static_cast<const Index &>(e);
+      print(*x.operand, kPostfix);
+      out += '[';
+      list(x.indices);
+      out += ']';
+      return;
+    }
+    }
+    internalError("unhandled expression kind in printer");
+  }
+};
+
+std::string indices(const std::vector<ExprPtr> &items) {
+  if (items.empty())
+    return "";
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i > 0 ? ", " : "") + formatExpr(*items[i]);
+  return out + "]";
+}
+
+std::string declName(const DeclName &name) { return name.name + indices(name.indices); }
+
+std::string range(const Range &r) { return formatExpr(*r.from) + ".." + formatExpr(*r.to); }
+
+std::string unitSuffix(const std::optional<Unit> &unit) {
+  return unit ? " [" + formatUnit(*unit) + "]" : "";
+}
+
+std::string defText(const DefDecl &d) {
+  std::string out = "def " + d.name + "(";
+  for (size_t i = 0; i < d.params.size(); ++i)
+    out += (i > 0 ? ", " : "") + d.params[i];
+  return out + ") = " + formatExpr(*d.body);
+}
+
+class DeclPrinter {
+public:
+  std::string out;
+
+  void comments(const std::vector<std::string> &lines, int indent) {
+    for (const std::string &line : lines)
+      out += std::string(static_cast<size_t>(indent), ' ') + line + "\n";
+  }
+
+  void decl(const Decl &d, int indent, bool first) {
+    if (d.comments.blankLineBefore && !first)
+      out += '\n';
+    comments(d.comments.leading, indent);
+    std::string pad(static_cast<size_t>(indent), ' ');
+    out += pad;
+    if (auto *f = std::get_if<ForDecl>(&d.node)) {
+      out += "for " + f->index + " in " + range(f->range) + " {\n";
+      for (size_t i = 0; i < f->body.size(); ++i)
+        decl(f->body[i], indent + 2, i == 0);
+      comments(f->closingComments, indent + 2);
+      out += pad + "}";
+    } else {
+      out += line(d);
+    }
+    if (d.comments.trailing)
+      out += "  " + *d.comments.trailing;
+    out += '\n';
+  }
+
+private:
+  static std::string line(const Decl &d) {
+    return std::visit(
+        [](const auto &node) -> std::string {
+          using T = std::decay_t<decltype(node)>;
+          if constexpr (std::is_same_v<T, ParamDecl>) {
+            std::string s = "param ";
+            for (size_t i = 0; i < node.items.size(); ++i) {
+              const ParamItem &p = node.items[i];
+              s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " +
+                   formatExpr(*p.value);
+            }
+            return s;
+          } else if constexpr (std::is_same_v<T, CoordDecl>) {
+            std::string s = "coord ";
+            for (size_t i = 0; i < node.items.size(); ++i) {
+              const CoordItem &q = node.items[i];
+              s += (i > 0 ? ", " : "") + q.name;
+              if (q.family)
+                s += "[" + range(*q.family) + "]";
+              s += unitSuffix(q.unit);
+            }
+            return s;
+          } else if constexpr (std::is_same_v<T, LetDecl>) {
+            std::string s = "let " + node.target.name;
+            if (node.family)
+              s += "[" + *node.familyIndex + " in " + range(*node.family) + "]";
+            else
+              s += indices(node.target.indices);
+            return s + unitSuffix(node.unit) + " = " + formatExpr(*node.value);
+          } else if constexpr (std::is_same_v<T, DefDecl>) {
+            return defText(node);
+          } else if constexpr (std::is_same_v<T, EnergyDecl>) {
+            const char *keyword = node.kind == EnergyKind::Kinetic     ? "kinetic "
+                                  : node.kind == EnergyKind::Potential ? "potential "
+                                                                       : "dissipation ";
+            std::string s = keyword;
+            if (node.name)
+              s += declName(*node.name) + " = ";
+            return s + formatExpr(*node.value);
+          } else if constexpr (std::is_same_v<T, ForceDecl>) {
+            return "force " + formatExpr(*node.force) + " at " + formatExpr(*node.point);
+          } else if constexpr (std::is_same_v<T, TorqueDecl>) {
+            return "torque " + formatExpr(*node.moment) + " on " + formatExpr(*node.angle);
+          } else if constexpr (std::is_same_v<T, GeneralizedDecl>) {
+            return "generalized " + formatExpr(*node.value) + " on " +
+                   formatExpr(*node.coordinate);
+          } else if constexpr (std::is_same_v<T, ParticleDecl>) {
+            return "particle " + declName(node.name) + " mass " + formatExpr(*node.mass) +
+                   " at " + formatExpr(*node.position);
+          } else if constexpr (std::is_same_v<T, BodyDecl>) {
+            return "body " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
+                   formatExpr(*node.position) +
+                   (node.kind == BodyKind::Planar ? " angle " : " rotation ") +
+                   formatExpr(*node.orientation) + " inertia " + formatExpr(*node.inertia);
+          } else if constexpr (std::is_same_v<T, GravityDecl>) {
+            return "gravity " + formatExpr(*node.acceleration);
+          } else if constexpr (std::is_same_v<T, SpringDecl>) {
+            std::string s = "spring " + formatExpr(*node.stiffness) + " between " +
+                            formatExpr(*node.from) + " and " + formatExpr(*node.to);
+            if (node.rest)
+              s += " rest " + formatExpr(*node.rest);
+            return s;
+          } else if constexpr (std::is_same_v<T, ConstraintDecl>) {
+            std::string s = "constraint ";
+            if (node.name)
+              s += declName(*node.name) + ": ";
+            return s + formatExpr(*node.lhs) + " == " + formatExpr(*node.rhs);
+          } else if constexpr (std::is_same_v<T, InitDecl>) {
+            std::string s = "init ";
+            for (size_t i = 0; i < node.items.size(); ++i) {
+              const InitItem &q = node.items[i];
+              s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
+                   std::string(static_cast<size_t>(q.primes), '\'') + " = " +
+                   formatExpr(*q.value);
+            }
+            return s;
+          } else if constexpr (std::is_same_v<T, OutputDecl>) {
+            return "output " + declName(node.name) + " = " + formatExpr(*node.value);
+          } else {
+            internalError("for blocks are printed by DeclPrinter::decl");
+          }
+        },
+        d.node);
+  }
+};
+
+} // namespace
+
+std::string formatExpr(const Expr &expr) {
+  ExprPrinter printer;
+  printer.print(expr, kSum);
+  return printer.out;
+}
+
+std::string formatUnit(const Unit &unit) {
+  std::vector<std::string> numerator, denominator;
+  for (const UnitFactor &f : unit.factors) {
+    int power = f.exponent < 0 ? -f.exponent : f.exponent;
+    if (f.symbol == "1" && f.exponent > 0)
+      continue; // a unit 1 in the numerator is implied
+    std::string text = f.symbol + (power != 1 ? "^" + std::to_string(power) : "");
+    (f.exponent < 0 ? denominator : numerator).push_back(text);
+  }
+  auto join = [](const std::vector<std::string> &parts) {
+    std::string s;
+    for (size_t i = 0; i < parts.size(); ++i)
+      s += (i > 0 ? "*" : "") + parts[i];
+    return s;
+  };
+  std::string out = numerator.empty() ? "1" : join(numerator);
+  if (denominator.size() == 1)
+    out += "/" + denominator[0];
+  else if (denominator.size() > 1)
+    out += "/(" + join(denominator) + ")";
+  return out;
+}
+
+std::string formatDecl(const Decl &decl, int indent) {
+  DeclPrinter printer;
+  printer.decl(decl, indent, true);
+  return printer.out;
+}
+
+std::string formatFile(const File &file) {
+  DeclPrinter printer;
+  bool first = true;
+  for (const TopItem &item : file.items) {
+    if (!first && (item.comments.blankLineBefore || std::holds_alternative<ModelDecl>(item.node)))
+      printer.out += '\n';
+    printer.comments(item.comments.leading, 0);
+    if (auto *import = std::get_if<ImportDecl>(&item.node)) {
+      printer.out += "import \"" + import->path + "\"";
+    } else if (auto *def = std::get_if<DefDecl>(&item.node)) {
+      printer.out += defText(*def);
+    } else if (auto *model = std::get_if<ModelDecl>(&item.node)) {
+      printer.out += "model " + model->name + " {\n";
+      for (size_t i = 0; i < model->body.size(); ++i)
+        printer.decl(model->body[i], 2, i == 0);
+      printer.comments(model->closingComments, 2);
+      printer.out += "}";
+    }
+    if (item.comments.trailing)
+      printer.out += "  " + *item.comments.trailing;
+    printer.out += '\n';
+    first = false;
+  }
+  if (!file.trailingComments.empty() && !file.items.empty())
+    printer.out += '\n';
+  printer.comments(file.trailingComments, 0);
+  return printer.out;
+}
+
+} // namespace mech

@@ -1,0 +1,156 @@
+// The grammar of .mech files. Only words that start a declaration, `t` and
+// `pi` are reserved; the clause words (mass, at, ...) are contextual and stay
+// usable as names through the `name` rule. Operator chains are written as
+// loops, not left recursion, so a sum of 100 000 terms yields a flat tree.
+grammar Mech;
+
+file        : (importDecl | defDecl | SEMI)* (modelDecl (importDecl | defDecl | SEMI)*)* EOF ;
+importDecl  : IMPORT STRING ;
+// Entry points for text that is not a whole file (command line, REPL).
+standaloneExpr  : expr EOF ;
+standaloneDecls : decl* EOF ;
+modelDecl   : MODEL name LBRACE decl* RBRACE ;
+
+decl
+    : paramDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
+    | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
+    | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
+    | outputDecl | forDecl | SEMI
+    ;
+
+paramDecl       : PARAM paramItem (COMMA paramItem)* ;
+paramItem       : name unit? ASSIGN expr ;
+coordDecl       : COORD coordItem (COMMA coordItem)* ;
+coordItem       : name (LBRACK expr RANGE expr RBRACK)? unit? ;
+letDecl         : LET declName (LBRACK indexName IN expr RANGE expr RBRACK)? unit? ASSIGN expr ;
+defDecl         : DEF name LPAREN (name (COMMA name)*)? RPAREN ASSIGN expr ;
+kineticDecl     : KINETIC (declName ASSIGN)? expr ;
+potentialDecl   : POTENTIAL (declName ASSIGN)? expr ;
+dissipationDecl : DISSIPATION (declName ASSIGN)? expr ;
+forceDecl       : FORCE expr AT expr ;
+torqueDecl      : TORQUE expr ON expr ;
+generalizedDecl : GENERALIZED expr ON expr ;
+particleDecl    : PARTICLE declName MASS expr AT expr ;
+bodyDecl        : BODY declName MASS expr AT expr (ANGLE expr | ROTATION expr) INERTIA expr ;
+gravityDecl     : GRAVITY expr ;
+springDecl      : SPRING expr BETWEEN expr AND expr (REST expr)? ;
+constraintDecl  : CONSTRAINT (declName COLON)? expr EQ expr ;
+initDecl        : INIT initItem (COMMA initItem)* ;
+initItem        : name (LBRACK expr (COMMA expr)* RBRACK)? PRIME* ASSIGN expr ;
+outputDecl      : OUTPUT declName ASSIGN expr ;
+forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
+
+declName  : name (LBRACK expr (COMMA expr)* RBRACK)? ;
+indexName : name ;
+
+// Expressions, loosest first.
+expr      : term (addOp term)* ;
+addOp     : PLUS | MINUS ;
+term      : signedTerm (mulOp signedTerm)* ;
+mulOp     : STAR | SLASH ;
+signedTerm : (PLUS | MINUS)* power ;
+power     : postfix (CARET exponent)* ;
+exponent  : (PLUS | MINUS)* postfix ;
+postfix   : primary postfixOp* ;
+postfixOp
+    : PRIME                          # primeOp
+    | DOT name                       # componentOp
+    | LBRACK expr (COMMA expr)* RBRACK  # indexOp
+    ;
+primary
+    : NUMBER unit?                                                   # numberPrimary
+    | TIME                                                           # timePrimary
+    | PI                                                             # piPrimary
+    | name LPAREN indexName IN expr RANGE expr COMMA expr RPAREN     # sumPrimary
+    | name LPAREN (expr (COMMA expr)*)? RPAREN                       # callPrimary
+    | name                                                           # namePrimary
+    | LPAREN expr RPAREN                                             # parenPrimary
+    | LBRACK expr (COMMA expr)* RBRACK                               # vectorPrimary
+    ;
+
+// A unit in brackets: kg*m^2, m/s^2, 1/s, deg, (kg*m)/s^2.
+unit       : LBRACK unitExpr RBRACK ;
+unitExpr   : unitFactor ((STAR | SLASH) unitFactor)* ;
+unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUMBER)? ;
+
+name
+    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | BETWEEN | AND | REST | ON | IN ;
+
+MODEL       : 'model' ;
+IMPORT      : 'import' ;
+PARAM       : 'param' ;
+COORD       : 'coord' ;
+LET         : 'let' ;
+DEF         : 'def' ;
+KINETIC     : 'kinetic' ;
+POTENTIAL   : 'potential' ;
+DISSIPATION : 'dissipation' ;
+FORCE       : 'force' ;
+TORQUE      : 'torque' ;
+GENERALIZED : 'generalized' ;
+PARTICLE    : 'particle' ;
+BODY        : 'body' ;
+GRAVITY     : 'gravity' ;
+SPRING      : 'spring' ;
+CONSTRAINT  : 'constraint' ;
+INIT        : 'init' ;
+OUTPUT      : 'output' ;
+FOR         : 'for' ;
+TIME        : 't' ;
+PI          : 'pi' ;
+
+MASS     : 'mass' ;
+AT       : 'at' ;
+ANGLE    : 'angle' ;
+ROTATION : 'rotation' ;
+INERTIA  : 'inertia' ;
+BETWEEN  : 'between' ;
+AND      : 'and' ;
+REST     : 'rest' ;
+ON       : 'on' ;
+IN       : 'in' ;
+
+NUMBER : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;
+ID     : ID_START ID_PART* ;
+STRING : '"' ~["\r\n]* '"' ;
+
+RANGE  : '..' ;
+DOT    : '.' ;
+EQ     : '==' ;
+ASSIGN : '=' ;
+PRIME  : '\'' ;
+PLUS   : '+' ;
+MINUS  : '-' ;
+STAR   : '*' ;
+SLASH  : '/' ;
+CARET  : '^' ;
+COMMA  : ',' ;
+COLON  : ':' ;
+SEMI   : ';' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+LBRACK : '[' ;
+RBRACK : ']' ;
+LBRACE : '{' ;
+RBRACE : '}' ;
+
+COMMENT : '#' ~[\r\n]* -> channel(HIDDEN) ;
+WS      : [ \t\r\n\f]+ -> skip ;
+// Anything else becomes one token the parser rejects with a located error.
+UNKNOWN : . ;
+
+fragment DIGIT    : [0-9] ;
+// Letters of the Latin, Greek, Cyrillic, Hebrew, Arabic, Indic and CJK
+// scripts and the letter-like symbols (explicit ranges: ANTLR 4.7 merges
+// Unicode property sets incorrectly). Subscript digits and combining marks may
+// continue a name, so th₁ and ẋ are names.
+fragment ID_START
+    : [a-zA-Z_]
+    | [\u00AA\u00B5\u00BA\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF]
+    | [\u0370-\u0373\u0376\u0377\u037B-\u037D\u037F\u0386\u0388-\u03FF]
+    | [\u0400-\u0481\u048A-\u052F\u0531-\u0556\u0561-\u0587\u05D0-\u05EA]
+    | [\u0620-\u064A\u0904-\u0939\u1E00-\u1FFF\u2102-\u214F]
+    | [\u3041-\u30FF\u4E00-\u9FFF\uAC00-\uD7A3]
+    ;
+fragment ID_PART
+    : ID_START | [0-9] | [\u0300-\u036F\u2070-\u209C\u1AB0-\u1AFF\u20D0-\u20FF] ;

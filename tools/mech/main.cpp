@@ -1,0 +1,71 @@
+// The `mech` command line: parses the subcommand and hands over to it.
+#include "Commands.h"
+
+#include "jit/HostInfo.h"
+#include "support/Diagnostics.h"
+
+#include <iostream>
+#include <new>
+
+namespace {
+
+const char *kUsage = R"(usage: mech <command> [options] FILE...
+
+A compiler for models of analytical mechanics (.mech files).
+
+commands:
+  check FILE...        check models and libraries; print a summary of each
+  fmt [--check | --write] FILE...
+                       print FILE in canonical form; --check reports files
+                       that are not formatted (exit 1), --write rewrites them
+options:
+  --dump=ast FILE      print the syntax tree
+  --dump=sema FILE     print the checked model (names resolved, SI values)
+  --help               show this help
+  --version            show the version, the LLVM version and the host
+
+exit status: 0 success, 1 errors in a model, 2 usage errors
+environment: MECH_PATH  folders (separated by ':') searched for imports
+)";
+
+int dispatch(int argc, char **argv) {
+  using namespace mech::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  const std::string &command = args[0];
+  Invocation invocation{argv[0], std::vector<std::string>(args.begin() + 1, args.end())};
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "--version") {
+    mech::jit::HostInfo host = mech::jit::hostInfo();
+    std::cout << "mech " << MECH_VERSION << " (LLVM " << host.llvmVersion << ", " << host.triple
+              << ", " << host.cpu << ")\n";
+    return kExitOk;
+  }
+  if (command.rfind("--dump=", 0) == 0)
+    return runDump(invocation, command.substr(7));
+  if (command == "check")
+    return runCheck(invocation);
+  if (command == "fmt")
+    return runFmt(invocation);
+  return usageError("unknown command '" + command + "'");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const mech::InternalError &error) {
+    std::cerr << "mech: " << error.what() << "\n";
+    return 3;
+  } catch (const std::bad_alloc &) {
+    std::cerr << "mech: error: out of memory\n";
+    return 1;
+  }
+}
