@@ -591,8 +591,9 @@ private:
     const char *total = e.kind == ast::EnergyKind::Kinetic     ? "T"
                         : e.kind == ast::EnergyKind::Potential ? "V"
                                                                : "D";
-    std::string what = instance.name.empty() ? std::string(total)
-                                             : "'" + instance.name + "' (part of " + total + ")";
+    std::string what = instance.name.empty() || instance.name == total
+                           ? std::string(total)
+                           : "'" + instance.name + "' (part of " + total + ")";
     if (!expectShape(value, e.value->location, what, isScalar, "a scalar"))
       return;
     bool ok = true;

@@ -168,6 +168,10 @@ std::string dimensionSuffix(const DimInfo &dim) {
   return dim.isKnown() ? " [" + dim.dimension.toString() + "]" : "";
 }
 
+std::string comment(const DimInfo &dim) {
+  return dim.isKnown() ? "  # " + dim.dimension.toString() : "";
+}
+
 } // namespace
 
 std::string formatNumber(double value) {
@@ -201,7 +205,7 @@ std::string dumpModel(const CheckedModel &model) {
   auto terms = [&](const char *keyword, const std::vector<Term> &list) {
     for (const Term &t : list)
       line(std::string(keyword) + " " + (t.name.empty() ? "" : t.name + " = ") + expr(t.value) +
-           dimensionSuffix(t.value->dim));
+           comment(t.value->dim));
   };
   terms("kinetic", model.kinetic);
   terms("potential", model.potential);
@@ -230,7 +234,7 @@ std::string dumpModel(const CheckedModel &model) {
     line("init " + model.coords[static_cast<size_t>(i.coord)].name +
          std::string(static_cast<size_t>(i.order), '\'') + " = " + formatNumber(i.value));
   for (const Output &o : model.outputs)
-    line("output " + o.name + " = " + expr(o.value) + dimensionSuffix(o.value->dim));
+    line("output " + o.name + " = " + expr(o.value) + comment(o.value->dim));
   return out;
 }
 

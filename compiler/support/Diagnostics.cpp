@@ -3,7 +3,9 @@
 
 #include "support/Utf8.h"
 
+#include <algorithm>
 #include <ostream>
+#include <tuple>
 
 namespace mech {
 
@@ -28,8 +30,24 @@ void Diagnostics::clear() {
 }
 
 void Diagnostics::print(std::ostream &out) const {
-  for (const Diagnostic &diagnostic : diagnostics_)
-    out << render(diagnostic);
+  // Source order within each file; files in the order they first appear.
+  std::vector<const SourceFile *> files;
+  auto fileRank = [&](const SourceFile *file) {
+    auto it = std::find(files.begin(), files.end(), file);
+    if (it != files.end())
+      return static_cast<int>(it - files.begin());
+    files.push_back(file);
+    return static_cast<int>(files.size() - 1);
+  };
+  std::vector<std::pair<std::tuple<int, int, int>, const Diagnostic *>> ordered;
+  for (const Diagnostic &diagnostic : diagnostics_) {
+    const Location &loc = diagnostic.location;
+    ordered.push_back({{fileRank(loc.file), loc.line, loc.column}, &diagnostic});
+  }
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const auto &[key, diagnostic] : ordered)
+    out << render(*diagnostic);
 }
 
 namespace {
@@ -78,10 +96,29 @@ void renderOne(std::string &out, const Diagnostic &diagnostic) {
   out += '\n';
   if (loc.valid() && loc.line <= loc.file->lineCount()) {
     std::string_view line = loc.file->line(loc.line);
-    out += "  ";
-    out += sanitizeForTerminal(line);
+    std::vector<char32_t> codePoints = decodeUtf8Lossy(line);
+    int column = loc.column;
+    std::string shown;
+    // Long lines are shown as a window around the caret.
+    constexpr int kWindow = 100;
+    if (static_cast<int>(codePoints.size()) > 2 * kWindow) {
+      int begin = std::max(0, column - 1 - kWindow / 2);
+      int end = std::min(static_cast<int>(codePoints.size()), begin + kWindow);
+      std::u32string window(codePoints.begin() + begin, codePoints.begin() + end);
+      std::string text;
+      for (char32_t c : window)
+        text += encodeUtf8(c);
+      shown = (begin > 0 ? "..." : "") + sanitizeForTerminal(text) +
+              (end < static_cast<int>(codePoints.size()) ? "..." : "");
+      column = column - begin + (begin > 0 ? 3 : 0);
+      line = shown;
+      out += "  " + shown;
+    } else {
+      out += "  ";
+      out += sanitizeForTerminal(line);
+    }
     out += "\n  ";
-    out += caretLine(line, loc.column, loc.length);
+    out += caretLine(line, column, loc.length);
     out += '\n';
   }
 }

@@ -72,7 +72,7 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
                                   type == MechLexer::DEF || type == MechLexer::SEMI))
       continue;
     if (expression &&
-        (type == MechLexer::ID || type == MechLexer::TIME || type == MechLexer::PI ||
+        (type == MechLexer::ID || type == MechLexer::NUMBER || type == MechLexer::TIME || type == MechLexer::PI ||
          type == MechLexer::LPAREN || type == MechLexer::LBRACK || type == MechLexer::PLUS ||
          type == MechLexer::MINUS || (type >= MechLexer::MASS && type <= MechLexer::IN)))
       continue;

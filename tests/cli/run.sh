@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Command-line tests: exit codes and the shape of diagnostics, as a user sees
+# them. Usage: run.sh MECH_BINARY SOURCE_ROOT
+set -u
+mech="$1"
+root="$2"
+build="${3:-}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+# expect NAME EXPECTED_EXIT COMMAND...: runs the command, checks the exit code.
+expect() {
+  local name="$1" expected="$2"
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local status=$?
+  if [ "$status" -eq "$expected" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $name: exit $status, expected $expected"
+    sed 's/^/  | /' "$work/out" "$work/err" | head -20
+  fi
+}
+
+# contains NAME FILE TEXT: the output of the last command contains TEXT.
+contains() {
+  if grep -qF -- "$3" "$work/$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: '$3' not in $2"
+    sed 's/^/  | /' "$work/$2" | head -20
+  fi
+}
+
+cd "$root"
+expect "check all examples" 0 "$mech" check examples/*.mech
+contains "summary names the model" out "DoublePendulum: 2 coordinates (th1, th2), 5 parameters"
+expect "check the standard library" 0 "$mech" check stdlib/*.mech
+expect "help" 0 "$mech" --help
+expect "version" 0 "$mech" --version
+contains "version names LLVM" out "LLVM 19"
+expect "no arguments is a usage error" 2 "$mech"
+expect "unknown command" 2 "$mech" frobnicate
+expect "check without files" 2 "$mech" check
+expect "unknown option" 2 "$mech" check --frob examples/chain.mech
+expect "missing file" 1 "$mech" check "$work/none.mech"
+contains "missing file message" err "cannot open"
+expect "a directory" 1 "$mech" check "$work"
+contains "directory message" err "is a directory"
+expect "bad dump stage" 2 "$mech" --dump=llvmx examples/chain.mech
+expect "dump ast" 0 "$mech" --dump=ast examples/double_pendulum.mech
+contains "ast has the model" out "Model DoublePendulum"
+expect "dump sema" 0 "$mech" --dump=sema examples/chain.mech
+contains "sema expands families" out "coord th[10]"
+
+# A broken copy of every example gives a located, caret-marked error.
+for example in examples/*.mech; do
+  name="$(basename "$example")"
+  sed 's/coord \([a-z]*\)/coord \1 \1/' "$example" >"$work/$name"
+  expect "broken $name" 1 "$mech" check "$work/$name"
+  contains "broken $name is located" err "$work/$name:"
+  contains "broken $name has a caret" err "^"
+done
+printf 'model X {\n  coord x [m]\n  potential V = x\n}\n' >"$work/dim.mech"
+expect "dimension error" 1 "$mech" check "$work/dim.mech"
+contains "dimension message" err "dim.mech:3:17: error: V has dimension m, an energy (kg*m^2/s^2) was expected"
+contains "caret under the value" err "                  ^"
+
+# Formatting: output parses back, --check and --write agree.
+cp examples/double_pendulum.mech "$work/fmt.mech"
+expect "fmt prints" 0 "$mech" fmt "$work/fmt.mech"
+cp "$work/out" "$work/formatted.mech"
+expect "formatted text checks" 0 "$mech" check "$work/formatted.mech"
+expect "fmt --check flags unformatted" 1 "$mech" fmt --check "$work/fmt.mech"
+expect "fmt --write" 0 "$mech" fmt --write "$work/fmt.mech"
+expect "fmt --check after --write" 0 "$mech" fmt --check "$work/fmt.mech"
+expect "fmt is idempotent" 0 "$mech" fmt --check "$work/formatted.mech"
+
+# Imports through MECH_PATH and the standard library.
+mkdir -p "$work/lib"
+printf 'def twice(x) = 2 * x\n' >"$work/lib/mylib.mech"
+printf 'import "mylib.mech"\nimport "planar.mech"\nmodel P {\n  param l = 1 [m]\n  coord a [rad]\n  particle p mass 1 [kg] at twice(l) * down(a)\n}\n' >"$work/imp.mech"
+expect "import without MECH_PATH fails" 1 "$mech" check "$work/imp.mech"
+contains "import message" err "cannot find 'mylib.mech'"
+expect "import with MECH_PATH" 0 env MECH_PATH="$work/lib" "$mech" check "$work/imp.mech"
+
+# An installed mech finds its standard library without the source tree.
+if [ -n "$build" ]; then
+  expect "install" 0 cmake --install "$build" --prefix "$work/prefix"
+  mkdir -p "$work/elsewhere"
+  printf 'import "planar.mech"\nmodel Q {\n  coord a [rad]\n  particle p mass 1 [kg] at 1 [m] * down(a)\n}\n' >"$work/elsewhere/q.mech"
+  expect "installed mech imports the stdlib" 0 "$work/prefix/bin/mech" check "$work/elsewhere/q.mech"
+  [ -f "$work/prefix/share/mech/stdlib/planar.mech" ] && passed=$((passed + 1)) ||
+    { failed=$((failed + 1)); echo "FAIL: stdlib not installed"; }
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
