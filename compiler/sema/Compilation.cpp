@@ -65,13 +65,13 @@ std::optional<std::string> Compilation::readFile(const std::string &path, Locati
   return text.str();
 }
 
-const LoadedFile *Compilation::loadRoot(const std::string &path) {
+const LoadedFile *Compilation::loadRoot(const std::string &path, bool withImports) {
   std::optional<std::string> text = readFile(path, {});
   if (!text)
     return nullptr;
   std::error_code error;
   std::string canonical = fs::weakly_canonical(path, error).string();
-  return load(path, error ? path : canonical, std::move(*text));
+  return load(path, error ? path : canonical, std::move(*text), withImports);
 }
 
 const LoadedFile *Compilation::loadText(const std::string &name, std::string text) {
@@ -79,7 +79,7 @@ const LoadedFile *Compilation::loadText(const std::string &name, std::string tex
 }
 
 const LoadedFile *Compilation::load(const std::string &path, const std::string &canonical,
-                                    std::string text) {
+                                    std::string text, bool withImports) {
   auto existing = files_.find(canonical);
   if (existing != files_.end())
     return existing->second.get();
@@ -90,7 +90,7 @@ const LoadedFile *Compilation::load(const std::string &path, const std::string &
   file->ast = parseFile(*file->source, diagnostics_);
   LoadedFile *raw = file.get();
   files_[canonical] = std::move(file);
-  if (raw->ast) {
+  if (raw->ast && withImports) {
     loading_.push_back(canonical);
     resolveImports(*raw);
     loading_.pop_back();

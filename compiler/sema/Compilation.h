@@ -44,14 +44,15 @@ public:
   Diagnostics &diagnostics() { return diagnostics_; }
   const SearchPath &searchPath() const { return searchPath_; }
 
-  // Reads, parses and resolves the imports of a file given on the command
-  // line. Null when it could not be read or parsed.
-  const LoadedFile *loadRoot(const std::string &path);
+  // Reads, parses and (unless told not to) resolves the imports of a file
+  // given on the command line. Null when it could not be read.
+  const LoadedFile *loadRoot(const std::string &path, bool withImports = true);
   // The same for text that is not in a file (REPL, tests).
   const LoadedFile *loadText(const std::string &name, std::string text);
 
 private:
-  const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text);
+  const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text,
+                         bool withImports = true);
   std::optional<std::string> readFile(const std::string &path, Location from);
   std::optional<std::string> locateImport(const std::string &name, const LoadedFile &importer);
   void resolveImports(LoadedFile &file);

@@ -88,7 +88,7 @@ int runFmt(const Invocation &invocation) {
   int status = kExitOk;
   for (const std::string &path : args.files) {
     sema::Compilation compilation;
-    const sema::LoadedFile *file = compilation.loadRoot(path);
+    const sema::LoadedFile *file = compilation.loadRoot(path, /*withImports=*/false);
     compilation.diagnostics().print(std::cerr);
     if (file == nullptr || !file->ast) {
       status = kExitModelError;
@@ -126,7 +126,7 @@ int runDump(const Invocation &invocation, const std::string &stage) {
     return usageError("--dump=" + stage + " takes one file");
   sema::Compilation compilation(searchPath(invocation));
   if (stage == "ast") {
-    const sema::LoadedFile *file = compilation.loadRoot(args.files[0]);
+    const sema::LoadedFile *file = compilation.loadRoot(args.files[0], /*withImports=*/false);
     compilation.diagnostics().print(std::cerr);
     if (file == nullptr || !file->ast || compilation.diagnostics().hasErrors())
       return kExitModelError;
