@@ -1,0 +1,217 @@
+// The derivation. M and f are built from g_j = dT/dq_j': M_jk = dg_j/dq_k',
+// and the velocity-dependent part of d/dt g_j is one total-derivative pass
+// with accelerations dropped, so the cost stays proportional to the DAG.
+#include "mechanics/Lagrange.h"
+
+#include "symbolic/Diff.h"
+#include "symbolic/Simplify.h"
+#include "symbolic/Subs.h"
+
+namespace mech::mechanics {
+
+using sym::Expr;
+
+namespace {
+
+Expr half(sym::Context &c) { return c.rational(1, 2); }
+
+Expr dot(sym::Context &c, const Tensor &a, const Tensor &b) {
+  std::vector<Expr> terms;
+  for (size_t k = 0; k < a.v.size(); ++k)
+    terms.push_back(a.v[k] * b.v[k]);
+  return c.add(terms);
+}
+
+Tensor derivative(sym::Differentiator &d, Tensor t) {
+  for (Expr &x : t.v)
+    x = d(x);
+  return t;
+}
+
+} // namespace
+
+std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
+                                          Diagnostics &diagnostics) {
+  if (!model.constraints.empty()) {
+    const sema::Constraint &first = model.constraints.front();
+    Diagnostic &d = diagnostics.error(
+        first.location, "constraint '" + first.name +
+                            "': equations with constraints (Lagrange's equations of the first "
+                            "kind) are not supported yet");
+    Diagnostics::addNote(d, {}, "eliminate the constraint with independent coordinates, or "
+                                "check the model with `mech check`");
+    return std::nullopt;
+  }
+  Derivation result;
+  result.context = std::make_unique<sym::Context>();
+  result.lowering = std::make_unique<Lowering>(model, *result.context);
+  sym::Context &c = *result.context;
+  Lowering &lower = *result.lowering;
+  Equations &eq = result.equations;
+  eq.model = model.name;
+  size_t n = model.coords.size();
+  const auto &q = lower.coordinates();
+  for (const sema::Coord &coord : model.coords) {
+    eq.coordinates.push_back(coord.name);
+    eq.coordinateDims.push_back(coord.dim);
+  }
+
+  // Kinetic energy.
+  std::vector<Expr> kinetic;
+  for (const sema::Term &term : model.kinetic)
+    kinetic.push_back(lower.scalar(term.value));
+  for (const sema::Particle &p : model.particles) {
+    Tensor v = derivative(lower.timeDerivative(), lower.lower(p.position));
+    kinetic.push_back(half(c) * lower.scalar(p.mass) * dot(c, v, v));
+  }
+  for (const sema::Body &b : model.bodies) {
+    Tensor v = derivative(lower.timeDerivative(), lower.lower(b.position));
+    Expr mass = lower.scalar(b.mass);
+    kinetic.push_back(half(c) * mass * dot(c, v, v));
+    if (b.planar) {
+      Expr omega = lower.timeDerivative()(lower.scalar(b.orientation));
+      kinetic.push_back(half(c) * lower.scalar(b.inertia) * omega * omega);
+      continue;
+    }
+    // Body-frame angular velocity from the skew matrix R^T R'.
+    Tensor R = lower.lower(b.orientation), I = lower.lower(b.inertia);
+    Tensor Rd = derivative(lower.timeDerivative(), R);
+    auto entry = [&](const Tensor &m, int i, int j) { return m.v[static_cast<size_t>(i * 3 + j)]; };
+    auto skew = [&](int i, int j) {
+      std::vector<Expr> terms;
+      for (int k = 0; k < 3; ++k)
+        terms.push_back(entry(R, k, i) * entry(Rd, k, j));
+      return c.add(terms);
+    };
+    Expr w[3] = {skew(2, 1), skew(0, 2), skew(1, 0)};
+    std::vector<Expr> terms;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        terms.push_back(w[i] * entry(I, i, j) * w[j]);
+    kinetic.push_back(half(c) * c.add(terms));
+  }
+  eq.T = c.add(kinetic);
+
+  // Potential energy and dissipation.
+  std::vector<Expr> potential;
+  for (const sema::Term &term : model.potential)
+    potential.push_back(lower.scalar(term.value));
+  for (const sema::Gravity &g : model.gravity) {
+    Tensor gvec = lower.lower(g.acceleration);
+    for (const sema::Particle &p : model.particles)
+      potential.push_back(-lower.scalar(p.mass) * dot(c, gvec, lower.lower(p.position)));
+    for (const sema::Body &b : model.bodies)
+      potential.push_back(-lower.scalar(b.mass) * dot(c, gvec, lower.lower(b.position)));
+  }
+  for (const sema::Spring &s : model.springs) {
+    Tensor from = lower.lower(s.from), to = lower.lower(s.to);
+    std::vector<Expr> squares;
+    for (size_t k = 0; k < from.v.size(); ++k)
+      squares.push_back(sym::pow(to.v[k] - from.v[k], 2));
+    Expr squared = c.add(squares);
+    Expr rest = lower.scalar(s.rest);
+    Expr stretch = rest.isZero() ? squared : sym::pow(sym::sqrt(squared) - rest, 2);
+    potential.push_back(half(c) * lower.scalar(s.stiffness) * stretch);
+  }
+  eq.V = c.add(potential);
+  std::vector<Expr> dissipation;
+  for (const sema::Term &term : model.dissipation)
+    dissipation.push_back(lower.scalar(term.value));
+  eq.D = c.add(dissipation);
+  eq.L = eq.T - eq.V;
+
+  // Generalized forces.
+  eq.Q.resize(n);
+  eq.Qnc.resize(n);
+  eq.Qdim.resize(n);
+  std::vector<sym::Differentiator> byCoordinate, byVelocity;
+  for (size_t j = 0; j < n; ++j) {
+    byCoordinate.push_back(sym::partial(q[j].q));
+    byVelocity.push_back(sym::partial(q[j].qd));
+  }
+  std::vector<std::pair<Tensor, Tensor>> pointForces;
+  for (const sema::PointForce &f : model.forces)
+    pointForces.push_back({lower.lower(f.force), lower.lower(f.point)});
+  std::vector<std::pair<Tensor, Tensor>> torques;
+  for (const sema::Torque &t : model.torques)
+    torques.push_back({lower.lower(t.moment), lower.lower(t.angle)});
+  for (size_t j = 0; j < n; ++j) {
+    std::vector<Expr> terms = {-byVelocity[j](eq.D)};
+    for (const auto &[force, point] : pointForces)
+      terms.push_back(dot(c, force, derivative(byCoordinate[j], point)));
+    for (const auto &[moment, angle] : torques)
+      terms.push_back(dot(c, moment, derivative(byCoordinate[j], angle)));
+    for (const sema::GeneralizedForce &g : model.generalized)
+      if (static_cast<size_t>(g.coord) == j)
+        terms.push_back(lower.scalar(g.value));
+    eq.Qnc[j] = c.add(terms);
+    eq.Q[j] = eq.Qnc[j] - byCoordinate[j](eq.V);
+    const sema::DimInfo &qd = model.coords[j].dim;
+    eq.Qdim[j] = qd.isKnown() ? sema::DimInfo::known(*sema::Dimension::energy().over(qd.dimension))
+                              : sema::DimInfo::unchecked();
+  }
+
+  // Mass matrix and forcing.
+  std::vector<Expr> g(n);
+  for (size_t j = 0; j < n; ++j)
+    g[j] = byVelocity[j](eq.T);
+  eq.M.assign(n, std::vector<Expr>(n));
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = j; k < n; ++k) {
+      eq.M[j][k] = byVelocity[k](g[j]);
+      eq.M[k][j] = eq.M[j][k];
+    }
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k)
+      if (eq.M[j][k].has(sym::kHasVelocity | sym::kHasAcceleration)) {
+        const Location where =
+            model.kinetic.empty() ? model.location : model.kinetic.front().location;
+        diagnostics.error(where, "T is not a polynomial of degree 2 in the velocities (d2T/d" +
+                                     eq.coordinates[j] + "'d" + eq.coordinates[k] +
+                                     "' depends on the velocities)");
+        return std::nullopt;
+      }
+  sym::Differentiator velocityPart = sym::totalTime(c, /*dropAccelerations=*/true);
+  eq.f.resize(n);
+  for (size_t j = 0; j < n; ++j)
+    eq.f[j] = byCoordinate[j](eq.T) - velocityPart(g[j]) + eq.Q[j];
+
+  // T = T2 + T1 + T0 by degree in the velocities.
+  sym::Substitution atRest;
+  for (size_t j = 0; j < n; ++j)
+    atRest.set(q[j].qd, c.zero());
+  eq.T0 = atRest(eq.T);
+  std::vector<Expr> linear, quadratic;
+  for (size_t j = 0; j < n; ++j) {
+    linear.push_back(atRest(g[j]) * q[j].qd);
+    for (size_t k = 0; k < n; ++k)
+      quadratic.push_back(half(c) * eq.M[j][k] * q[j].qd * q[k].qd);
+  }
+  eq.T1 = c.add(linear);
+  eq.T2 = c.add(quadratic);
+
+  for (const sema::Output &o : model.outputs) {
+    eq.outputs.push_back(lower.scalar(o.value));
+    eq.outputNames.push_back(o.name);
+  }
+  eq.hasExplicitTime = eq.L.has(sym::kHasTime);
+  eq.conservative = model.dissipation.empty() && model.forces.empty() && model.torques.empty() &&
+                    model.generalized.empty() && !eq.hasExplicitTime;
+  return result;
+}
+
+Equations simplified(const Equations &eq) {
+  Equations s = eq;
+  auto apply = [](Expr &e) { e = sym::simplify(e); };
+  for (Expr *e : {&s.T, &s.V, &s.D, &s.L, &s.T2, &s.T1, &s.T0})
+    apply(*e);
+  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.outputs})
+    for (Expr &e : *list)
+      apply(e);
+  for (auto &row : s.M)
+    for (Expr &e : row)
+      apply(e);
+  return s;
+}
+
+} // namespace mech::mechanics

@@ -1,0 +1,219 @@
+// One lowering rule per sema IR kind.
+#include "mechanics/Lowering.h"
+
+#include "support/Diagnostics.h"
+
+namespace mech::mechanics {
+
+using sym::Expr;
+
+Lowering::Lowering(const sema::CheckedModel &model, sym::Context &context)
+    : model_(model), context_(context), timeDerivative_(sym::totalTime(context)) {
+  for (size_t i = 0; i < model.params.size(); ++i)
+    params_.push_back(context.symbol(model.params[i].name, sym::SymbolKind::Param,
+                                     static_cast<int>(i)));
+  for (size_t i = 0; i < model.coords.size(); ++i)
+    coordinates_.push_back(context.coordinate(model.coords[i].name, static_cast<int>(i)));
+  for (size_t i = 0; i < model.constraints.size(); ++i)
+    multipliers_.push_back(context.symbol(model.constraints[i].name, sym::SymbolKind::Multiplier,
+                                          static_cast<int>(i)));
+}
+
+Expr Lowering::scalar(const sema::ExprRef &e) {
+  Tensor t = lower(e);
+  if (!t.isScalar())
+    internalError("a scalar was expected in lowering");
+  return t.v[0];
+}
+
+Tensor Lowering::lower(const sema::ExprRef &e) {
+  auto found = memo_.find(e.get());
+  if (found != memo_.end())
+    return found->second;
+  Tensor result = lowerNode(*e);
+  memo_.emplace(e.get(), result);
+  return result;
+}
+
+Tensor Lowering::product(const Tensor &a, const Tensor &b) {
+  if (a.isScalar() || b.isScalar()) {
+    const Tensor &s = a.isScalar() ? a : b;
+    Tensor t = a.isScalar() ? b : a;
+    for (Expr &x : t.v)
+      x = s.v[0] * x;
+    return t;
+  }
+  // Matrix times vector or matrix (sema checked the shapes).
+  int n = a.cols, rows = a.rows;
+  int cols = b.cols == 0 ? 0 : b.cols;
+  int width = cols == 0 ? 1 : cols;
+  Tensor t{rows, cols, {}};
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < width; ++j) {
+      std::vector<Expr> terms;
+      for (int k = 0; k < n; ++k)
+        terms.push_back(a.v[static_cast<size_t>(i * n + k)] *
+                        b.v[static_cast<size_t>(k * width + j)]);
+      t.v.push_back(context_.add(terms));
+    }
+  return t;
+}
+
+Tensor Lowering::lowerNode(const sema::Node &n) {
+  using K = sema::ExprKind;
+  sym::Context &c = context_;
+  auto child = [&](size_t i) { return lower(n.children[i]); };
+  switch (n.kind) {
+  case K::Number:
+    if (n.exact)
+      return Tensor::scalar(c.number(sym::Num(*n.exact)));
+    return Tensor::scalar(c.number(sym::Num::inexact(n.value)));
+  case K::Pi:
+    return Tensor::scalar(c.pi());
+  case K::Time:
+    return Tensor::scalar(c.time());
+  case K::Param:
+    return Tensor::scalar(params_[static_cast<size_t>(n.index)]);
+  case K::Coord:
+    return Tensor::scalar(coordinates_[static_cast<size_t>(n.index)].q);
+  case K::Multiplier:
+    return Tensor::scalar(multipliers_[static_cast<size_t>(n.index)]);
+  case K::Let: {
+    auto found = lets_.find(n.index);
+    if (found != lets_.end())
+      return found->second;
+    Tensor value = lower(model_.lets[static_cast<size_t>(n.index)].value);
+    lets_.emplace(n.index, value);
+    return value;
+  }
+  case K::Neg: {
+    Tensor t = child(0);
+    for (Expr &x : t.v)
+      x = -x;
+    return t;
+  }
+  case K::Add: {
+    Tensor t = child(0);
+    std::vector<std::vector<Expr>> columns(t.v.size());
+    for (size_t i = 0; i < n.children.size(); ++i) {
+      Tensor term = child(i);
+      for (size_t k = 0; k < t.v.size(); ++k)
+        columns[k].push_back(term.v[k]);
+    }
+    for (size_t k = 0; k < t.v.size(); ++k)
+      t.v[k] = c.add(columns[k]);
+    return t;
+  }
+  case K::Mul: {
+    // Scalars multiply in one n-ary product; matrices fold left to right.
+    bool allScalar = true;
+    for (const auto &f : n.children)
+      allScalar = allScalar && f->shape.isScalar();
+    if (allScalar) {
+      std::vector<Expr> factors;
+      for (size_t i = 0; i < n.children.size(); ++i)
+        factors.push_back(child(i).v[0]);
+      return Tensor::scalar(c.mul(factors));
+    }
+    Tensor t = child(0);
+    for (size_t i = 1; i < n.children.size(); ++i)
+      t = product(t, child(i));
+    return t;
+  }
+  case K::Pow:
+    return Tensor::scalar(sym::pow(child(0).v[0], child(1).v[0]));
+  case K::Vector:
+  case K::Matrix: {
+    Tensor t{n.shape.rows, n.shape.cols, {}};
+    for (size_t i = 0; i < n.children.size(); ++i)
+      t.v.push_back(child(i).v[0]);
+    return t;
+  }
+  case K::Component:
+    return Tensor::scalar(child(0).v[static_cast<size_t>(n.index)]);
+  case K::Derivative: {
+    Tensor t = child(0);
+    for (Expr &x : t.v)
+      x = timeDerivative_(x);
+    return t;
+  }
+  case K::Call:
+    break;
+  }
+  // Built-in functions.
+  using B = sema::Builtin;
+  auto unary = [&](sym::Fn fn) { return Tensor::scalar(sym::apply(fn, child(0).v[0])); };
+  switch (n.builtin) {
+  case B::Sin:
+    return unary(sym::Fn::Sin);
+  case B::Cos:
+    return unary(sym::Fn::Cos);
+  case B::Tan:
+    return unary(sym::Fn::Tan);
+  case B::Asin:
+    return unary(sym::Fn::Asin);
+  case B::Acos:
+    return unary(sym::Fn::Acos);
+  case B::Atan:
+    return unary(sym::Fn::Atan);
+  case B::Sinh:
+    return unary(sym::Fn::Sinh);
+  case B::Cosh:
+    return unary(sym::Fn::Cosh);
+  case B::Tanh:
+    return unary(sym::Fn::Tanh);
+  case B::Exp:
+    return unary(sym::Fn::Exp);
+  case B::Log:
+    return unary(sym::Fn::Log);
+  case B::Abs:
+    return unary(sym::Fn::Abs);
+  case B::Sign:
+    return unary(sym::Fn::Sign);
+  case B::Sqrt:
+    return Tensor::scalar(sym::sqrt(child(0).v[0]));
+  case B::Atan2:
+    return Tensor::scalar(sym::atan2(child(0).v[0], child(1).v[0]));
+  case B::Dot: {
+    Tensor a = child(0), b = child(1);
+    std::vector<Expr> terms;
+    for (size_t k = 0; k < a.v.size(); ++k)
+      terms.push_back(a.v[k] * b.v[k]);
+    return Tensor::scalar(c.add(terms));
+  }
+  case B::Cross: {
+    Tensor a = child(0), b = child(1);
+    if (a.rows == 2)
+      return Tensor::scalar(a.v[0] * b.v[1] - a.v[1] * b.v[0]);
+    return {3, 0, {a.v[1] * b.v[2] - a.v[2] * b.v[1], a.v[2] * b.v[0] - a.v[0] * b.v[2],
+                   a.v[0] * b.v[1] - a.v[1] * b.v[0]}};
+  }
+  case B::Norm: {
+    Tensor a = child(0);
+    std::vector<Expr> terms;
+    for (const Expr &x : a.v)
+      terms.push_back(x * x);
+    return Tensor::scalar(sym::sqrt(c.add(terms)));
+  }
+  case B::Transpose: {
+    Tensor a = child(0);
+    Tensor t{a.cols, a.rows, {}};
+    for (int i = 0; i < a.cols; ++i)
+      for (int j = 0; j < a.rows; ++j)
+        t.v.push_back(a.v[static_cast<size_t>(j * a.cols + i)]);
+    return t;
+  }
+  case B::Diag: {
+    int size = static_cast<int>(n.children.size());
+    Tensor t{size, size, {}};
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j)
+        t.v.push_back(i == j ? child(static_cast<size_t>(i)).v[0] : c.zero());
+    return t;
+  }
+  default:
+    internalError("unhandled builtin in lowering");
+  }
+}
+
+} // namespace mech::mechanics

@@ -1,0 +1,55 @@
+// Lowers the checked model's expressions (sema IR) into the symbolic engine:
+// params, coordinates (with their velocities and accelerations), t and the
+// multipliers become symbols; vectors and matrices become Tensors of scalar
+// expressions. Memoised per sema node and per let, so shared subexpressions
+// are lowered once.
+#pragma once
+
+#include "sema/Model.h"
+#include "symbolic/Diff.h"
+#include "symbolic/Expr.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace mech::mechanics {
+
+// A scalar (rows == 0), a vector (cols == 0) or a row-major matrix.
+struct Tensor {
+  int rows = 0, cols = 0;
+  std::vector<sym::Expr> v;
+
+  static Tensor scalar(sym::Expr e) { return {0, 0, {e}}; }
+  bool isScalar() const { return rows == 0; }
+  const sym::Expr &operator[](size_t i) const { return v[i]; }
+};
+
+class Lowering {
+public:
+  Lowering(const sema::CheckedModel &model, sym::Context &context);
+
+  Tensor lower(const sema::ExprRef &e);
+  sym::Expr scalar(const sema::ExprRef &e);
+
+  sym::Context &context() { return context_; }
+  const std::vector<sym::Context::Coordinate> &coordinates() const { return coordinates_; }
+  const std::vector<sym::Expr> &params() const { return params_; }
+  const std::vector<sym::Expr> &multipliers() const { return multipliers_; }
+  // d/dt along the motion, shared so that its memo serves every caller.
+  sym::Differentiator &timeDerivative() { return timeDerivative_; }
+
+private:
+  Tensor lowerNode(const sema::Node &n);
+  Tensor product(const Tensor &a, const Tensor &b);
+
+  const sema::CheckedModel &model_;
+  sym::Context &context_;
+  std::vector<sym::Context::Coordinate> coordinates_;
+  std::vector<sym::Expr> params_;
+  std::vector<sym::Expr> multipliers_;
+  sym::Differentiator timeDerivative_;
+  std::unordered_map<const sema::Node *, Tensor> memo_;
+  std::unordered_map<int, Tensor> lets_;
+};
+
+} // namespace mech::mechanics

@@ -1,0 +1,193 @@
+// The symbolic expression engine: immutable, hash-consed nodes behind the
+// Expr handle. Nodes are created only by the Context's factories, which put
+// every expression in canonical form and intern it, so pointer equality is
+// structural equality and every pass can memoise on node identity.
+//
+// Canonical forms (SymEngine-style):
+//   Add: a numeric constant plus terms, each term -> coefficient, terms
+//        coefficient-free; like terms collected.
+//   Mul: a numeric coefficient times bases, each base -> exponent; equal
+//        bases merged; x^1 * y^1 with coefficient 1 is a Mul, a lone x^e is a
+//        Pow, a lone x is x.
+// Terms and factors are stored in an order derived from a content hash that
+// does not depend on pointers or seeds, so output is the same on every run.
+#pragma once
+
+#include "symbolic/Number.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace mech::sym {
+
+#define MECH_SYM_KINDS(X) X(Number) X(Symbol) X(Add) X(Mul) X(Pow) X(Func)
+
+enum class Kind : uint8_t {
+#define MECH_SYM_KIND(name) name,
+  MECH_SYM_KINDS(MECH_SYM_KIND)
+#undef MECH_SYM_KIND
+};
+
+#define MECH_SYM_FUNCS(X)                                                      \
+  X(Sin, "sin", 1)                                                             \
+  X(Cos, "cos", 1)                                                             \
+  X(Tan, "tan", 1)                                                             \
+  X(Asin, "asin", 1)                                                           \
+  X(Acos, "acos", 1)                                                           \
+  X(Atan, "atan", 1)                                                           \
+  X(Atan2, "atan2", 2)                                                         \
+  X(Sinh, "sinh", 1)                                                           \
+  X(Cosh, "cosh", 1)                                                           \
+  X(Tanh, "tanh", 1)                                                           \
+  X(Exp, "exp", 1)                                                             \
+  X(Log, "log", 1)                                                             \
+  X(Abs, "abs", 1)                                                             \
+  X(Sign, "sign", 1)
+
+enum class Fn : uint8_t {
+#define MECH_SYM_FN(id, name, arity) id,
+  MECH_SYM_FUNCS(MECH_SYM_FN)
+#undef MECH_SYM_FN
+};
+
+const char *fnName(Fn fn);
+
+// What a symbol stands for; coordinates have one symbol per derivative order.
+enum class SymbolKind : uint8_t { Param, Coord, Time, Multiplier, Constant, Free };
+
+// Bits of Node::mask: which kinds of symbols an expression contains.
+enum SymbolMask : uint8_t {
+  kHasCoord = 1,
+  kHasVelocity = 2,
+  kHasAcceleration = 4,
+  kHasTime = 8,
+  kHasMultiplier = 16,
+  kHasParam = 32,
+  kHasFree = 64,
+};
+
+struct SymbolInfo {
+  std::string name; // as printed: th[1], x
+  SymbolKind kind;
+  int index = -1; // coordinate, param or multiplier index
+  int order = 0;  // derivative order of a coordinate
+  double value = 0; // Constant (pi)
+};
+
+class Context;
+
+struct Node {
+  Kind kind;
+  Fn fn = Fn::Sin;
+  uint8_t mask = 0;
+  uint32_t symbol = 0;
+  uint64_t hash = 0;
+  Num num;                      // Number; Add: constant; Mul: coefficient
+  std::vector<const Node *> ops; // Add: term, coef, ...; Mul: base, exp, ...;
+                                 // Pow: base, exp; Func: args
+  double treeSize = 1;           // size of the expression written as a tree
+  Context *context = nullptr;
+};
+
+class Expr {
+public:
+  Expr() = default;
+  explicit Expr(const Node *node) : node_(node) {}
+
+  const Node *node() const { return node_; }
+  const Node *operator->() const { return node_; }
+  explicit operator bool() const { return node_ != nullptr; }
+  Kind kind() const { return node_->kind; }
+  Context &context() const { return *node_->context; }
+
+  bool isNumber() const { return node_->kind == Kind::Number; }
+  bool isZero() const { return isNumber() && node_->num.isZero(); }
+  bool isOne() const { return isNumber() && node_->num.isOne(); }
+  bool has(uint8_t mask) const { return (node_->mask & mask) != 0; }
+
+  friend bool operator==(const Expr &a, const Expr &b) { return a.node_ == b.node_; }
+  friend bool operator!=(const Expr &a, const Expr &b) { return a.node_ != b.node_; }
+
+private:
+  const Node *node_ = nullptr;
+};
+
+Expr operator+(const Expr &a, const Expr &b);
+Expr operator-(const Expr &a, const Expr &b);
+Expr operator*(const Expr &a, const Expr &b);
+Expr operator/(const Expr &a, const Expr &b);
+Expr operator-(const Expr &a);
+Expr pow(const Expr &base, const Expr &exponent);
+Expr pow(const Expr &base, int64_t exponent);
+Expr sqrt(const Expr &x);
+Expr apply(Fn fn, const Expr &x);
+Expr atan2(const Expr &y, const Expr &x);
+
+// A total order on nodes that depends only on their content.
+bool canonicalLess(const Node *a, const Node *b);
+
+// True when -e has a simpler canonical form than e (a negative leading
+// coefficient), so that sin(-x) can become -sin(x).
+bool isNegativeForm(const Expr &e);
+
+class Context {
+public:
+  Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  Expr number(const Num &value);
+  Expr integer(int64_t value) { return number(Num(value)); }
+  Expr rational(int64_t num, int64_t den);
+  Expr zero() { return zero_; }
+  Expr one() { return one_; }
+  Expr pi() { return pi_; }
+  Expr time() { return time_; }
+
+  // A symbol with this name and kind, created once.
+  Expr symbol(const std::string &name, SymbolKind kind, int index = -1, int order = 0);
+  // A coordinate with its velocity and acceleration symbols.
+  struct Coordinate {
+    Expr q, qd, qdd;
+  };
+  Coordinate coordinate(const std::string &name, int index);
+  const SymbolInfo &symbolInfo(const Node *symbol) const { return symbols_[symbol->symbol]; }
+  // The time derivative of a symbol: q -> q', q' -> q'', t -> 1, others 0.
+  Expr symbolDerivative(const Node *symbol);
+
+  Expr add(const std::vector<Expr> &terms);
+  Expr mul(const std::vector<Expr> &factors);
+  Expr power(const Expr &base, const Expr &exponent);
+  Expr function(Fn fn, const std::vector<Expr> &args);
+
+  size_t nodeCount() const { return arena_.size(); }
+
+private:
+  friend Expr coefficientFree(const Expr &e);
+  const Node *intern(Node &&candidate);
+  Expr makeMul(const Num &coef, std::vector<std::pair<const Node *, const Node *>> factors);
+  Expr scaled(const Num &coef, const Node *term);
+
+  struct NodeHash {
+    size_t operator()(const Node *n) const { return n->hash; }
+  };
+  struct NodeEqual {
+    bool operator()(const Node *a, const Node *b) const;
+  };
+
+  std::deque<Node> arena_;
+  std::unordered_set<const Node *, NodeHash, NodeEqual> table_;
+  std::vector<SymbolInfo> symbols_;
+  std::vector<std::pair<const Node *, const Node *>> derivatives_; // symbol -> d/dt
+  Expr zero_, one_, pi_, time_;
+};
+
+// The coefficient and coefficient-free part of a term: 3*x*y -> (3, x*y).
+std::pair<Num, Expr> splitCoefficient(const Expr &e);
+Expr coefficientFree(const Expr &e);
+
+} // namespace mech::sym

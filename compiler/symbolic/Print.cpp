@@ -1,0 +1,408 @@
+// The three printers share one display model: terms and factors in display
+// order, each factor split into numerator or denominator.
+#include "symbolic/Print.h"
+
+#include "support/Diagnostics.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <tuple>
+
+namespace mech::sym {
+
+namespace {
+
+enum class Style { Mech, Latex, C };
+
+// Rank of a factor for display: params, coordinates, t, functions, sums,
+// velocities, accelerations, multipliers, free symbols.
+std::tuple<int, int, std::string> displayKey(const Node *n) {
+  if (n->kind == Kind::Pow)
+    return displayKey(n->ops[0]);
+  if (n->kind == Kind::Number)
+    return {-1, 0, ""};
+  if (n->kind == Kind::Symbol) {
+    const SymbolInfo &s = n->context->symbolInfo(n);
+    switch (s.kind) {
+    case SymbolKind::Constant:
+      return {0, -1, s.name};
+    case SymbolKind::Param:
+      return {0, s.index, s.name};
+    case SymbolKind::Coord:
+      return {s.order == 0 ? 1 : s.order == 1 ? 5 : 6, s.index, s.name};
+    case SymbolKind::Time:
+      return {2, 0, s.name};
+    case SymbolKind::Multiplier:
+      return {7, s.index, s.name};
+    case SymbolKind::Free:
+      return {8, 0, s.name};
+    }
+  }
+  if (n->kind == Kind::Func)
+    return {3, static_cast<int>(n->fn), toMech(Expr(n->ops[0]))};
+  // A sum in a product reads best first: (m1 + m2)*l1^2.
+  return {0, -2, toMech(Expr(n))};
+}
+
+// True when a sum reads better negated: its first term in display order
+// has a negative coefficient (th2 - th1 is shown as -(th1 - th2)).
+bool displayNegative(const Node *n) {
+  if (n->kind != Kind::Add)
+    return false;
+  const Node *firstTerm = nullptr, *firstCoef = nullptr;
+  for (size_t i = 0; i < n->ops.size(); i += 2) {
+    if (firstTerm == nullptr || displayKey(n->ops[i]) < displayKey(firstTerm)) {
+      firstTerm = n->ops[i];
+      firstCoef = n->ops[i + 1];
+    }
+  }
+  return firstCoef != nullptr && firstCoef->num.isNegative();
+}
+
+bool isEvenFn(Fn fn) { return fn == Fn::Cos || fn == Fn::Cosh; }
+bool isOddFn(Fn fn) {
+  return fn == Fn::Sin || fn == Fn::Tan || fn == Fn::Sinh || fn == Fn::Tanh || fn == Fn::Asin ||
+         fn == Fn::Atan;
+}
+
+// f(-x) for a function whose argument reads better negated, or null.
+const Node *reorientedArgument(const Node *n) {
+  if (n->kind != Kind::Func || n->ops.size() != 1 || !displayNegative(n->ops[0]))
+    return nullptr;
+  if (!isEvenFn(n->fn) && !isOddFn(n->fn))
+    return nullptr;
+  return (-Expr(n->ops[0])).node();
+}
+
+struct Factor {
+  const Node *base;
+  Num exponent; // only used when the exponent is a number
+  const Node *symbolicExponent = nullptr;
+  bool displayFlipped = false; // base is f(x) standing for -f(-x)
+};
+
+class Printer {
+public:
+  Printer(Style style, const std::function<std::string(const SymbolInfo &)> *name)
+      : style_(style), name_(name) {}
+
+  // Precedence: 1 sum, 2 product, 3 unary minus, 4 power, 5 atom.
+  std::string print(const Node *n, int context) {
+    std::string text;
+    int level = 5;
+    switch (n->kind) {
+    case Kind::Number:
+      text = number(n->num);
+      level = n->num.isNegative() || (n->num.exact() && !n->num.isInteger()) ? 2 : 5;
+      if (n->num.isNegative())
+        level = 1;
+      break;
+    case Kind::Symbol:
+      text = symbol(n);
+      break;
+    case Kind::Add:
+      text = sum(n);
+      level = 1;
+      break;
+    case Kind::Mul:
+    case Kind::Pow: {
+      bool negative = false;
+      text = product(n, negative);
+      level = negative ? 1 : 2;
+      if (n->kind == Kind::Pow && text.find_first_of("*/") == std::string::npos &&
+          style_ != Style::Latex)
+        level = 4;
+      break;
+    }
+    case Kind::Func:
+      text = function(n);
+      break;
+    }
+    if (level < context)
+      return style_ == Style::Latex ? "\\left(" + text + "\\right)" : "(" + text + ")";
+    return text;
+  }
+
+private:
+  std::string number(const Num &num) {
+    if (style_ == Style::C) {
+      if (num.exact() && num.isInteger())
+        return std::to_string(num.rational().num()) + ".0";
+      if (num.exact())
+        return "(" + std::to_string(num.rational().num()) + ".0/" +
+               std::to_string(num.rational().den()) + ".0)";
+      char buffer[32];
+      auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, num.toDouble());
+      std::string text(buffer, end);
+      if (text.find_first_of(".eEn") == std::string::npos)
+        text += ".0";
+      return text;
+    }
+    if (style_ == Style::Latex && num.exact() && !num.isInteger()) {
+      Rational q = num.rational();
+      std::string frac = "\\frac{" + std::to_string(q.num() < 0 ? -q.num() : q.num()) + "}{" +
+                         std::to_string(q.den()) + "}";
+      return q.num() < 0 ? "-" + frac : frac;
+    }
+    return num.toString();
+  }
+
+  std::string symbol(const Node *n) {
+    const SymbolInfo &s = n->context->symbolInfo(n);
+    if (style_ == Style::C)
+      return (*name_)(s);
+    if (style_ == Style::Latex)
+      return latexSymbol(s);
+    if (s.kind == SymbolKind::Coord)
+      return s.name + std::string(static_cast<size_t>(s.order), '\'');
+    return s.name;
+  }
+
+  static std::string latexName(const std::string &name) {
+    static const char *greek[] = {"alpha", "beta",  "gamma", "delta", "epsilon", "zeta",
+                                  "eta",   "theta", "iota",  "kappa", "lambda",  "mu",
+                                  "nu",    "xi",    "pi",    "rho",   "sigma",   "tau",
+                                  "upsilon", "phi", "chi",   "psi",   "omega",   "Gamma",
+                                  "Delta", "Theta", "Lambda", "Xi",   "Pi",      "Sigma",
+                                  "Phi",   "Psi",   "Omega"};
+    // Split a trailing index: th1 -> th_{1}, x[2] -> x_{2}.
+    std::string base = name, index;
+    size_t bracket = name.find('[');
+    if (bracket != std::string::npos) {
+      base = name.substr(0, bracket);
+      index = name.substr(bracket + 1, name.size() - bracket - 2);
+    } else {
+      size_t digits = name.find_last_not_of("0123456789");
+      if (digits != std::string::npos && digits + 1 < name.size()) {
+        base = name.substr(0, digits + 1);
+        index = name.substr(digits + 1);
+      }
+    }
+    if (base == "th")
+      base = "theta";
+    bool isGreek = false;
+    for (const char *g : greek)
+      isGreek = isGreek || base == g;
+    std::string text;
+    if (isGreek)
+      text = "\\" + base;
+    else if (base.size() == 1)
+      text = base;
+    else
+      text = "\\mathrm{" + base + "}";
+    // Underscores would be subscripts in LaTeX.
+    for (size_t at = 0; (at = text.find('_', at)) != std::string::npos; at += 2)
+      text.replace(at, 1, "\\_");
+    if (!index.empty())
+      text += "_{" + index + "}";
+    return text;
+  }
+
+  static std::string latexSymbol(const SymbolInfo &s) {
+    std::string text = latexName(s.name);
+    if (s.kind == SymbolKind::Coord && s.order == 1)
+      return "\\dot{" + text + "}";
+    if (s.kind == SymbolKind::Coord && s.order == 2)
+      return "\\ddot{" + text + "}";
+    return text;
+  }
+
+  std::string sum(const Node *n) {
+    struct Term {
+      std::tuple<int, int, std::string> key;
+      Expr value;
+    };
+    std::vector<Term> terms;
+    Context &c = *n->context;
+    for (size_t i = 0; i < n->ops.size(); i += 2) {
+      Expr term = Expr(n->ops[i + 1]) * Expr(n->ops[i]);
+      terms.push_back({termKey(n->ops[i]), term});
+    }
+    std::stable_sort(terms.begin(), terms.end(),
+                     [](const Term &a, const Term &b) { return a.key < b.key; });
+    if (!n->num.isZero())
+      terms.push_back({{}, c.number(n->num)});
+    std::string out;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      Expr value = terms[i].value;
+      bool negative = false;
+      std::string text;
+      if (value.kind() == Kind::Mul || value.kind() == Kind::Pow) {
+        // The product decides its own sign (odd functions may flip it).
+        text = product(value.node(), negative);
+        if (negative)
+          text.erase(0, 1);
+      } else {
+        negative = isNegativeForm(value) && value.kind() != Kind::Add;
+        text = print((negative ? -value : value).node(), 2);
+      }
+      if (i == 0)
+        out += negative ? "-" + text : text;
+      else
+        out += (negative ? " - " : " + ") + text;
+    }
+    return out;
+  }
+
+  std::tuple<int, int, std::string> termKey(const Node *term) {
+    std::vector<Factor> factors = factorsOf(term);
+    if (factors.empty())
+      return {-1, 0, ""};
+    return displayKey(factors[0].base);
+  }
+
+  std::vector<Factor> factorsOf(const Node *n) {
+    std::vector<Factor> factors;
+    auto push = [&](const Node *base, const Node *exponent) {
+      if (exponent->kind == Kind::Number)
+        factors.push_back({base, exponent->num, nullptr});
+      else
+        factors.push_back({base, Num(1), exponent});
+    };
+    if (n->kind == Kind::Mul) {
+      for (size_t i = 0; i < n->ops.size(); i += 2)
+        push(n->ops[i], n->ops[i + 1]);
+    } else if (n->kind == Kind::Pow) {
+      push(n->ops[0], n->ops[1]);
+    } else {
+      factors.push_back({n, Num(1), nullptr});
+    }
+    std::stable_sort(factors.begin(), factors.end(), [](const Factor &a, const Factor &b) {
+      return displayKey(a.base) < displayKey(b.base);
+    });
+    return factors;
+  }
+
+  std::string power(const Node *base, const Num &exponent, const Node *symbolic) {
+    Context &c = *base->context;
+    if (symbolic != nullptr) {
+      if (style_ == Style::C)
+        return "pow(" + print(base, 1) + ", " + print(symbolic, 1) + ")";
+      if (style_ == Style::Latex)
+        return print(base, 5) + "^{" + print(symbolic, 1) + "}";
+      return print(base, 5) + "^" + print(symbolic, 5);
+    }
+    if (exponent.isOne())
+      return print(base, style_ == Style::Latex ? 2 : 3);
+    if (exponent.exact() && exponent.rational() == *Rational::make(1, 2)) {
+      if (style_ == Style::Latex)
+        return "\\sqrt{" + print(base, 1) + "}";
+      return "sqrt(" + print(base, 1) + ")";
+    }
+    if (style_ == Style::C) {
+      if (exponent.isInteger() && exponent.rational().num() == 2)
+        return "(" + print(base, 3) + "*" + print(base, 3) + ")";
+      return "pow(" + print(base, 1) + ", " + number(exponent) + ")";
+    }
+    std::string e = exponent.isInteger() ? exponent.toString()
+                                         : print(c.number(exponent).node(), 5);
+    if (style_ == Style::Latex)
+      return print(base, 5) + "^{" + (exponent.isInteger() ? e : number(exponent)) + "}";
+    if (!exponent.isInteger())
+      e = "(" + exponent.toString() + ")";
+    return print(base, 5) + "^" + e;
+  }
+
+  std::string product(const Node *n, bool &negative) {
+    Num coef = n->kind == Kind::Mul ? n->num : Num(1);
+    std::vector<std::string> numerator, denominator;
+    std::vector<Factor> factors = factorsOf(n);
+    // sin(-x)^k = (-1)^k sin(x)^k: move the sign into the coefficient.
+    for (Factor &f : factors) {
+      const Node *flipped = reorientedArgument(f.base);
+      if (flipped == nullptr || !isOddFn(f.base->fn))
+        continue;
+      if (f.symbolicExponent != nullptr || !f.exponent.isInteger())
+        continue;
+      f.displayFlipped = true;
+      if (f.exponent.rational().num() % 2 != 0)
+        coef = -coef;
+    }
+    negative = coef.isNegative();
+    if (negative)
+      coef = -coef;
+    for (const Factor &f : factors) {
+      if (f.displayFlipped)
+        flipped_.push_back(f.base);
+      if (f.symbolicExponent == nullptr && f.exponent.isNegative())
+        denominator.push_back(power(f.base, -f.exponent, nullptr));
+      else
+        numerator.push_back(power(f.base, f.exponent, f.symbolicExponent));
+      if (f.displayFlipped)
+        flipped_.pop_back();
+    }
+    std::string numText, denText;
+    bool exactCoef = coef.exact();
+    if (exactCoef) {
+      if (!(coef.rational().num() == 1))
+        numerator.insert(numerator.begin(), std::to_string(coef.rational().num()));
+      if (coef.rational().den() != 1)
+        denominator.insert(denominator.begin(), std::to_string(coef.rational().den()));
+    } else if (!coef.isOne()) {
+      numerator.insert(numerator.begin(), number(coef));
+    }
+    const char *times = style_ == Style::Latex ? " " : "*";
+    for (size_t i = 0; i < numerator.size(); ++i)
+      numText += (i ? times : "") + numerator[i];
+    for (size_t i = 0; i < denominator.size(); ++i)
+      denText += (i ? times : "") + denominator[i];
+    if (numText.empty())
+      numText = "1";
+    std::string text;
+    if (denText.empty())
+      text = numText;
+    else if (style_ == Style::Latex)
+      text = "\\frac{" + numText + "}{" + denText + "}";
+    else
+      text = numText + "/" + (denominator.size() > 1 ? "(" + denText + ")" : denText);
+    return negative ? "-" + text : text;
+  }
+
+  std::string function(const Node *n) {
+    std::string args;
+    bool flipped = !flipped_.empty() && flipped_.back() == n;
+    const Node *reoriented = isEvenFn(n->fn) || flipped ? reorientedArgument(n) : nullptr;
+    if (reoriented != nullptr)
+      args = print(reoriented, 1);
+    for (size_t i = 0; i < n->ops.size() && reoriented == nullptr; ++i)
+      args += (i ? ", " : "") + print(n->ops[i], 1);
+    if (style_ == Style::Latex) {
+      static const Fn named[] = {Fn::Sin, Fn::Cos, Fn::Tan,  Fn::Sinh, Fn::Cosh,
+                                 Fn::Tanh, Fn::Exp, Fn::Log};
+      bool known = std::find(std::begin(named), std::end(named), n->fn) != std::end(named);
+      if (n->fn == Fn::Abs)
+        return "\\left|" + args + "\\right|";
+      std::string head = known ? std::string("\\") + fnName(n->fn)
+                               : std::string("\\operatorname{") + fnName(n->fn) + "}";
+      return head + "\\left(" + args + "\\right)";
+    }
+    if (style_ == Style::C) {
+      switch (n->fn) {
+      case Fn::Abs:
+        return "fabs(" + args + ")";
+      case Fn::Sign:
+        return "((" + args + ") > 0 ? 1.0 : ((" + args + ") < 0 ? -1.0 : 0.0))";
+      default:
+        break;
+      }
+    }
+    return std::string(fnName(n->fn)) + "(" + args + ")";
+  }
+
+  Style style_;
+  const std::function<std::string(const SymbolInfo &)> *name_;
+  std::vector<const Node *> flipped_; // odd functions printed as -f(-x)
+};
+
+} // namespace
+
+std::string toMech(const Expr &e) { return Printer(Style::Mech, nullptr).print(e.node(), 1); }
+
+std::string toLatex(const Expr &e) { return Printer(Style::Latex, nullptr).print(e.node(), 1); }
+
+std::string toC(const Expr &e, const std::function<std::string(const SymbolInfo &)> &name) {
+  return Printer(Style::C, &name).print(e.node(), 1);
+}
+
+} // namespace mech::sym

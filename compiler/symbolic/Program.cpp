@@ -1,0 +1,213 @@
+// Linearisation of the DAG and the interpreter loop.
+#include "symbolic/Program.h"
+
+#include "support/Diagnostics.h"
+
+#include <cmath>
+#include <unordered_map>
+
+namespace mech::sym {
+
+namespace {
+
+double applyFn(Fn fn, double x, double y) {
+  switch (fn) {
+  case Fn::Sin:
+    return std::sin(x);
+  case Fn::Cos:
+    return std::cos(x);
+  case Fn::Tan:
+    return std::tan(x);
+  case Fn::Asin:
+    return std::asin(x);
+  case Fn::Acos:
+    return std::acos(x);
+  case Fn::Atan:
+    return std::atan(x);
+  case Fn::Atan2:
+    return std::atan2(x, y);
+  case Fn::Sinh:
+    return std::sinh(x);
+  case Fn::Cosh:
+    return std::cosh(x);
+  case Fn::Tanh:
+    return std::tanh(x);
+  case Fn::Exp:
+    return std::exp(x);
+  case Fn::Log:
+    return std::log(x);
+  case Fn::Abs:
+    return std::abs(x);
+  case Fn::Sign:
+    return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+  }
+  return 0;
+}
+
+double integerPower(double x, int32_t k) {
+  bool invert = k < 0;
+  uint32_t n = static_cast<uint32_t>(invert ? -static_cast<int64_t>(k) : k);
+  double result = 1, base = x;
+  while (n) {
+    if (n & 1)
+      result *= base;
+    base *= base;
+    n >>= 1;
+  }
+  return invert ? 1 / result : result;
+}
+
+} // namespace
+
+Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
+  std::unordered_map<const Node *, uint32_t> visited;
+  // Iterative post-order, so deep expressions cannot exhaust the stack.
+  for (const Expr &output : outputs) {
+    treeSize_ += output->treeSize;
+    std::vector<std::pair<const Node *, bool>> stack = {{output.node(), false}};
+    while (!stack.empty()) {
+      auto [n, expanded] = stack.back();
+      stack.pop_back();
+      if (visited.count(n))
+        continue;
+      if (!expanded) {
+        stack.push_back({n, true});
+        for (const Node *op : n->ops)
+          if (!visited.count(op))
+            stack.push_back({op, false});
+        continue;
+      }
+      Instruction instr{};
+      auto slot = [&](const Node *op) { return visited.at(op); };
+      switch (n->kind) {
+      case Kind::Number:
+        instr.op = Instruction::Op::Constant;
+        instr.constant = n->num.toDouble();
+        break;
+      case Kind::Symbol: {
+        const SymbolInfo &s = n->context->symbolInfo(n);
+        if (s.kind == SymbolKind::Constant) {
+          instr.op = Instruction::Op::Constant;
+          instr.constant = s.value;
+          break;
+        }
+        int index = inputs(s);
+        if (index < 0)
+          internalError("no value for symbol '" + s.name + "'");
+        instr.op = Instruction::Op::Input;
+        instr.first = static_cast<uint32_t>(index);
+        break;
+      }
+      case Kind::Add:
+        instr.op = Instruction::Op::Sum;
+        instr.constant = n->num.toDouble();
+        instr.first = static_cast<uint32_t>(operands_.size());
+        for (size_t i = 0; i < n->ops.size(); i += 2) {
+          Operand o{Operand::Mode::Scaled, slot(n->ops[i])};
+          o.scale = n->ops[i + 1]->num.toDouble();
+          operands_.push_back(o);
+        }
+        instr.count = static_cast<uint32_t>(n->ops.size() / 2);
+        break;
+      case Kind::Mul:
+      case Kind::Pow: {
+        instr.op = Instruction::Op::Product;
+        instr.constant = n->kind == Kind::Mul ? n->num.toDouble() : 1.0;
+        instr.first = static_cast<uint32_t>(operands_.size());
+        for (size_t i = 0; i < n->ops.size(); i += 2) {
+          const Node *exponent = n->ops[i + 1];
+          Operand o{Operand::Mode::GeneralPower, slot(n->ops[i])};
+          if (exponent->kind == Kind::Number && exponent->num.exact()) {
+            const Rational &q = exponent->num.rational();
+            if (q.isInteger() && q.num() >= INT32_MIN && q.num() <= INT32_MAX) {
+              o.mode = Operand::Mode::IntegerPower;
+              o.power = static_cast<int32_t>(q.num());
+            } else if (q == *Rational::make(1, 2)) {
+              o.mode = Operand::Mode::Sqrt;
+            } else if (q == *Rational::make(-1, 2)) {
+              o.mode = Operand::Mode::InverseSqrt;
+            }
+          }
+          if (o.mode == Operand::Mode::GeneralPower)
+            o.exponent = slot(exponent);
+          operands_.push_back(o);
+        }
+        instr.count = static_cast<uint32_t>(n->ops.size() / 2);
+        break;
+      }
+      case Kind::Func:
+        instr.op = Instruction::Op::Function;
+        instr.fn = n->fn;
+        instr.first = static_cast<uint32_t>(operands_.size());
+        for (const Node *arg : n->ops)
+          operands_.push_back({Operand::Mode::Scaled, slot(arg)});
+        instr.count = static_cast<uint32_t>(n->ops.size());
+        break;
+      }
+      visited[n] = static_cast<uint32_t>(instructions_.size());
+      instructions_.push_back(instr);
+    }
+    outputs_.push_back(visited.at(output.node()));
+  }
+}
+
+void Program::evaluate(const double *inputs, double *outputs, std::vector<double> &v) const {
+  v.resize(instructions_.size());
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    const Instruction &instr = instructions_[i];
+    const Operand *ops = operands_.data() + instr.first;
+    switch (instr.op) {
+    case Instruction::Op::Constant:
+      v[i] = instr.constant;
+      break;
+    case Instruction::Op::Input:
+      v[i] = inputs[instr.first];
+      break;
+    case Instruction::Op::Sum: {
+      double s = instr.constant;
+      for (uint32_t k = 0; k < instr.count; ++k)
+        s += ops[k].scale * v[ops[k].value];
+      v[i] = s;
+      break;
+    }
+    case Instruction::Op::Product: {
+      double p = instr.constant;
+      for (uint32_t k = 0; k < instr.count; ++k) {
+        double x = v[ops[k].value];
+        switch (ops[k].mode) {
+        case Operand::Mode::IntegerPower:
+          p *= ops[k].power == 1 ? x : integerPower(x, ops[k].power);
+          break;
+        case Operand::Mode::Sqrt:
+          p *= std::sqrt(x);
+          break;
+        case Operand::Mode::InverseSqrt:
+          p /= std::sqrt(x);
+          break;
+        case Operand::Mode::GeneralPower:
+          p *= std::pow(x, v[ops[k].exponent]);
+          break;
+        case Operand::Mode::Scaled:
+          p *= x;
+          break;
+        }
+      }
+      v[i] = p;
+      break;
+    }
+    case Instruction::Op::Function:
+      v[i] = applyFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
+      break;
+    }
+  }
+  for (size_t k = 0; k < outputs_.size(); ++k)
+    outputs[k] = v[outputs_[k]];
+}
+
+std::vector<double> Program::evaluate(const std::vector<double> &inputs) const {
+  std::vector<double> out(outputs_.size()), scratch;
+  evaluate(inputs.data(), out.data(), scratch);
+  return out;
+}
+
+} // namespace mech::sym

@@ -1,0 +1,60 @@
+// Common-subexpression elimination into a straight-line program, and its
+// interpreter. Because nodes are hash-consed, every distinct subexpression
+// of the outputs becomes exactly one instruction; the program is what both
+// back ends (this interpreter and the LLVM JIT) execute.
+#pragma once
+
+#include "symbolic/Expr.h"
+
+#include <functional>
+#include <vector>
+
+namespace mech::sym {
+
+struct Instruction {
+  enum class Op : uint8_t { Constant, Input, Sum, Product, Function };
+  Op op;
+  Fn fn = Fn::Sin;
+  double constant = 0; // Constant: value; Sum: constant term; Product: coefficient
+  uint32_t first = 0;  // Input: input index; otherwise first operand
+  uint32_t count = 0;  // number of operands
+};
+
+// An operand of a Sum (value * scale) or a Product (value ^ exponent).
+struct Operand {
+  enum class Mode : uint8_t { Scaled, IntegerPower, Sqrt, InverseSqrt, GeneralPower };
+  Mode mode;
+  uint32_t value;
+  double scale = 1;         // Scaled
+  int32_t power = 1;        // IntegerPower
+  uint32_t exponent = 0;    // GeneralPower: the exponent's instruction
+};
+
+class Program {
+public:
+  // Maps a symbol to an input index, or -1 when the symbol has no value.
+  using InputMap = std::function<int(const SymbolInfo &)>;
+
+  Program() = default;
+  // Fails (throws InternalError) if an output uses a symbol without input.
+  Program(const std::vector<Expr> &outputs, const InputMap &inputs);
+
+  void evaluate(const double *inputs, double *outputs, std::vector<double> &scratch) const;
+  std::vector<double> evaluate(const std::vector<double> &inputs) const;
+
+  const std::vector<Instruction> &instructions() const { return instructions_; }
+  const std::vector<Operand> &operands() const { return operands_; }
+  const std::vector<uint32_t> &outputs() const { return outputs_; }
+  // Size of the outputs written as trees, i.e. before CSE.
+  double treeSize() const { return treeSize_; }
+
+private:
+  uint32_t emit(const Node *n, const InputMap &inputs);
+
+  std::vector<Instruction> instructions_;
+  std::vector<Operand> operands_;
+  std::vector<uint32_t> outputs_;
+  double treeSize_ = 0;
+};
+
+} // namespace mech::sym
