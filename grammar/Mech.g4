@@ -9,6 +9,7 @@ importDecl  : IMPORT STRING ;
 // Entry points for text that is not a whole file (command line, REPL).
 standaloneExpr  : expr EOF ;
 standaloneDecls : decl* EOF ;
+standaloneAssignments : initItem (COMMA initItem)* COMMA? EOF ;
 modelDecl   : MODEL name LBRACE decl* RBRACE ;
 
 decl

@@ -52,6 +52,64 @@ bool mentions(const ast::Expr &e, const std::string &name) {
   }
 }
 
+// A bracket after a declared name that reads as a unit (`let d [cm] = ...`).
+std::optional<ast::Unit> unitFromExpr(const ast::Expr &e) {
+  ast::Unit unit;
+  unit.location = e.location;
+  bool hasSymbol = false;
+  std::function<bool(const ast::Expr &, int)> walk = [&](const ast::Expr &x, int sign) {
+    switch (x.kind) {
+    case ast::ExprKind::Name: {
+      auto &n = static_cast<const ast::Name &>(x);
+      std::vector<std::string> known = knownUnitSymbols();
+      if (std::find(known.begin(), known.end(), n.name) == known.end())
+        return false;
+      unit.factors.push_back({n.name, sign, n.location});
+      hasSymbol = true;
+      return true;
+    }
+    case ast::ExprKind::Number: {
+      auto &n = static_cast<const ast::Number &>(x);
+      if (n.text != "1" || n.unit)
+        return false;
+      unit.factors.push_back({"1", sign, n.location});
+      return true;
+    }
+    case ast::ExprKind::Mul: {
+      for (const auto &f : static_cast<const ast::Mul &>(x).factors)
+        if (!walk(*f.value, f.divides ? -sign : sign))
+          return false;
+      return true;
+    }
+    case ast::ExprKind::Pow: {
+      auto &p = static_cast<const ast::Pow &>(x);
+      const ast::Expr *exponent = p.exponent.get();
+      int s = 1;
+      if (exponent->kind == ast::ExprKind::Neg) {
+        s = -1;
+        exponent = static_cast<const ast::Neg *>(exponent)->operand.get();
+      }
+      if (exponent->kind != ast::ExprKind::Number ||
+          static_cast<const ast::Number *>(exponent)->text.find_first_not_of("0123456789") !=
+              std::string::npos)
+        return false;
+      int k = std::stoi(static_cast<const ast::Number *>(exponent)->text) * s;
+      size_t before = unit.factors.size();
+      if (!walk(*p.base, sign))
+        return false;
+      for (size_t i = before; i < unit.factors.size(); ++i)
+        unit.factors[i].exponent *= k;
+      return true;
+    }
+    default:
+      return false;
+    }
+  };
+  if (!walk(e, 1) || !hasSymbol)
+    return std::nullopt;
+  return unit;
+}
+
 // One declaration to check, with the loop indices it was expanded under.
 struct Instance {
   const ast::Decl *decl;
@@ -122,7 +180,7 @@ private:
       return false;
     auto found = resolver_.symbols.find(name);
     if (found == resolver_.symbols.end()) {
-      Symbol symbol{kind, loc, !indices.empty(), -1, {}};
+      Symbol symbol{kind, loc, !indices.empty(), -1, {}, {}};
       if (indices.empty())
         symbol.index = index;
       else
@@ -138,9 +196,12 @@ private:
       symbol.members[indices] = index;
       return true;
     }
+    std::string previous =
+        symbol.description.empty() ? symbolKindName(symbol.kind) : symbol.description;
+    const char *article = std::string("aeiou").find(previous[0]) != std::string::npos ? "an" : "a";
     Diagnostic &d = diagnostics_.error(loc, "'" + memberName(name, indices) +
-                                                "' is already declared (as a " +
-                                                symbolKindName(symbol.kind) + ")");
+                                                "' is already declared (as " + article + " " +
+                                                previous + ")");
     Diagnostics::addNote(d, symbol.location, "previous declaration is here");
     return false;
   }
@@ -221,6 +282,14 @@ private:
       ok = false;
     }
     param.value = ok ? *number : 0.0;
+    for (const ParamOverride &override : options_.overrides)
+      if (override.name == item.name && override.primes == 0) {
+        if (param.dim.isKnown() && override.dim.isKnown() &&
+            !(param.dim.dimension == override.dim.dimension))
+          continue; // reported by applyOverrides
+        param.value = override.value;
+        param.overridden = true;
+      }
     model_->params.push_back(param);
     declareSymbol(item.name, {}, SymbolKind::Param, static_cast<int>(model_->params.size() - 1),
                   item.location);
@@ -229,14 +298,21 @@ private:
   void applyOverrides() {
     for (const ParamOverride &override : options_.overrides) {
       auto found = resolver_.symbols.find(override.name);
-      if (found == resolver_.symbols.end() || found->second.kind != SymbolKind::Param) {
-        diagnostics_.error({}, "--set " + override.name + ": '" + override.name +
-                                   "' is not a param of " + model_->name);
+      if (found == resolver_.symbols.end() || found->second.kind != SymbolKind::Param ||
+          override.primes > 0) {
+        std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";
+        diagnostics_.error(override.location, prefix + "'" + override.name +
+                                                  "' is not a param of " + model_->name +
+                                                  resolver_.suggestion(override.name, baseEnv({})));
         continue;
       }
       Param &param = model_->params[static_cast<size_t>(found->second.index)];
-      param.value = override.value;
-      param.overridden = true;
+      if (param.dim.isKnown() && override.dim.isKnown() &&
+          !(param.dim.dimension == override.dim.dimension))
+        diagnostics_.error(override.location,
+                           "'" + override.name + "' has dimension " +
+                               param.dim.dimension.toString() + ", the value given has " +
+                               override.dim.dimension.toString());
     }
   }
 
@@ -289,6 +365,11 @@ private:
                                     bindings, &modelScope_);
       if (!declareSymbol(name->name, *indices, kind, slot, name->location))
         return;
+      if (auto *energy = std::get_if<ast::EnergyDecl>(&decl.node))
+        resolver_.symbols.at(name->name).description =
+            energy->kind == ast::EnergyKind::Kinetic     ? "kinetic term"
+            : energy->kind == ast::EnergyKind::Potential ? "potential term"
+                                                         : "dissipation term";
       instance.slot = slot;
     } else if (std::holds_alternative<ast::ConstraintDecl>(decl.node)) {
       instance.slot = reserveSlot(decl);
@@ -296,7 +377,7 @@ private:
       model_->constraints[static_cast<size_t>(instance.slot)].name = instance.name;
       if (!resolver_.symbols.count(instance.name))
         resolver_.symbols.emplace(instance.name,
-                                  Symbol{SymbolKind::Constraint, decl.location, false, instance.slot, {}});
+                                  Symbol{SymbolKind::Constraint, decl.location, false, instance.slot, {}, {}});
     }
     instances_.push_back(std::move(instance));
   }
@@ -317,7 +398,7 @@ private:
 
   static SymbolKind symbolKindOf(const ast::Decl &decl) {
     if (std::holds_alternative<ast::EnergyDecl>(decl.node))
-      return SymbolKind::Let;
+      return SymbolKind::Term;
     if (std::holds_alternative<ast::ParticleDecl>(decl.node))
       return SymbolKind::Particle;
     if (std::holds_alternative<ast::BodyDecl>(decl.node))
@@ -395,7 +476,9 @@ private:
         diagnostics_.error(item.unit->location,
                            "a coordinate is measured in coherent SI units; [" +
                                formatUnit(*item.unit) + "] would rescale it (write [" +
-                               unit->dimension.toString() + "])");
+                               (unit->dimension.isDimensionless() ? std::string("rad")
+                                                                   : unit->dimension.toString()) +
+                               "])");
         return;
       }
       dim = DimInfo::known(unit->dimension);
@@ -452,12 +535,30 @@ private:
       }
       return;
     }
-    std::optional<std::vector<long>> indices = declaredIndices(let.target, bindings, loops);
+    // `let d [cm] = 30` parses as an index; a bracket that reads as a unit and
+    // mentions no loop variable is the unit on the name.
+    const ast::Unit *unit = let.unit ? &*let.unit : nullptr;
+    ast::DeclName target;
+    target.name = let.target.name;
+    target.location = let.target.location;
+    for (const ast::ExprPtr &index : let.target.indices)
+      target.indices.push_back(cloneIndex(*index));
+    if (!unit && target.indices.size() == 1) {
+      bool loopIndex = false;
+      for (const LoopVariable &loop : loops)
+        loopIndex = loopIndex || mentions(*target.indices[0], loop.name);
+      if (!loopIndex)
+        if (auto converted = unitFromExpr(*target.indices[0])) {
+          convertedUnits_.push_back(std::make_unique<ast::Unit>(*converted));
+          unit = convertedUnits_.back().get();
+          target.indices.clear();
+        }
+    }
+    std::optional<std::vector<long>> indices = declaredIndices(target, bindings, loops);
     if (!indices)
       return;
     int index = resolver_.declareLet(memberName(let.target.name, *indices), let.target.location,
-                                     let.value.get(), let.unit ? &*let.unit : nullptr, bindings,
-                                     &modelScope_);
+                                     let.value.get(), unit, bindings, &modelScope_);
     declareSymbol(let.target.name, *indices, SymbolKind::Let, index, let.target.location);
   }
 
@@ -770,11 +871,12 @@ private:
                                              to->shape.toString());
       return;
     }
-    auto length = resolver_.sumDimension(from->dim, to->dim, s.to->location, "the spring's ends");
+    auto length =
+        resolver_.sumDimension(from->dim, to->dim, s.to->location, "the spring's ends", true);
     if (!length)
       return;
     if (s.rest && !resolver_.sumDimension(*length, rest->dim, s.rest->location,
-                                          "the rest length and the spring's length"))
+                                          "the rest length and the spring's length", true))
       return;
     DimInfo energy = Resolver::productDimension(stiffness->dim,
                                                 Resolver::productDimension(*length, *length));
@@ -839,7 +941,13 @@ private:
       ExprRef coordinate;
       if (item.indices.empty()) {
         auto found = resolver_.symbols.find(item.name);
-        if (found == resolver_.symbols.end() || found->second.kind != SymbolKind::Coord) {
+        if (found != resolver_.symbols.end() && found->second.kind != SymbolKind::Coord) {
+          diagnostics_.error(item.location, "'" + item.name + "' is a " +
+                                                symbolKindName(found->second.kind) +
+                                                ", not a coordinate");
+          continue;
+        }
+        if (found == resolver_.symbols.end()) {
           diagnostics_.error(item.location, "unknown coordinate '" + item.name + "'" +
                                                 resolver_.suggestion(item.name, env));
           continue;
@@ -978,6 +1086,7 @@ private:
   std::vector<Instance> instances_;
   std::vector<LoopVariable> loopVariables_;
   int unnamedConstraints_ = 0;
+  std::vector<std::unique_ptr<ast::Unit>> convertedUnits_;
 };
 
 // Names in a library def must be its parameters, sum indices, defs or
@@ -1079,11 +1188,12 @@ private:
 
 } // namespace
 
-Analysis analyzeLoaded(Compilation &compilation, const LoadedFile *file,
-                       const AnalysisOptions &options) {
+namespace {
+
+Analysis analyze(Compilation &compilation, const LoadedFile *file, const AnalysisOptions &options,
+                 int errorsBefore) {
   Analysis analysis;
   analysis.file = file;
-  int errorsBefore = compilation.diagnostics().errorCount();
   if (file != nullptr && file->ast) {
     DefBodyChecker checker(compilation.diagnostics(), file->scope);
     for (const ast::TopItem &item : file->ast->items) {
@@ -1113,9 +1223,20 @@ Analysis analyzeLoaded(Compilation &compilation, const LoadedFile *file,
   return analysis;
 }
 
+} // namespace
+
+Analysis analyzeLoaded(Compilation &compilation, const LoadedFile *file,
+                       const AnalysisOptions &options) {
+  // Errors reported while the file and its imports were loaded count too.
+  int loadErrors = file != nullptr ? file->loadErrors : 0;
+  return analyze(compilation, file, options, compilation.diagnostics().errorCount() - loadErrors);
+}
+
 Analysis analyzeFile(Compilation &compilation, const std::string &path,
                      const AnalysisOptions &options) {
-  return analyzeLoaded(compilation, compilation.loadRoot(path), options);
+  int errorsBefore = compilation.diagnostics().errorCount();
+  const LoadedFile *file = compilation.loadRoot(path);
+  return analyze(compilation, file, options, errorsBefore);
 }
 
 } // namespace mech::sema

@@ -16,6 +16,9 @@ namespace mech::sema {
 struct ParamOverride {
   std::string name;
   double value = 0; // SI
+  DimInfo dim = DimInfo::pure();
+  Location location; // of the assignment, when it was given as text
+  int primes = 0;
 };
 
 struct AnalysisOptions {

@@ -83,6 +83,7 @@ const LoadedFile *Compilation::load(const std::string &path, const std::string &
   auto existing = files_.find(canonical);
   if (existing != files_.end())
     return existing->second.get();
+  int errorsBefore = diagnostics_.errorCount();
   auto file = std::make_unique<LoadedFile>();
   file->path = path;
   file->canonical = canonical;
@@ -96,6 +97,7 @@ const LoadedFile *Compilation::load(const std::string &path, const std::string &
     loading_.pop_back();
     buildScope(*raw);
   }
+  raw->loadErrors = diagnostics_.errorCount() - errorsBefore;
   return raw;
 }
 
@@ -173,9 +175,10 @@ void Compilation::buildScope(LoadedFile &file) {
     if (existing != file.scope.defs.end()) {
       if (existing->second.decl == &def)
         return;
-      Diagnostic &d =
-          diagnostics_.error(where, "def '" + def.name + "' is defined twice (in " +
-                                        origin[def.name] + " and in " + from + ")");
+      std::string message = "def '" + def.name + "' is defined twice";
+      if (origin[def.name] != from)
+        message += " (in " + origin[def.name] + " and in " + from + ")";
+      Diagnostic &d = diagnostics_.error(where, message);
       Diagnostics::addNote(d, existing->second.decl->location, "the other definition is here");
       return;
     }

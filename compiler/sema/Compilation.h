@@ -31,6 +31,7 @@ struct LoadedFile {
   const SourceFile *source = nullptr;
   std::unique_ptr<ast::File> ast; // null when it did not parse
   FileScope scope;
+  int loadErrors = 0; // errors reported while loading it and its imports
 };
 
 // The largest source file accepted.

@@ -1,6 +1,7 @@
 // Expression resolution: the one place where AST expressions become IR.
 #include "sema/Resolver.h"
 
+#include "sema/ModelPrinter.h"
 #include "sema/Units.h"
 #include "syntax/Printer.h"
 
@@ -18,6 +19,8 @@ const char *symbolKindName(SymbolKind kind) {
     return "coordinate";
   case SymbolKind::Let:
     return "let";
+  case SymbolKind::Term:
+    return "kinetic, potential or dissipation term";
   case SymbolKind::Constraint:
     return "constraint";
   case SymbolKind::Particle:
@@ -65,12 +68,12 @@ ExprRef Resolver::number(double value, std::optional<Rational> exact, Location l
 }
 
 std::optional<DimInfo> Resolver::sumDimension(const DimInfo &a, const DimInfo &b, Location loc,
-                                              const std::string &context) {
+                                              const std::string &context, bool plural) {
   if (a.isKnown() && b.isKnown()) {
     if (a.dimension == b.dimension)
       return a;
-    diagnostics_.error(loc, context + " mixes dimensions " + a.dimension.toString() + " and " +
-                                b.dimension.toString());
+    diagnostics_.error(loc, context + (plural ? " mix" : " mixes") + " dimensions " +
+                                a.dimension.toString() + " and " + b.dimension.toString());
     return std::nullopt;
   }
   if (a.isKnown())
@@ -135,10 +138,11 @@ std::string Resolver::suggestion(const std::string &name, const Env &env) const 
     for (const auto &[def, entry] : env.defs->defs)
       candidates.push_back(def);
   std::string best;
-  int bestDistance = name.size() <= 3 ? 2 : 3;
+  // Short names are too close to everything to suggest anything useful.
+  int bestDistance = name.size() <= 2 ? 1 : name.size() <= 4 ? 2 : 3;
   for (const std::string &candidate : candidates) {
     int distance = levenshtein(name, candidate);
-    if (distance < bestDistance)
+    if (distance > 0 && distance < bestDistance && candidate.size() > 1)
       bestDistance = distance, best = candidate;
   }
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
@@ -245,6 +249,7 @@ ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
     return node;
   }
   case SymbolKind::Let:
+  case SymbolKind::Term:
     return letReference(index, loc);
   case SymbolKind::Constraint: {
     const Constraint &constraint = model_.constraints[static_cast<size_t>(index)];
@@ -280,6 +285,7 @@ ExprRef Resolver::resolveName(const ast::Name &name, const Env &env) {
       case SymbolKind::Param:
       case SymbolKind::Coord:
       case SymbolKind::Let:
+      case SymbolKind::Term:
         return reference(symbol.kind, symbol.index, name.location);
       case SymbolKind::Constraint:
         if (!env.allowMultipliers) {
@@ -305,6 +311,12 @@ ExprRef Resolver::resolveName(const ast::Name &name, const Env &env) {
                                           "(...)");
     return nullptr;
   }
+  if (!env.modelNames) {
+    // The same words as the check of library defs, so it is reported once.
+    diagnostics_.error(name.location, "unknown name '" + name.name +
+                                          "' (a def outside a model sees only its parameters)");
+    return nullptr;
+  }
   diagnostics_.error(name.location,
                      "unknown name '" + name.name + "'" + suggestion(name.name, env));
   return nullptr;
@@ -314,7 +326,27 @@ namespace {
 
 // True when every leaf of e is a known unit symbol or a number: `[1/s]`
 // written after something that is not a number.
-bool looksLikeUnit(const ast::Expr &e) {
+bool looksLikeUnitPart(const ast::Expr &e);
+
+bool mentionsUnitName(const ast::Expr &e) {
+  switch (e.kind) {
+  case ast::ExprKind::Name:
+    return true;
+  case ast::ExprKind::Mul:
+    for (const auto &factor : static_cast<const ast::Mul &>(e).factors)
+      if (mentionsUnitName(*factor.value))
+        return true;
+    return false;
+  case ast::ExprKind::Pow:
+    return mentionsUnitName(*static_cast<const ast::Pow &>(e).base);
+  default:
+    return false;
+  }
+}
+
+bool looksLikeUnit(const ast::Expr &e) { return looksLikeUnitPart(e) && mentionsUnitName(e); }
+
+bool looksLikeUnitPart(const ast::Expr &e) {
   switch (e.kind) {
   case ast::ExprKind::Name: {
     std::vector<std::string> units = knownUnitSymbols();
@@ -325,11 +357,11 @@ bool looksLikeUnit(const ast::Expr &e) {
     return true;
   case ast::ExprKind::Mul:
     for (const auto &factor : static_cast<const ast::Mul &>(e).factors)
-      if (!looksLikeUnit(*factor.value))
+      if (!looksLikeUnitPart(*factor.value))
         return false;
     return true;
   case ast::ExprKind::Pow:
-    return looksLikeUnit(*static_cast<const ast::Pow &>(e).base);
+    return looksLikeUnitPart(*static_cast<const ast::Pow &>(e).base);
   default:
     return false;
   }
@@ -433,7 +465,8 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
     return nullptr;
   }
   if (symbol->kind != SymbolKind::Param && symbol->kind != SymbolKind::Coord &&
-      symbol->kind != SymbolKind::Let && symbol->kind != SymbolKind::Constraint) {
+      symbol->kind != SymbolKind::Let && symbol->kind != SymbolKind::Term &&
+      symbol->kind != SymbolKind::Constraint) {
     diagnostics_.error(index.location, "'" + base->name + "' is a family of " +
                                            symbolKindName(symbol->kind) + "s, not of values");
     return nullptr;
@@ -724,7 +757,7 @@ ExprRef Resolver::resolveVector(const ast::Vector &vector, const Env &env) {
   DimInfo dim = DimInfo::pure();
   for (size_t i = 0; i < n; ++i) {
     auto combined = sumDimension(dim, elements[i]->dim, vector.elements[i]->location,
-                                 "the components of a vector (one dimension per vector)");
+                                 "the components of a vector", true);
     if (!combined)
       return nullptr;
     dim = *combined;
@@ -953,6 +986,8 @@ namespace {
 void markStructural(const ExprRef &e, CheckedModel &model) {
   if (e->kind == ExprKind::Param)
     model.params[static_cast<size_t>(e->index)].structural = true;
+  if (e->kind == ExprKind::Let && model.lets[static_cast<size_t>(e->index)].value)
+    markStructural(model.lets[static_cast<size_t>(e->index)].value, model);
   for (const ExprRef &child : e->children)
     markStructural(child, model);
 }
@@ -971,10 +1006,20 @@ std::optional<long> Resolver::resolveInteger(const ast::Expr &expr, const Env &e
                                           "and indices)");
     return std::nullopt;
   }
+  if (value->dim.isKnown() && !value->dim.dimension.isDimensionless()) {
+    diagnostics_.error(expr.location, std::string(what) + " must be dimensionless, found " +
+                                          value->dim.dimension.toString());
+    return std::nullopt;
+  }
   double rounded = std::round(*number);
-  if (std::abs(*number - rounded) > 1e-9 || std::abs(rounded) > 1e15) {
+  if (std::abs(*number - rounded) > 1e-9) {
     diagnostics_.error(expr.location, std::string(what) + " must be an integer, found " +
-                                          std::to_string(*number));
+                                          formatNumber(*number));
+    return std::nullopt;
+  }
+  if (std::abs(rounded) > 1e15) {
+    diagnostics_.error(expr.location, std::string(what) + " of " + formatNumber(*number) +
+                                          " is out of range");
     return std::nullopt;
   }
   markStructural(value, model_);

@@ -59,7 +59,7 @@ public:
   // The dimension of a value of the given dimension summed with another;
   // reports a mismatch and returns nullopt.
   std::optional<DimInfo> sumDimension(const DimInfo &a, const DimInfo &b, Location loc,
-                                      const std::string &context);
+                                      const std::string &context, bool plural = false);
   static DimInfo productDimension(const DimInfo &a, const DimInfo &b);
 
   Diagnostics &diagnostics() { return diagnostics_; }

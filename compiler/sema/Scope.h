@@ -26,7 +26,7 @@ struct FileScope {
   std::map<std::string, DefEntry> defs;
 };
 
-enum class SymbolKind { Param, Coord, Let, Constraint, Particle, Body, Output, LoopIndex };
+enum class SymbolKind { Param, Coord, Let, Term, Constraint, Particle, Body, Output, LoopIndex };
 
 const char *symbolKindName(SymbolKind kind);
 
@@ -36,6 +36,7 @@ struct Symbol {
   bool family = false;
   int index = -1;                           // a plain symbol's entry
   std::map<std::vector<long>, int> members; // a family's entries by index
+  std::string description;                  // overrides the kind's name in messages
 };
 
 using Bindings = std::vector<std::pair<std::string, long>>;

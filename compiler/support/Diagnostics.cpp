@@ -9,7 +9,21 @@
 
 namespace mech {
 
+namespace {
+
+bool sameSpot(const Location &a, const Location &b) {
+  return a.file == b.file && a.line == b.line && a.column == b.column;
+}
+
+} // namespace
+
 Diagnostic &Diagnostics::error(Location location, std::string message) {
+  // The same error at the same place (an expanded loop body, a def expanded
+  // at several calls) is reported once.
+  for (Diagnostic &existing : diagnostics_)
+    if (existing.severity == Severity::Error && sameSpot(existing.location, location) &&
+        existing.message == message)
+      return existing;
   ++errorCount_;
   diagnostics_.push_back({Severity::Error, location, std::move(message), {}});
   return diagnostics_.back();
@@ -21,6 +35,9 @@ Diagnostic &Diagnostics::warning(Location location, std::string message) {
 }
 
 void Diagnostics::addNote(Diagnostic &diagnostic, Location location, std::string message) {
+  for (const Diagnostic &note : diagnostic.notes)
+    if (sameSpot(note.location, location) && note.message == message)
+      return;
   diagnostic.notes.push_back({Severity::Note, location, std::move(message), {}});
 }
 

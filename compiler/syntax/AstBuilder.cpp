@@ -401,23 +401,33 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = std::move(node);
   } else if (auto *c = ctx->initDecl()) {
     InitDecl node;
-    for (P::InitItemContext *item : c->initItem()) {
-      InitItem init;
-      init.name = name(item->name());
-      init.location = at(item);
-      std::vector<P::ExprContext *> e = item->expr();
-      for (size_t k = 0; k + 1 < e.size(); ++k)
-        init.indices.push_back(expr(e[k]));
-      init.primes = static_cast<int>(item->PRIME().size());
-      init.value = expr(e.back());
-      node.items.push_back(std::move(init));
-    }
+    for (P::InitItemContext *item : c->initItem())
+      node.items.push_back(initItem(item));
     result.node = std::move(node);
   } else if (auto *c = ctx->outputDecl()) {
     result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
   } else {
     internalError("unhandled declaration");
   }
+  return result;
+}
+
+InitItem AstBuilder::initItem(P::InitItemContext *item) {
+  InitItem init;
+  init.name = name(item->name());
+  init.location = at(item->name());
+  std::vector<P::ExprContext *> e = item->expr();
+  for (size_t k = 0; k + 1 < e.size(); ++k)
+    init.indices.push_back(expr(e[k]));
+  init.primes = static_cast<int>(item->PRIME().size());
+  init.value = expr(e.back());
+  return init;
+}
+
+std::vector<InitItem> AstBuilder::assignments(P::StandaloneAssignmentsContext *ctx) {
+  std::vector<InitItem> result;
+  for (P::InitItemContext *item : ctx->initItem())
+    result.push_back(initItem(item));
   return result;
 }
 

@@ -19,6 +19,7 @@ public:
   ast::ExprPtr expr(MechParser::ExprContext *ctx);
   std::vector<ast::Decl> decls(const std::vector<MechParser::DeclContext *> &ctxs,
                                antlr4::Token *closing);
+  std::vector<ast::InitItem> assignments(MechParser::StandaloneAssignmentsContext *ctx);
 
 private:
   Location at(antlr4::Token *token) const;
@@ -37,6 +38,7 @@ private:
   std::vector<ast::ExprPtr> exprs(const std::vector<MechParser::ExprContext *> &ctxs);
 
   ast::Decl decl(MechParser::DeclContext *ctx);
+  ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);
   ast::ForDecl forDecl(MechParser::ForDeclContext *ctx);
 

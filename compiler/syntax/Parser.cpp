@@ -196,6 +196,19 @@ bool prescan(const SourceFile &source, antlr4::CommonTokenStream &tokens,
                           "unexpected character " + describeCodePoint(c));
       break;
     }
+    case MechLexer::DOT: {
+      // `1.` is not a number (so that 1..n is a range): say so at the dot.
+      size_t index = token->getTokenIndex();
+      antlr4::Token *before = index > 0 ? tokens.get(index - 1) : nullptr;
+      if (before != nullptr && before->getType() == MechLexer::NUMBER &&
+          before->getStopIndex() + 1 == token->getStartIndex()) {
+        diagnostics.error(tokenLocation(source, token),
+                          "numbers cannot end with '.'; write " + before->getText() + ".0 or " +
+                              before->getText());
+        ok = false;
+      }
+      break;
+    }
     case MechLexer::LPAREN:
     case MechLexer::LBRACK:
     case MechLexer::LBRACE:
@@ -278,6 +291,24 @@ std::unique_ptr<std::vector<ast::Decl>> parseDeclarations(const SourceFile &sour
   if (diagnostics.errorCount() > errorsBefore)
     return nullptr;
   return decls;
+}
+
+std::unique_ptr<std::vector<ast::InitItem>> parseAssignments(const SourceFile &source,
+                                                             Diagnostics &diagnostics) {
+  if (!validate(source, diagnostics))
+    return nullptr;
+  ParseSession session(source, diagnostics);
+  if (!prescan(source, session.tokens, diagnostics))
+    return nullptr;
+  int errorsBefore = diagnostics.errorCount();
+  MechParser::StandaloneAssignmentsContext *tree = session.parser.standaloneAssignments();
+  if (diagnostics.errorCount() > errorsBefore)
+    return nullptr;
+  AstBuilder builder(source, session.tokens, diagnostics);
+  auto items = std::make_unique<std::vector<ast::InitItem>>(builder.assignments(tree));
+  if (diagnostics.errorCount() > errorsBefore)
+    return nullptr;
+  return items;
 }
 
 } // namespace mech

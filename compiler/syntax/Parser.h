@@ -27,4 +27,8 @@ ast::ExprPtr parseExpression(const SourceFile &source, Diagnostics &diagnostics)
 std::unique_ptr<std::vector<ast::Decl>> parseDeclarations(const SourceFile &source,
                                                           Diagnostics &diagnostics);
 
+// Parses `name = expr, th[1]' = expr, ...` (command-line --set and --at).
+std::unique_ptr<std::vector<ast::InitItem>> parseAssignments(const SourceFile &source,
+                                                             Diagnostics &diagnostics);
+
 } // namespace mech

@@ -1,0 +1,36 @@
+// Values given outside a model file: `--set m=2, l=30 [cm]` and
+// `--at "th1=0.6, th1'=1.2"`. Each value is a constant expression (numbers
+// with units, pi, and the model's params where a model is known), converted
+// to SI and checked against the dimension of what it sets.
+#pragma once
+
+#include "sema/Analyzer.h"
+#include "sema/Model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::sema {
+
+struct Assignment {
+  std::string name;          // as written, th or th[2]
+  std::vector<long> indices; // of an indexed name
+  int primes = 0;
+  double value = 0;
+  DimInfo dim;
+  Location location;
+};
+
+// Parses and evaluates a list of assignments given as text (`origin` names
+// the option in diagnostics). Params of `model`, when given, may be used in
+// the values. Returns nullopt after reporting errors.
+std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation,
+                                                        const std::string &origin,
+                                                        const std::string &text,
+                                                        const CheckedModel *model);
+
+// Turns --set assignments into overrides for analysis.
+std::vector<ParamOverride> toOverrides(const std::vector<Assignment> &assignments);
+
+} // namespace mech::sema
