@@ -325,11 +325,8 @@ model S {
   CHECK_FALSE(param(model, "l").structural);
 }
 
-TEST_CASE("a param reaching a range bound through a let is structural",
-          "[sema][params][!shouldfail]") {
-  // Known defect (remove [!shouldfail] once fixed): markStructural does not
-  // follow let references, so n decides the number of coordinates without
-  // being marked structural.
+TEST_CASE("a param reaching a range bound through a let is structural", "[sema][params]") {
+  // n decides the number of coordinates through the let m.
   auto checked = check(R"(
 model S {
   param n = 3
@@ -375,12 +372,8 @@ TEST_CASE("an override of a name that is not a param is an error", "[sema][param
   }
 }
 
-TEST_CASE("a param computed from an overridden param uses the new value",
-          "[sema][params][!shouldfail]") {
-  // Known defect (remove [!shouldfail] once fixed): the defaults are computed
-  // before the overrides are applied, so b keeps 3 * 2 m although a is set to
-  // 5 m (the reference says defaults are computed from the values set with
-  // --set).
+TEST_CASE("a param computed from an overridden param uses the new value", "[sema][params]") {
+  // Defaults are computed from the values set with --set.
   sema::AnalysisOptions options;
   options.overrides = {{"a", 5, {}, {}, 0}};
   auto checked = check("model A { param a = 2 [m], b = 3*a }", options);
