@@ -9,7 +9,8 @@ importDecl  : IMPORT STRING ;
 // Entry points for text that is not a whole file (command line, REPL).
 standaloneExpr  : expr EOF ;
 standaloneDecls : decl* EOF ;
-standaloneAssignments : initItem (COMMA initItem)* COMMA? EOF ;
+standaloneAssignments : assignment (COMMA assignment)* COMMA? EOF ;
+assignment : initItem | TIME ASSIGN expr ;
 modelDecl   : MODEL name LBRACE decl* RBRACE ;
 
 decl

@@ -173,8 +173,16 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
       }
   sym::Differentiator velocityPart = sym::totalTime(c, /*dropAccelerations=*/true);
   eq.f.resize(n);
-  for (size_t j = 0; j < n; ++j)
-    eq.f[j] = byCoordinate[j](eq.T) - velocityPart(g[j]) + eq.Q[j];
+  eq.lhs.resize(n);
+  for (size_t j = 0; j < n; ++j) {
+    Expr dTdq = byCoordinate[j](eq.T);
+    Expr rest = velocityPart(g[j]) - dTdq;
+    eq.f[j] = eq.Q[j] - rest;
+    std::vector<Expr> terms = {rest};
+    for (size_t k = 0; k < n; ++k)
+      terms.push_back(eq.M[j][k] * q[k].qdd);
+    eq.lhs[j] = c.add(terms);
+  }
 
   // T = T2 + T1 + T0 by degree in the velocities.
   sym::Substitution atRest;
@@ -205,7 +213,7 @@ Equations simplified(const Equations &eq) {
   auto apply = [](Expr &e) { e = sym::simplify(e); };
   for (Expr *e : {&s.T, &s.V, &s.D, &s.L, &s.T2, &s.T1, &s.T0})
     apply(*e);
-  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.outputs})
+  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.outputs})
     for (Expr &e : *list)
       apply(e);
   for (auto &row : s.M)

@@ -26,6 +26,8 @@ struct Equations {
   std::vector<sema::DimInfo> Qdim;
   std::vector<std::vector<sym::Expr>> M; // symmetric, full
   std::vector<sym::Expr> f;
+  // d/dt(dT/dq_j') - dT/dq_j, written with the accelerations.
+  std::vector<sym::Expr> lhs;
   std::vector<sym::Expr> outputs;
   std::vector<std::string> outputNames;
   bool conservative = false;

@@ -426,8 +426,18 @@ InitItem AstBuilder::initItem(P::InitItemContext *item) {
 
 std::vector<InitItem> AstBuilder::assignments(P::StandaloneAssignmentsContext *ctx) {
   std::vector<InitItem> result;
-  for (P::InitItemContext *item : ctx->initItem())
-    result.push_back(initItem(item));
+  for (P::AssignmentContext *assignment : ctx->assignment()) {
+    if (assignment->initItem()) {
+      result.push_back(initItem(assignment->initItem()));
+      continue;
+    }
+    // t = value: the time, which is a reserved word.
+    InitItem time;
+    time.name = "t";
+    time.location = at(assignment->TIME()->getSymbol());
+    time.value = expr(assignment->expr());
+    result.push_back(std::move(time));
+  }
   return result;
 }
 

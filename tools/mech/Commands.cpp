@@ -1,13 +1,17 @@
 // check, fmt and the dumps: each a few calls into the compiler's libraries.
 #include "Commands.h"
 
+#include "driver/Pipeline.h"
+#include "driver/Reports.h"
 #include "sema/Analyzer.h"
 #include "sema/ModelPrinter.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
 #include "syntax/Printer.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <iostream>
 
 namespace mech::cli {
@@ -42,6 +46,61 @@ Arguments split(const std::vector<std::string> &args) {
 
 sema::SearchPath searchPath(const Invocation &invocation) {
   return sema::SearchPath::fromEnvironment(invocation.executable);
+}
+
+// Options of the model commands: --set (repeatable), --at, --json, --latex.
+struct ModelOptions {
+  std::string file;
+  std::vector<std::string> settings;
+  std::string at;
+  bool json = false, latex = false;
+};
+
+// Parses the options of `command`; returns an exit code on usage errors.
+std::optional<int> parseModelOptions(const std::string &command,
+                                     const std::vector<std::string> &args,
+                                     const std::vector<std::string> &allowed,
+                                     ModelOptions &options) {
+  auto allowedOption = [&](const std::string &name) {
+    return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+  };
+  std::vector<std::string> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    std::string name = arg, value;
+    bool hasValue = false;
+    size_t equals = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && equals != std::string::npos) {
+      name = arg.substr(0, equals);
+      value = arg.substr(equals + 1);
+      hasValue = true;
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      files.push_back(arg);
+      continue;
+    }
+    if (!allowedOption(name))
+      return usageError(command + ": unknown option '" + name + "'");
+    if (name == "--json" || name == "--latex") {
+      (name == "--json" ? options.json : options.latex) = true;
+      continue;
+    }
+    if (!hasValue) {
+      if (i + 1 >= args.size())
+        return usageError(command + ": " + name + " needs a value");
+      value = args[++i];
+    }
+    if (name == "--set")
+      options.settings.push_back(value);
+    else if (name == "--at")
+      options.at += (options.at.empty() ? "" : ", ") + value;
+  }
+  if (options.json && options.latex)
+    return usageError(command + ": --json and --latex exclude each other");
+  if (files.size() != 1)
+    return usageError(command + ": expected one model file, got " + std::to_string(files.size()));
+  options.file = files[0];
+  return std::nullopt;
 }
 
 } // namespace
@@ -116,9 +175,64 @@ int runFmt(const Invocation &invocation) {
   return status;
 }
 
+int runEquations(const Invocation &invocation) {
+  ModelOptions options;
+  if (auto status = parseModelOptions("equations", invocation.args, {"--set", "--json", "--latex"},
+                                      options))
+    return *status;
+  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+  loaded->diagnostics().print(std::cerr);
+  if (!loaded->derivation)
+    return kExitModelError;
+  mechanics::Equations equations = mechanics::simplified(loaded->equations());
+  if (options.json)
+    std::cout << driver::equationsJson(equations);
+  else if (options.latex)
+    std::cout << driver::equationsLatex(equations);
+  else
+    std::cout << driver::equationsText(equations);
+  return kExitOk;
+}
+
+int runEval(const Invocation &invocation) {
+  ModelOptions options;
+  if (auto status = parseModelOptions("eval", invocation.args, {"--set", "--at", "--json"}, options))
+    return *status;
+  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+  if (!loaded->derivation) {
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  std::optional<mechanics::State> state = driver::parseState(*loaded, options.at);
+  std::optional<mechanics::Evaluation> evaluation;
+  if (state) {
+    mechanics::Evaluator evaluator(loaded->equations(), loaded->paramValues());
+    evaluation = evaluator.at(*state, loaded->diagnostics(), loaded->model().location);
+  }
+  loaded->diagnostics().print(std::cerr);
+  if (!evaluation)
+    return kExitModelError;
+  if (options.json)
+    std::cout << driver::evaluationJson(loaded->equations(), *evaluation);
+  else
+    std::cout << driver::evaluationText(loaded->equations(), *evaluation);
+  return kExitOk;
+}
+
 int runDump(const Invocation &invocation, const std::string &stage) {
-  if (stage != "ast" && stage != "sema")
-    return usageError("unknown dump stage '" + stage + "' (ast or sema)");
+  if (stage != "ast" && stage != "sema" && stage != "eom")
+    return usageError("unknown dump stage '" + stage + "' (ast, sema or eom)");
+  if (stage == "eom") {
+    ModelOptions options;
+    if (auto status = parseModelOptions("--dump=eom", invocation.args, {"--set"}, options))
+      return *status;
+    auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+    loaded->diagnostics().print(std::cerr);
+    if (!loaded->derivation)
+      return kExitModelError;
+    std::cout << driver::eomDump(mechanics::simplified(loaded->equations()));
+    return kExitOk;
+  }
   Arguments args = split(invocation.args);
   if (!args.options.empty())
     return usageError("--dump: unknown option '" + args.options[0] + "'");

@@ -18,9 +18,17 @@ commands:
   fmt [--check | --write] FILE...
                        print FILE in canonical form; --check reports files
                        that are not formatted (exit 1), --write rewrites them
+  equations FILE [--set p=v ...] [--latex | --json]
+                       Lagrange's equations: T, V, L, the generalized forces,
+                       the mass matrix M and forcing f (M*q'' = f)
+  eval FILE [--at "q=v, q'=w, t=v"] [--set p=v ...] [--json]
+                       evaluate everything at a state and solve for q''
+                       (unlisted coordinates take the model's init values)
 options:
   --dump=ast FILE      print the syntax tree
   --dump=sema FILE     print the checked model (names resolved, SI values)
+  --dump=eom FILE      print the derived equations (the Lagrange IR)
+  --set p=v            set a param (values may carry units: --set l=30[cm])
   --help               show this help
   --version            show the version, the LLVM version and the host
 
@@ -53,6 +61,10 @@ int dispatch(int argc, char **argv) {
     return runCheck(invocation);
   if (command == "fmt")
     return runFmt(invocation);
+  if (command == "equations")
+    return runEquations(invocation);
+  if (command == "eval")
+    return runEval(invocation);
   return usageError("unknown command '" + command + "'");
 }
 

@@ -1,0 +1,94 @@
+// The shared pipeline.
+#include "driver/Pipeline.h"
+
+#include "sema/Values.h"
+
+namespace mech::driver {
+
+std::vector<double> LoadedModel::paramValues() const {
+  std::vector<double> values;
+  for (const sema::Param &p : analysis.model->params)
+    values.push_back(p.value);
+  return values;
+}
+
+std::unique_ptr<LoadedModel> loadModel(const std::string &path,
+                                       const std::vector<std::string> &settings,
+                                       const sema::SearchPath &searchPath, bool derive) {
+  auto loaded = std::make_unique<LoadedModel>();
+  loaded->compilation = std::make_unique<sema::Compilation>(searchPath);
+  sema::AnalysisOptions options;
+  bool ok = true;
+  for (const std::string &text : settings) {
+    auto assignments = sema::parseAssignments(*loaded->compilation, "--set", text, nullptr);
+    if (!assignments) {
+      ok = false;
+      continue;
+    }
+    for (const sema::ParamOverride &o : sema::toOverrides(*assignments))
+      options.overrides.push_back(o);
+  }
+  if (!ok)
+    return loaded;
+  loaded->analysis = sema::analyzeFile(*loaded->compilation, path, options);
+  if (!loaded->analysis.ok)
+    return loaded;
+  if (!loaded->analysis.model) {
+    loaded->diagnostics().error({}, "'" + path + "' is a library of defs; it has no model");
+    return loaded;
+  }
+  if (derive)
+    loaded->derivation = mechanics::deriveEquations(*loaded->analysis.model, loaded->diagnostics());
+  return loaded;
+}
+
+std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text) {
+  const sema::CheckedModel &model = loaded.model();
+  size_t n = model.coords.size();
+  std::vector<double> initial = model.initialState();
+  mechanics::State state;
+  state.q.assign(initial.begin(), initial.begin() + static_cast<long>(n));
+  state.qd.assign(initial.begin() + static_cast<long>(n), initial.end());
+  if (text.find_first_not_of(" \t") == std::string::npos)
+    return state;
+  auto assignments = sema::parseAssignments(*loaded.compilation, "--at", text, &model);
+  if (!assignments)
+    return std::nullopt;
+  bool ok = true;
+  for (const sema::Assignment &a : *assignments) {
+    if (a.name == "t" && a.primes == 0) {
+      state.t = a.value;
+      continue;
+    }
+    int found = -1;
+    for (size_t j = 0; j < n; ++j)
+      if (model.coords[j].name == a.name)
+        found = static_cast<int>(j);
+    if (found < 0 || a.primes > 1) {
+      loaded.diagnostics().error(a.location, found < 0 ? "'" + a.name + "' is not a coordinate of " +
+                                                             model.name
+                                                       : "--at sets coordinates and velocities, "
+                                                         "not accelerations");
+      ok = false;
+      continue;
+    }
+    sema::DimInfo expected = model.coords[static_cast<size_t>(found)].dim;
+    if (expected.isKnown() && a.primes == 1)
+      expected = sema::DimInfo::known(*expected.dimension.over(sema::Dimension::time()));
+    if (expected.isKnown() && a.dim.isKnown() && !(expected.dimension == a.dim.dimension)) {
+      loaded.diagnostics().error(a.location, "'" + a.name + std::string(a.primes, '\'') +
+                                                 "' has dimension " +
+                                                 expected.dimension.toString() +
+                                                 ", the value given has " +
+                                                 a.dim.dimension.toString());
+      ok = false;
+      continue;
+    }
+    (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
+  }
+  if (!ok)
+    return std::nullopt;
+  return state;
+}
+
+} // namespace mech::driver

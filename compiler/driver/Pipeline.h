@@ -1,0 +1,38 @@
+// The front-to-back pipeline that every command shares: load and check a
+// model with --set values, derive its equations, read a state from --at.
+// Diagnostics go to the compilation; callers print them.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+#include "sema/Analyzer.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+struct LoadedModel {
+  std::unique_ptr<sema::Compilation> compilation;
+  sema::Analysis analysis;
+  std::optional<mechanics::Derivation> derivation;
+
+  Diagnostics &diagnostics() { return compilation->diagnostics(); }
+  const sema::CheckedModel &model() const { return *analysis.model; }
+  const mechanics::Equations &equations() const { return derivation->equations; }
+  std::vector<double> paramValues() const;
+};
+
+// Loads, checks and (with derive) derives. `settings` are the texts given to
+// --set, each a list `name = value, ...`. Null model or derivation on errors.
+std::unique_ptr<LoadedModel> loadModel(const std::string &path,
+                                       const std::vector<std::string> &settings,
+                                       const sema::SearchPath &searchPath, bool derive);
+
+// The state given by --at (coordinates, velocities and t), with the model's
+// init values for what is not listed.
+std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text);
+
+} // namespace mech::driver

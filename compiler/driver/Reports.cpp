@@ -1,0 +1,255 @@
+// Formatting of equations and evaluations.
+#include "driver/Reports.h"
+
+#include "sema/ModelPrinter.h"
+#include "support/Json.h"
+#include "symbolic/Print.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace mech::driver {
+
+using mechanics::Equations;
+using mechanics::Evaluation;
+using sym::toMech;
+
+std::string forceUnit(const sema::DimInfo &dim) {
+  if (!dim.isKnown())
+    return "";
+  if (dim.dimension == sema::Dimension::force())
+    return "N";
+  if (dim.dimension == sema::Dimension::energy())
+    return "N*m";
+  return dim.dimension.toString();
+}
+
+namespace {
+
+std::string unitSuffix(const sema::DimInfo &dim) {
+  std::string unit = forceUnit(dim);
+  return unit.empty() ? "" : "  [" + unit + "]";
+}
+
+std::string coordinateList(const Equations &eq) {
+  std::string list;
+  for (size_t j = 0; j < eq.coordinates.size(); ++j)
+    list += (j ? ", " : "") + eq.coordinates[j];
+  return list;
+}
+
+} // namespace
+
+std::string equationsText(const Equations &eq) {
+  std::ostringstream out;
+  size_t n = eq.coordinates.size();
+  out << "model " << eq.model << ": " << n << (n == 1 ? " coordinate" : " coordinates") << " ("
+      << coordinateList(eq) << ")" << (eq.conservative ? ", conservative" : "") << "\n\n";
+  out << "T = " << toMech(eq.T) << "\n";
+  out << "V = " << toMech(eq.V) << "\n";
+  if (!eq.D.isZero())
+    out << "D = " << toMech(eq.D) << "\n";
+  out << "L = " << toMech(eq.L) << "\n\n";
+  out << "generalized forces (Q = -dV/dq + Qnc):\n";
+  for (size_t j = 0; j < n; ++j)
+    out << "  Q[" << eq.coordinates[j] << "] = " << toMech(eq.Q[j]) << unitSuffix(eq.Qdim[j])
+        << "\n";
+  for (size_t j = 0; j < n; ++j)
+    if (!eq.Qnc[j].isZero())
+      out << "  Qnc[" << eq.coordinates[j] << "] = " << toMech(eq.Qnc[j])
+          << unitSuffix(eq.Qdim[j]) << "\n";
+  out << "\nmass matrix M:\n";
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = j; k < n; ++k)
+      if (!eq.M[j][k].isZero() || j == k)
+        out << "  M[" << eq.coordinates[j] << ", " << eq.coordinates[k]
+            << "] = " << toMech(eq.M[j][k]) << "\n";
+  out << "\nforcing f (M*q'' = f):\n";
+  for (size_t j = 0; j < n; ++j)
+    out << "  f[" << eq.coordinates[j] << "] = " << toMech(eq.f[j]) << "\n";
+  out << "\nLagrange's equations, d/dt(dT/dq') - dT/dq = Q:\n";
+  for (size_t j = 0; j < n; ++j)
+    out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
+        << "\n";
+  return out.str();
+}
+
+std::string equationsJson(const Equations &eq) {
+  JsonWriter json;
+  size_t n = eq.coordinates.size();
+  auto byCoordinate = [&](const std::vector<sym::Expr> &list) {
+    json.beginObject();
+    for (size_t j = 0; j < n; ++j)
+      json.key(eq.coordinates[j]).value(toMech(list[j]));
+    json.endObject();
+  };
+  json.beginObject();
+  json.key("model").value(eq.model);
+  json.key("coordinates").beginArray();
+  for (const std::string &name : eq.coordinates)
+    json.value(name);
+  json.endArray();
+  json.key("T").value(toMech(eq.T));
+  json.key("V").value(toMech(eq.V));
+  json.key("D").value(toMech(eq.D));
+  json.key("L").value(toMech(eq.L));
+  json.key("Q");
+  byCoordinate(eq.Q);
+  json.key("Qnc");
+  byCoordinate(eq.Qnc);
+  json.key("Q_units").beginObject();
+  for (size_t j = 0; j < n; ++j) {
+    json.key(eq.coordinates[j]);
+    std::string unit = forceUnit(eq.Qdim[j]);
+    unit.empty() ? json.null() : json.value(unit);
+  }
+  json.endObject();
+  json.key("mass_matrix").beginArray();
+  for (size_t j = 0; j < n; ++j) {
+    json.beginArray();
+    for (size_t k = 0; k < n; ++k)
+      json.value(toMech(eq.M[j][k]));
+    json.endArray();
+  }
+  json.endArray();
+  json.key("forcing").beginArray();
+  for (size_t j = 0; j < n; ++j)
+    json.value(toMech(eq.f[j]));
+  json.endArray();
+  json.key("equations");
+  json.beginObject();
+  for (size_t j = 0; j < n; ++j)
+    json.key(eq.coordinates[j]).value(toMech(eq.lhs[j]) + " = " + toMech(eq.Q[j]));
+  json.endObject();
+  json.key("T2").value(toMech(eq.T2));
+  json.key("T1").value(toMech(eq.T1));
+  json.key("T0").value(toMech(eq.T0));
+  json.key("conservative").value(eq.conservative);
+  json.endObject();
+  return json.str() + "\n";
+}
+
+std::string equationsLatex(const Equations &eq) {
+  std::ostringstream out;
+  size_t n = eq.coordinates.size();
+  out << "% Lagrange's equations of " << eq.model << "\n";
+  out << "\\begin{align}\n";
+  out << "T &= " << sym::toLatex(eq.T) << " \\\\\n";
+  out << "V &= " << sym::toLatex(eq.V) << " \\\\\n";
+  for (size_t j = 0; j < n; ++j)
+    out << sym::toLatex(eq.lhs[j]) << " &= " << sym::toLatex(eq.Q[j])
+        << (j + 1 < n ? " \\\\\n" : "\n");
+  out << "\\end{align}\n";
+  return out.str();
+}
+
+std::string eomDump(const Equations &eq) {
+  std::ostringstream out;
+  out << equationsText(eq);
+  out << "\nT2 = " << toMech(eq.T2) << "\nT1 = " << toMech(eq.T1) << "\nT0 = " << toMech(eq.T0)
+      << "\nexplicit t in L: " << (eq.hasExplicitTime ? "yes" : "no")
+      << "\nconservative: " << (eq.conservative ? "yes" : "no") << "\n";
+  for (size_t i = 0; i < eq.outputs.size(); ++i)
+    out << "output " << eq.outputNames[i] << " = " << toMech(eq.outputs[i]) << "\n";
+  return out.str();
+}
+
+namespace {
+
+std::string number(double value) {
+  return std::isfinite(value) ? sema::formatNumber(value) : std::string("undefined");
+}
+
+} // namespace
+
+std::string evaluationText(const Equations &eq, const Evaluation &e) {
+  std::ostringstream out;
+  size_t n = eq.coordinates.size();
+  out << eq.model << " at t = " << number(e.state.t) << "\n";
+  size_t width = 12;
+  for (const std::string &name : eq.coordinates)
+    width = std::max(width, name.size() + 2);
+  out << "  " << std::left << std::setw(static_cast<int>(width)) << "coordinate" << std::setw(24)
+      << "q" << std::setw(24) << "q'" << std::setw(24) << "q''" << std::setw(24) << "Q" << "\n";
+  for (size_t j = 0; j < n; ++j)
+    out << "  " << std::setw(static_cast<int>(width)) << eq.coordinates[j] << std::setw(24)
+        << number(e.state.q[j]) << std::setw(24) << number(e.state.qd[j]) << std::setw(24)
+        << (e.qdd ? number((*e.qdd)[j]) : "undefined") << std::setw(24) << number(e.Q[j])
+        << "\n";
+  out << std::right;
+  out << "  T = " << number(e.T) << ", V = " << number(e.V) << ", T + V = " << number(e.T + e.V)
+      << "\n";
+  bool nonconservative = false;
+  for (double x : e.Qnc)
+    nonconservative = nonconservative || x != 0;
+  if (nonconservative) {
+    out << "  Qnc:";
+    for (size_t j = 0; j < n; ++j)
+      out << " " << eq.coordinates[j] << " = " << number(e.Qnc[j]) << (j + 1 < n ? "," : "");
+    out << "\n";
+  }
+  out << "  M = [";
+  for (size_t j = 0; j < n; ++j) {
+    out << (j ? ", [" : "[");
+    for (size_t k = 0; k < n; ++k)
+      out << (k ? ", " : "") << number(e.M[j][k]);
+    out << "]";
+  }
+  out << "]\n";
+  for (size_t i = 0; i < e.outputs.size(); ++i)
+    out << "  " << eq.outputNames[i] << " = " << number(e.outputs[i]) << "\n";
+  for (const std::string &note : e.notes)
+    out << "  note: " << note << "\n";
+  return out.str();
+}
+
+std::string evaluationJson(const Equations &eq, const Evaluation &e) {
+  JsonWriter json;
+  size_t n = eq.coordinates.size();
+  auto byCoordinate = [&](const std::vector<double> &values) {
+    json.beginObject();
+    for (size_t j = 0; j < n; ++j)
+      json.key(eq.coordinates[j]).value(values[j]);
+    json.endObject();
+  };
+  json.beginObject();
+  json.key("model").value(eq.model);
+  json.key("t").value(e.state.t);
+  json.key("q");
+  byCoordinate(e.state.q);
+  json.key("qd");
+  byCoordinate(e.state.qd);
+  json.key("qdd");
+  if (e.qdd)
+    byCoordinate(*e.qdd);
+  else
+    json.null();
+  json.key("Q");
+  byCoordinate(e.Q);
+  json.key("Qnc");
+  byCoordinate(e.Qnc);
+  json.key("T").value(e.T);
+  json.key("V").value(e.V);
+  json.key("energy").value(e.T + e.V);
+  json.key("mass_matrix").beginArray();
+  for (size_t j = 0; j < n; ++j) {
+    json.beginArray();
+    for (size_t k = 0; k < n; ++k)
+      json.value(e.M[j][k]);
+    json.endArray();
+  }
+  json.endArray();
+  json.key("outputs").beginObject();
+  for (size_t i = 0; i < e.outputs.size(); ++i)
+    json.key(eq.outputNames[i]).value(e.outputs[i]);
+  json.endObject();
+  json.key("notes").beginArray();
+  for (const std::string &note : e.notes)
+    json.value(note);
+  json.endArray();
+  json.endObject();
+  return json.str() + "\n";
+}
+
+} // namespace mech::driver

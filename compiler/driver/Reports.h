@@ -1,0 +1,27 @@
+// What `mech equations`, `mech eval` and `--dump=eom` print, as text, JSON
+// or LaTeX. Library code, so that the CLI and the REPL print the same.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+
+#include <string>
+
+namespace mech::driver {
+
+// Equations as given (not re-simplified here: pass mechanics::simplified()).
+std::string equationsText(const mechanics::Equations &equations);
+std::string equationsJson(const mechanics::Equations &equations);
+std::string equationsLatex(const mechanics::Equations &equations);
+// The whole Lagrange IR, for --dump=eom.
+std::string eomDump(const mechanics::Equations &equations);
+
+std::string evaluationText(const mechanics::Equations &equations,
+                           const mechanics::Evaluation &evaluation);
+std::string evaluationJson(const mechanics::Equations &equations,
+                           const mechanics::Evaluation &evaluation);
+
+// A generalized force's unit in words: N, N*m, or base units.
+std::string forceUnit(const sema::DimInfo &dim);
+
+} // namespace mech::driver

@@ -1,0 +1,122 @@
+// Evaluation at a state.
+#include "mechanics/Evaluation.h"
+
+#include <Eigen/Dense>
+
+#include <cmath>
+
+namespace mech::mechanics {
+
+int InputLayout::index(const sym::SymbolInfo &s) const {
+  switch (s.kind) {
+  case sym::SymbolKind::Param:
+    return s.index;
+  case sym::SymbolKind::Coord:
+    return static_cast<int>(params + static_cast<size_t>(s.order) * coordinates +
+                            static_cast<size_t>(s.index));
+  case sym::SymbolKind::Time:
+    return static_cast<int>(params + 3 * coordinates);
+  default:
+    return -1;
+  }
+}
+
+Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
+    : equations_(equations), params_(std::move(params)) {
+  layout_.params = params_.size();
+  layout_.coordinates = equations.coordinates.size();
+  size_t n = layout_.coordinates;
+  std::vector<sym::Expr> outputs = {equations.T, equations.V};
+  for (size_t j = 0; j < n; ++j)
+    outputs.push_back(equations.Q[j]);
+  for (size_t j = 0; j < n; ++j)
+    outputs.push_back(equations.Qnc[j]);
+  for (size_t j = 0; j < n; ++j)
+    outputs.push_back(equations.f[j]);
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k)
+      outputs.push_back(equations.M[j][k]);
+  auto inputs = [this](const sym::SymbolInfo &s) { return layout_.index(s); };
+  program_ = sym::Program(outputs, inputs);
+  outputs_ = sym::Program(equations.outputs, inputs);
+}
+
+std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnostics,
+                                        Location where) const {
+  size_t n = layout_.coordinates;
+  std::vector<double> inputs(layout_.size(), 0.0);
+  std::copy(params_.begin(), params_.end(), inputs.begin());
+  for (size_t j = 0; j < n; ++j) {
+    inputs[layout_.params + j] = state.q[j];
+    inputs[layout_.params + n + j] = state.qd[j];
+  }
+  inputs[layout_.params + 3 * n] = state.t;
+  std::vector<double> values = program_.evaluate(inputs);
+
+  Evaluation e;
+  e.state = state;
+  e.T = values[0];
+  e.V = values[1];
+  size_t at = 2;
+  e.Q.assign(values.begin() + static_cast<long>(at), values.begin() + static_cast<long>(at + n));
+  at += n;
+  e.Qnc.assign(values.begin() + static_cast<long>(at), values.begin() + static_cast<long>(at + n));
+  at += n;
+  e.f.assign(values.begin() + static_cast<long>(at), values.begin() + static_cast<long>(at + n));
+  at += n;
+  Eigen::MatrixXd M(n, n);
+  e.M.assign(n, std::vector<double>(n));
+  double largest = 0;
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k) {
+      e.M[j][k] = M(static_cast<long>(j), static_cast<long>(k)) = values[at + j * n + k];
+      largest = std::max(largest, std::abs(e.M[j][k]));
+    }
+
+  if (n > 0 && largest == 0) {
+    e.notes.push_back("the model has no inertia (T = 0): accelerations are undefined");
+  } else if (n > 0) {
+    // Coordinates whose row of M vanishes have no inertia at all.
+    std::vector<std::string> inertialess;
+    for (size_t j = 0; j < n; ++j) {
+      double row = 0;
+      for (size_t k = 0; k < n; ++k)
+        row = std::max(row, std::abs(e.M[j][k]));
+      if (row <= 1e-14 * largest)
+        inertialess.push_back(equations_.coordinates[j]);
+    }
+    Eigen::LDLT<Eigen::MatrixXd> ldlt(M);
+    Eigen::VectorXd d = ldlt.vectorD();
+    double smallest = d.size() ? d.cwiseAbs().minCoeff() : 0;
+    bool singular = ldlt.info() != Eigen::Success || !inertialess.empty() ||
+                    smallest <= 1e-13 * d.cwiseAbs().maxCoeff() || !ldlt.isPositive();
+    if (singular) {
+      std::string message = "mass matrix is singular at this state";
+      if (!inertialess.empty()) {
+        message += ": coordinate" + std::string(inertialess.size() > 1 ? "s " : " ");
+        for (size_t i = 0; i < inertialess.size(); ++i)
+          message += (i ? ", '" : "'") + inertialess[i] + "'";
+        message += inertialess.size() > 1 ? " have no inertia" : " has no inertia";
+      } else {
+        message += " (the kinetic energy does not determine every acceleration)";
+      }
+      diagnostics.error(where, message);
+      return std::nullopt;
+    }
+    Eigen::VectorXd f(n);
+    for (size_t j = 0; j < n; ++j)
+      f(static_cast<long>(j)) = e.f[j];
+    Eigen::VectorXd qdd = ldlt.solve(f);
+    e.qdd = std::vector<double>(qdd.data(), qdd.data() + n);
+    for (size_t j = 0; j < n; ++j)
+      inputs[layout_.params + 2 * n + j] = (*e.qdd)[j];
+  }
+  std::vector<double> outputs = outputs_.evaluate(inputs);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    bool usesAcceleration = equations_.outputs[i].has(sym::kHasAcceleration);
+    e.outputs.push_back(usesAcceleration && !e.qdd ? NAN : outputs[i]);
+  }
+  return e;
+}
+
+} // namespace mech::mechanics

@@ -1,0 +1,56 @@
+// Numeric evaluation of the derived equations at one state (`mech eval`):
+// the interpreter runs the CSE'd program of T, V, Q, Q^nc, M and f, solves
+// M q'' = f with Eigen's LDL^T, then evaluates the outputs (which may use
+// q''). A singular mass matrix is a diagnostic naming the coordinates with
+// no inertia; a model with no inertia at all evaluates with q'' undefined.
+#pragma once
+
+#include "mechanics/Lagrange.h"
+#include "symbolic/Program.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::mechanics {
+
+struct State {
+  double t = 0;
+  std::vector<double> q, qd;
+};
+
+struct Evaluation {
+  State state;
+  std::optional<std::vector<double>> qdd;
+  double T = 0, V = 0;
+  std::vector<double> Q, Qnc, f;
+  std::vector<std::vector<double>> M;
+  std::vector<double> outputs;
+  std::vector<std::string> notes;
+};
+
+// The layout of a program's inputs: params, q, q', q'', t.
+struct InputLayout {
+  size_t params = 0, coordinates = 0;
+  int index(const sym::SymbolInfo &s) const;
+  size_t size() const { return params + 3 * coordinates + 1; }
+};
+
+class Evaluator {
+public:
+  Evaluator(const Equations &equations, std::vector<double> params);
+
+  // Reports a singular mass matrix at `where` and returns nullopt.
+  std::optional<Evaluation> at(const State &state, Diagnostics &diagnostics,
+                               Location where = {}) const;
+
+  const sym::Program &program() const { return program_; }
+
+private:
+  const Equations &equations_;
+  std::vector<double> params_;
+  InputLayout layout_;
+  sym::Program program_, outputs_;
+};
+
+} // namespace mech::mechanics
