@@ -158,6 +158,8 @@ std::string eomDump(const Equations &eq) {
 namespace {
 
 std::string number(double value) {
+  if (value == 0)
+    value = 0; // no -0 in reports
   return std::isfinite(value) ? sema::formatNumber(value) : std::string("undefined");
 }
 

@@ -96,6 +96,8 @@ JsonWriter &JsonWriter::value(double number) {
     out_ += "null";
     return *this;
   }
+  if (number == 0)
+    number = 0; // no -0
   char buffer[32];
   auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
   out_.append(buffer, error == std::errc() ? end : buffer);

@@ -25,6 +25,9 @@ expect() {
   fi
 }
 
+# save: keeps the output of the last command for a later check.
+save() { cp "$work/out" "$work/saved"; }
+
 # contains NAME FILE TEXT: the output of the last command contains TEXT.
 contains() {
   if grep -qF -- "$3" "$work/$2"; then
@@ -87,6 +90,45 @@ printf 'import "mylib.mech"\nimport "planar.mech"\nmodel P {\n  param l = 1 [m]\
 expect "import without MECH_PATH fails" 1 "$mech" check "$work/imp.mech"
 contains "import message" err "cannot find 'mylib.mech'"
 expect "import with MECH_PATH" 0 env MECH_PATH="$work/lib" "$mech" check "$work/imp.mech"
+
+# Equations and evaluation.
+expect "equations" 0 "$mech" equations examples/double_pendulum.mech
+contains "mass matrix entry" out "M[th1, th2] = m2*l1*l2*cos(th1 - th2)"
+contains "generalized force with unit" out "Q[th2] = -m2*l2*g*sin(th2)  [N*m]"
+expect "equations --json" 0 "$mech" equations --json examples/bead_on_rod.mech
+save
+expect "equations json parses" 0 python3 -c "import json,sys; d=json.load(open('$work/saved')); assert d['Q']['s'] == 'm*g*cos(phi)', d['Q']"
+expect "equations --latex" 0 "$mech" equations --latex examples/double_pendulum.mech
+contains "latex has align" out "\\begin{align}"
+expect "equations of a constrained model are refused" 1 "$mech" equations examples/cartesian_pendulum.mech
+contains "refusal says why" err "not supported yet"
+expect "eval" 0 "$mech" eval examples/double_pendulum.mech --at "th1=0.6, th2=-0.45, th1'=1.2, th2'=-0.7, t=0"
+expect "eval --json with --set and units" 0 "$mech" eval --json examples/double_pendulum.mech --set "m1=1300 [g]" --at "th1=0.6, th2=-0.45, th1'=1.2, th2'=-0.7"
+save
+expect "eval json is the textbook answer" 0 python3 -c "
+import json
+from math import sin, cos
+d = json.load(open('$work/saved'))
+m1, m2, l1, l2, g = 1.3, 1.0, 1.0, 0.8, 9.81
+t1, t2, w1, w2 = 0.6, -0.45, 1.2, -0.7
+den = 2*m1 + m2 - m2*cos(2*t1 - 2*t2)
+a1 = (-g*(2*m1 + m2)*sin(t1) - m2*g*sin(t1 - 2*t2) - 2*sin(t1 - t2)*m2*(w2**2*l2 + w1**2*l1*cos(t1 - t2)))/(l1*den)
+a2 = 2*sin(t1 - t2)*(w1**2*l1*(m1 + m2) + g*(m1 + m2)*cos(t1) + w2**2*l2*m2*cos(t1 - t2))/(l2*den)
+assert abs(d['qdd']['th1'] - a1) < 1e-12*abs(a1), (d['qdd'], a1)
+assert abs(d['qdd']['th2'] - a2) < 1e-12*abs(a2), (d['qdd'], a2)
+"
+expect "unknown --set name" 1 "$mech" eval examples/double_pendulum.mech --set mass=2
+contains "unknown --set is located" err "<--set>:1:1: error: 'mass' is not a param of DoublePendulum"
+expect "--set with the wrong dimension" 1 "$mech" eval examples/double_pendulum.mech --set "l1=2 [s]"
+expect "--at of an unknown coordinate" 1 "$mech" eval examples/double_pendulum.mech --at "th3=1"
+expect "--at syntax error" 1 "$mech" eval examples/double_pendulum.mech --at "th1=="
+expect "--set without value" 2 "$mech" eval examples/double_pendulum.mech --set
+expect "eval of every unconstrained example" 0 "$mech" eval examples/chain.mech
+expect "dump eom" 0 "$mech" --dump=eom examples/driven_rod.mech
+contains "eom shows T0" out "T0 = 0"
+expect "check --json" 0 "$mech" check --json examples/chain.mech
+save
+expect "check json parses" 0 python3 -c "import json; d=json.load(open('$work/saved')); assert d[0]['model'] == 'Chain'"
 
 # An installed mech finds its standard library without the source tree.
 if [ -n "$build" ]; then

@@ -1025,6 +1025,23 @@ TEST_CASE("postfix: primes of any order, components and indices", "[parser]") {
                                   }));
 }
 
+TEST_CASE("a third derivative parses and is rejected by analysis", "[parser]") {
+  test::Session session;
+  sema::Analysis analysis = session.analyze("model M {\n"
+                                            "  coord x [m]\n"
+                                            "  kinetic T = 1 [kg] * x'^2\n"
+                                            "  output jerk = x'''\n"
+                                            "}\n");
+  REQUIRE(session.file);
+  REQUIRE(session.file->ast); // it parses
+  CHECK_FALSE(analysis.ok);
+  REQUIRE(session.diagnostics().errorCount() == 1);
+  const Diagnostic &error = session.diagnostics().all()[0];
+  CHECK(error.location.line == 4);
+  CHECK(error.location.column == 17);
+  CHECK(error.message.find("order 3") != std::string::npos);
+}
+
 TEST_CASE("precedence: ' binds tightest", "[parser]") {
   CHECK(exprTree("phi'^2") == lines({
                                   "Pow",

@@ -4,6 +4,7 @@
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
 #include "sema/Analyzer.h"
+#include "support/Json.h"
 #include "sema/ModelPrinter.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
@@ -107,34 +108,68 @@ std::optional<int> parseModelOptions(const std::string &command,
 
 int runCheck(const Invocation &invocation) {
   Arguments args = split(invocation.args);
-  if (!args.options.empty())
-    return usageError("check: unknown option '" + args.options[0] + "'");
+  bool json = false;
+  for (const std::string &option : args.options) {
+    if (option != "--json")
+      return usageError("check: unknown option '" + option + "'");
+    json = true;
+  }
   if (args.files.empty())
     return usageError("check: no input files");
   int status = kExitOk;
+  JsonWriter out;
+  out.beginArray();
   for (const std::string &path : args.files) {
     sema::Compilation compilation(searchPath(invocation));
     sema::Analysis analysis = sema::analyzeFile(compilation, path);
     compilation.diagnostics().print(std::cerr);
+    if (json) {
+      out.beginObject().key("file").value(path).key("ok").value(analysis.ok);
+      out.key("errors").value(static_cast<double>(compilation.diagnostics().errorCount()));
+      if (analysis.model) {
+        const sema::CheckedModel &m = *analysis.model;
+        out.key("model").value(m.name).key("coordinates").beginArray();
+        for (const sema::Coord &q : m.coords)
+          out.value(q.name);
+        out.endArray().key("parameters").beginArray();
+        for (const sema::Param &p : m.params)
+          out.value(p.name);
+        out.endArray().key("constraints").beginArray();
+        for (const sema::Constraint &c : m.constraints)
+          out.value(c.name);
+        out.endArray();
+        out.key("bodies").value(static_cast<double>(m.particles.size() + m.bodies.size()));
+      } else if (analysis.ok) {
+        out.key("defs").value(static_cast<double>(analysis.defCount));
+      }
+      out.endObject();
+    }
     if (!analysis.ok) {
       status = kExitModelError;
       continue;
     }
+    if (json)
+      continue;
     if (analysis.model)
       std::cout << path << ": " << sema::summarizeModel(*analysis.model) << "\n";
     else
       std::cout << path << ": library of " << analysis.defCount
                 << (analysis.defCount == 1 ? " def" : " defs") << "\n";
   }
+  out.endArray();
+  if (json)
+    std::cout << out.str() << "\n";
   return status;
 }
 
 int runFmt(const Invocation &invocation) {
   Arguments args = split(invocation.args);
-  bool check = false, write = false;
+  bool check = false, write = false, json = false;
   for (const std::string &option : args.options) {
     if (option == "--check")
       check = true;
+    else if (option == "--json")
+      json = true;
     else if (option == "--write" || option == "-w")
       write = true;
     else
@@ -144,7 +179,10 @@ int runFmt(const Invocation &invocation) {
     return usageError("fmt: --check and --write exclude each other");
   if (args.files.empty())
     return usageError("fmt: no input files");
+  if (json && !check)
+    return usageError("fmt: --json goes with --check");
   int status = kExitOk;
+  std::vector<std::string> unformatted;
   for (const std::string &path : args.files) {
     sema::Compilation compilation;
     const sema::LoadedFile *file = compilation.loadRoot(path, /*withImports=*/false);
@@ -156,7 +194,9 @@ int runFmt(const Invocation &invocation) {
     std::string formatted = formatFile(*file->ast);
     if (check) {
       if (formatted != file->source->text()) {
-        std::cout << path << ": not formatted\n";
+        if (!json)
+          std::cout << path << ": not formatted\n";
+        unformatted.push_back(path);
         status = kExitModelError;
       }
     } else if (write) {
@@ -171,6 +211,14 @@ int runFmt(const Invocation &invocation) {
     } else {
       std::cout << formatted;
     }
+  }
+  if (json) {
+    JsonWriter out;
+    out.beginObject().key("unformatted").beginArray();
+    for (const std::string &path : unformatted)
+      out.value(path);
+    out.endArray().endObject();
+    std::cout << out.str() << "\n";
   }
   return status;
 }
