@@ -580,7 +580,8 @@ TEST_CASE("formatting is idempotent on hand-written inputs", "[printer]") {
 }
 
 // ---------------------------------------------------------------------------
-// Round-trip defects: the printed text must read back as the same tree.
+// Shapes that need parentheses or care: the printed text must read back as
+// the same tree.
 
 TEST_CASE("a derivative of a derivative in parentheses round-trips", "[printer][!mayfail]") {
   // (x')' is one prime applied to another; printed as x'' it reads back as a
