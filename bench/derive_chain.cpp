@@ -44,8 +44,8 @@ int main(int argc, char **argv) {
     sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty())
     sizes = {5, 10, 20, 40, 80};
-  std::printf("%4s %10s %10s %10s %10s %14s %12s\n", "n", "check_s", "derive_s", "cse_s",
-              "total_s", "tree_nodes", "cse_nodes");
+  std::printf("%4s %10s %10s %10s %10s %14s %12s\n", "n", "check_s", "derive_s", "cse_s", "total_s",
+              "tree_nodes", "cse_nodes");
   for (int n : sizes) {
     auto t0 = Clock::now();
     sema::Compilation compilation;
@@ -72,7 +72,8 @@ int main(int argc, char **argv) {
       if (s.kind == sym::SymbolKind::Param)
         return s.index;
       if (s.kind == sym::SymbolKind::Coord)
-        return static_cast<int>(np + static_cast<size_t>(s.order) * nq + static_cast<size_t>(s.index));
+        return static_cast<int>(np + static_cast<size_t>(s.order) * nq +
+                                static_cast<size_t>(s.index));
       return static_cast<int>(np + 3 * nq);
     });
     auto t3 = Clock::now();

@@ -65,10 +65,10 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
       if (model.coords[j].name == a.name)
         found = static_cast<int>(j);
     if (found < 0 || a.primes > 1) {
-      loaded.diagnostics().error(a.location, found < 0 ? "'" + a.name + "' is not a coordinate of " +
-                                                             model.name
-                                                       : "--at sets coordinates and velocities, "
-                                                         "not accelerations");
+      loaded.diagnostics().error(a.location,
+                                 found < 0 ? "'" + a.name + "' is not a coordinate of " + model.name
+                                           : "--at sets coordinates and velocities, "
+                                             "not accelerations");
       ok = false;
       continue;
     }
@@ -76,11 +76,10 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
     if (expected.isKnown() && a.primes == 1)
       expected = sema::DimInfo::known(*expected.dimension.over(sema::Dimension::time()));
     if (expected.isKnown() && a.dim.isKnown() && !(expected.dimension == a.dim.dimension)) {
-      loaded.diagnostics().error(a.location, "'" + a.name + std::string(a.primes, '\'') +
-                                                 "' has dimension " +
-                                                 expected.dimension.toString() +
-                                                 ", the value given has " +
-                                                 a.dim.dimension.toString());
+      loaded.diagnostics().error(a.location,
+                                 "'" + a.name + std::string(a.primes, '\'') + "' has dimension " +
+                                     expected.dimension.toString() + ", the value given has " +
+                                     a.dim.dimension.toString());
       ok = false;
       continue;
     }

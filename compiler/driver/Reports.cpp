@@ -57,8 +57,8 @@ std::string equationsText(const Equations &eq) {
         << "\n";
   for (size_t j = 0; j < n; ++j)
     if (!eq.Qnc[j].isZero())
-      out << "  Qnc[" << eq.coordinates[j] << "] = " << toMech(eq.Qnc[j])
-          << unitSuffix(eq.Qdim[j]) << "\n";
+      out << "  Qnc[" << eq.coordinates[j] << "] = " << toMech(eq.Qnc[j]) << unitSuffix(eq.Qdim[j])
+          << "\n";
   out << "\nmass matrix M:\n";
   for (size_t j = 0; j < n; ++j)
     for (size_t k = j; k < n; ++k)
@@ -173,12 +173,12 @@ std::string evaluationText(const Equations &eq, const Evaluation &e) {
   for (const std::string &name : eq.coordinates)
     width = std::max(width, name.size() + 2);
   out << "  " << std::left << std::setw(static_cast<int>(width)) << "coordinate" << std::setw(24)
-      << "q" << std::setw(24) << "q'" << std::setw(24) << "q''" << std::setw(24) << "Q" << "\n";
+      << "q" << std::setw(24) << "q'" << std::setw(24) << "q''" << std::setw(24) << "Q"
+      << "\n";
   for (size_t j = 0; j < n; ++j)
     out << "  " << std::setw(static_cast<int>(width)) << eq.coordinates[j] << std::setw(24)
         << number(e.state.q[j]) << std::setw(24) << number(e.state.qd[j]) << std::setw(24)
-        << (e.qdd ? number((*e.qdd)[j]) : "undefined") << std::setw(24) << number(e.Q[j])
-        << "\n";
+        << (e.qdd ? number((*e.qdd)[j]) : "undefined") << std::setw(24) << number(e.Q[j]) << "\n";
   out << std::right;
   out << "  T = " << number(e.T) << ", V = " << number(e.V) << ", T + V = " << number(e.T + e.V)
       << "\n";

@@ -13,7 +13,9 @@ using sym::Expr;
 
 namespace {
 
-Expr half(sym::Context &c) { return c.rational(1, 2); }
+Expr half(sym::Context &c) {
+  return c.rational(1, 2);
+}
 
 Expr dot(sym::Context &c, const Tensor &a, const Tensor &b) {
   std::vector<Expr> terms;
@@ -38,8 +40,9 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
         first.location, "constraint '" + first.name +
                             "': equations with constraints (Lagrange's equations of the first "
                             "kind) are not supported yet");
-    Diagnostics::addNote(d, {}, "eliminate the constraint with independent coordinates, or "
-                                "check the model with `mech check`");
+    Diagnostics::addNote(d, {},
+                         "eliminate the constraint with independent coordinates, or "
+                         "check the model with `mech check`");
     return std::nullopt;
   }
   Derivation result;

@@ -10,8 +10,8 @@ using sym::Expr;
 Lowering::Lowering(const sema::CheckedModel &model, sym::Context &context)
     : model_(model), context_(context), timeDerivative_(sym::totalTime(context)) {
   for (size_t i = 0; i < model.params.size(); ++i)
-    params_.push_back(context.symbol(model.params[i].name, sym::SymbolKind::Param,
-                                     static_cast<int>(i)));
+    params_.push_back(
+        context.symbol(model.params[i].name, sym::SymbolKind::Param, static_cast<int>(i)));
   for (size_t i = 0; i < model.coords.size(); ++i)
     coordinates_.push_back(context.coordinate(model.coords[i].name, static_cast<int>(i)));
   for (size_t i = 0; i < model.constraints.size(); ++i)
@@ -185,8 +185,10 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
     Tensor a = child(0), b = child(1);
     if (a.rows == 2)
       return Tensor::scalar(a.v[0] * b.v[1] - a.v[1] * b.v[0]);
-    return {3, 0, {a.v[1] * b.v[2] - a.v[2] * b.v[1], a.v[2] * b.v[0] - a.v[0] * b.v[2],
-                   a.v[0] * b.v[1] - a.v[1] * b.v[0]}};
+    return {3,
+            0,
+            {a.v[1] * b.v[2] - a.v[2] * b.v[1], a.v[2] * b.v[0] - a.v[0] * b.v[2],
+             a.v[0] * b.v[1] - a.v[1] * b.v[0]}};
   }
   case B::Norm: {
     Tensor a = child(0);

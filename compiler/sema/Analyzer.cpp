@@ -199,9 +199,9 @@ private:
     std::string previous =
         symbol.description.empty() ? symbolKindName(symbol.kind) : symbol.description;
     const char *article = std::string("aeiou").find(previous[0]) != std::string::npos ? "an" : "a";
-    Diagnostic &d = diagnostics_.error(loc, "'" + memberName(name, indices) +
-                                                "' is already declared (as " + article + " " +
-                                                previous + ")");
+    Diagnostic &d =
+        diagnostics_.error(loc, "'" + memberName(name, indices) + "' is already declared (as " +
+                                    article + " " + previous + ")");
     Diagnostics::addNote(d, symbol.location, "previous declaration is here");
     return false;
   }
@@ -219,8 +219,8 @@ private:
       }
       auto existing = modelScope_.defs.find(def->name);
       if (existing != modelScope_.defs.end()) {
-        Diagnostic &d = diagnostics_.error(def->location, "def '" + def->name +
-                                                              "' is already defined");
+        Diagnostic &d =
+            diagnostics_.error(def->location, "def '" + def->name + "' is already defined");
         Diagnostics::addNote(d, existing->second.decl->location, "the other definition is here");
         continue;
       }
@@ -251,8 +251,8 @@ private:
     std::optional<double> number;
     if (ok) {
       if (!value->shape.isScalar()) {
-        diagnostics_.error(item.value->location, "a param is a scalar, found " +
-                                                     value->shape.toString());
+        diagnostics_.error(item.value->location,
+                           "a param is a scalar, found " + value->shape.toString());
         ok = false;
       } else if (!(number = resolver_.evaluateConstant(value))) {
         diagnostics_.error(item.value->location, "the value of param '" + item.name +
@@ -267,10 +267,11 @@ private:
       if (!unit) {
         ok = false;
       } else if (value->dim.isKnown() && !value->dim.dimension.isDimensionless()) {
-        diagnostics_.error(item.value->location,
-                           "the value of '" + item.name + "' already has a unit (" +
-                               value->dim.dimension.toString() + "); write the unit either on "
-                                                                 "the name or on the number");
+        diagnostics_.error(item.value->location, "the value of '" + item.name +
+                                                     "' already has a unit (" +
+                                                     value->dim.dimension.toString() +
+                                                     "); write the unit either on "
+                                                     "the name or on the number");
         ok = false;
       } else {
         *number *= unit->scaleAsDouble();
@@ -309,10 +310,10 @@ private:
       Param &param = model_->params[static_cast<size_t>(found->second.index)];
       if (param.dim.isKnown() && override.dim.isKnown() &&
           !(param.dim.dimension == override.dim.dimension))
-        diagnostics_.error(override.location,
-                           "'" + override.name + "' has dimension " +
-                               param.dim.dimension.toString() + ", the value given has " +
-                               override.dim.dimension.toString());
+        diagnostics_.error(override.location, "'" + override.name + "' has dimension " +
+                                                  param.dim.dimension.toString() +
+                                                  ", the value given has " +
+                                                  override.dim.dimension.toString());
     }
   }
 
@@ -376,8 +377,9 @@ private:
       instance.name = "c" + std::to_string(++unnamedConstraints_);
       model_->constraints[static_cast<size_t>(instance.slot)].name = instance.name;
       if (!resolver_.symbols.count(instance.name))
-        resolver_.symbols.emplace(instance.name,
-                                  Symbol{SymbolKind::Constraint, decl.location, false, instance.slot, {}, {}});
+        resolver_.symbols.emplace(
+            instance.name,
+            Symbol{SymbolKind::Constraint, decl.location, false, instance.slot, {}, {}});
     }
     instances_.push_back(std::move(instance));
   }
@@ -436,7 +438,8 @@ private:
         }
         diagnostics_.error(name.location, "'" + name.name +
                                               "' is declared inside a for block and must carry "
-                                              "its index '" + loop.name + "': write " + hint);
+                                              "its index '" +
+                                              loop.name + "': write " + hint);
         return std::nullopt;
       }
     }
@@ -477,7 +480,7 @@ private:
                            "a coordinate is measured in coherent SI units; [" +
                                formatUnit(*item.unit) + "] would rescale it (write [" +
                                (unit->dimension.isDimensionless() ? std::string("rad")
-                                                                   : unit->dimension.toString()) +
+                                                                  : unit->dimension.toString()) +
                                "])");
         return;
       }
@@ -702,8 +705,8 @@ private:
       ok = expectDimension(value, e.value->location, what, Dimension::power(), "a power");
     else
       ok = expectDimension(value, e.value->location, what, Dimension::energy(), "an energy");
-    ok = ok && expectOrder(value, e.value->location, what,
-                           e.kind == ast::EnergyKind::Potential ? 0 : 1);
+    ok = ok &&
+         expectOrder(value, e.value->location, what, e.kind == ast::EnergyKind::Potential ? 0 : 1);
     if (!ok)
       return;
     Term term{instance.name, decl(instance).location, value};
@@ -731,7 +734,8 @@ private:
     }
     bool ok = expectDimension(force, f.force->location, "the force", Dimension::force(), "a force");
     ok = expectDimension(point, f.point->location, "the point of application", Dimension::length(),
-                         "a length") && ok;
+                         "a length") &&
+         ok;
     ok = ok && expectOrder(force, f.force->location, "the force", 1);
     ok = ok && expectOrder(point, f.point->location, "the point of application", 0);
     if (ok)
@@ -782,12 +786,14 @@ private:
       return;
     bool ok = expectShape(mass, p.mass->location, "a mass", isScalar, "a scalar");
     ok = expectShape(position, p.position->location, "a position", isPosition,
-                     "a vector or a scalar") && ok;
+                     "a vector or a scalar") &&
+         ok;
     if (!ok)
       return;
     ok = expectDimension(mass, p.mass->location, "the mass", Dimension::mass(), "a mass");
     ok = expectDimension(position, p.position->location, "the position", Dimension::length(),
-                         "a length") && ok;
+                         "a length") &&
+         ok;
     ok = ok && expectOrder(mass, p.mass->location, "the mass", 0);
     ok = ok && expectOrder(position, p.position->location, "the position", 0);
     if (ok)
@@ -804,29 +810,38 @@ private:
     bool ok = expectShape(mass, b.mass->location, "a mass", isScalar, "a scalar");
     if (planar) {
       ok = expectShape(position, b.position->location, "the position of a planar body", isVector,
-                       "a vector") && ok;
-      ok = expectShape(orientation, b.orientation->location, "the angle of a planar body",
-                       isScalar, "a scalar") && ok;
+                       "a vector") &&
+           ok;
+      ok = expectShape(orientation, b.orientation->location, "the angle of a planar body", isScalar,
+                       "a scalar") &&
+           ok;
       ok = expectShape(inertia, b.inertia->location, "the inertia of a planar body", isScalar,
-                       "a scalar (the moment of inertia about the centre of mass)") && ok;
+                       "a scalar (the moment of inertia about the centre of mass)") &&
+           ok;
     } else {
-      ok = expectShape(position, b.position->location, "the position of a spatial body",
-                       is3Vector, "a 3-vector") && ok;
+      ok = expectShape(position, b.position->location, "the position of a spatial body", is3Vector,
+                       "a 3-vector") &&
+           ok;
       ok = expectShape(orientation, b.orientation->location, "the rotation of a spatial body",
-                       is3x3, "a 3x3 matrix") && ok;
+                       is3x3, "a 3x3 matrix") &&
+           ok;
       ok = expectShape(inertia, b.inertia->location, "the inertia of a spatial body", is3x3,
-                       "a 3x3 tensor") && ok;
+                       "a 3x3 tensor") &&
+           ok;
     }
     if (!ok)
       return;
     Dimension inertiaDim = *Dimension::mass().times(*Dimension::length().raisedTo(Rational(2)));
     ok = expectDimension(mass, b.mass->location, "the mass", Dimension::mass(), "a mass");
     ok = expectDimension(position, b.position->location, "the position", Dimension::length(),
-                         "a length") && ok;
+                         "a length") &&
+         ok;
     ok = expectDimension(orientation, b.orientation->location,
-                         planar ? "the angle" : "the rotation", Dimension(), "a pure number") && ok;
+                         planar ? "the angle" : "the rotation", Dimension(), "a pure number") &&
+         ok;
     ok = expectDimension(inertia, b.inertia->location, "the inertia", inertiaDim,
-                         "a moment of inertia") && ok;
+                         "a moment of inertia") &&
+         ok;
     for (const auto &[value, loc] :
          {std::pair{mass, b.mass->location}, std::pair{position, b.position->location},
           std::pair{orientation, b.orientation->location}, std::pair{inertia, b.inertia->location}})
@@ -859,16 +874,17 @@ private:
     if (!stiffness || !from || !to || !rest)
       return;
     bool ok = expectShape(stiffness, s.stiffness->location, "the stiffness", isScalar, "a scalar");
-    ok = expectShape(from, s.from->location, "a spring's end", isPosition,
-                     "a vector or a scalar") && ok;
+    ok =
+        expectShape(from, s.from->location, "a spring's end", isPosition, "a vector or a scalar") &&
+        ok;
     if (s.rest)
       ok = expectShape(rest, s.rest->location, "the rest length", isScalar, "a scalar") && ok;
     if (!ok)
       return;
     if (from->shape != to->shape) {
-      diagnostics_.error(s.to->location, "the spring's ends differ in shape: " +
-                                             from->shape.toString() + " and " +
-                                             to->shape.toString());
+      diagnostics_.error(s.to->location,
+                         "the spring's ends differ in shape: " + from->shape.toString() + " and " +
+                             to->shape.toString());
       return;
     }
     auto length =
@@ -878,8 +894,8 @@ private:
     if (s.rest && !resolver_.sumDimension(*length, rest->dim, s.rest->location,
                                           "the rest length and the spring's length", true))
       return;
-    DimInfo energy = Resolver::productDimension(stiffness->dim,
-                                                Resolver::productDimension(*length, *length));
+    DimInfo energy =
+        Resolver::productDimension(stiffness->dim, Resolver::productDimension(*length, *length));
     if (energy.isKnown() && !(energy.dimension == Dimension::energy())) {
       diagnostics_.error(s.stiffness->location,
                          "a stiffness of " + stiffness->dim.dimension.toString() +
@@ -915,8 +931,8 @@ private:
       return;
     int order = std::max(lhs->coordOrder, rhs->coordOrder);
     if (order < 0) {
-      diagnostics_.error(where, "constraint '" + instance.name +
-                                    "' does not depend on any coordinate");
+      diagnostics_.error(where,
+                         "constraint '" + instance.name + "' does not depend on any coordinate");
       return;
     }
     if (order > 1) {
@@ -968,7 +984,8 @@ private:
         continue;
       if (item.primes > 1) {
         diagnostics_.error(item.location, "init sets a coordinate or its velocity, not a "
-                                          "derivative of order " + std::to_string(item.primes));
+                                          "derivative of order " +
+                                              std::to_string(item.primes));
         continue;
       }
       ExprRef value = resolver_.resolve(*item.value, env);
@@ -991,9 +1008,9 @@ private:
         continue;
       for (const Initial &previous : model_->initial)
         if (previous.coord == coordinate->index && previous.order == item.primes) {
-          Diagnostic &d = diagnostics_.error(item.location, "'" + coord.name +
-                                                                std::string(item.primes, '\'') +
-                                                                "' is initialised twice");
+          Diagnostic &d =
+              diagnostics_.error(item.location, "'" + coord.name + std::string(item.primes, '\'') +
+                                                    "' is initialised twice");
           Diagnostics::addNote(d, previous.location, "previous init is here");
           number.reset();
           break;
@@ -1061,9 +1078,8 @@ private:
       auto mismatch = [&](const std::string &kind, const std::string &name, const ExprRef &r) {
         if (r->shape == g.acceleration->shape)
           return false;
-        diagnostics_.error(g.location, "gravity is " + g.acceleration->shape.toString() +
-                                           " but " + kind + " '" + name + "' is at " +
-                                           r->shape.toString());
+        diagnostics_.error(g.location, "gravity is " + g.acceleration->shape.toString() + " but " +
+                                           kind + " '" + name + "' is at " + r->shape.toString());
         return true;
       };
       bool reported = false;
@@ -1100,8 +1116,8 @@ public:
     std::set<std::string> seen;
     for (size_t i = 0; i < def.params.size(); ++i) {
       if (!seen.insert(def.params[i]).second)
-        diagnostics_.error(def.paramLocations[i],
-                           "parameter '" + def.params[i] + "' appears twice in def '" + def.name + "'");
+        diagnostics_.error(def.paramLocations[i], "parameter '" + def.params[i] +
+                                                      "' appears twice in def '" + def.name + "'");
     }
     names_ = std::vector<std::string>(def.params.begin(), def.params.end());
     walk(*def.body);
@@ -1208,16 +1224,16 @@ Analysis analyze(Compilation &compilation, const LoadedFile *file, const Analysi
       if (model == nullptr)
         continue;
       if (++models > 1) {
-        compilation.diagnostics().error(model->location,
-                                        "a file holds at most one model ('" + model->name +
-                                            "' is the second)");
+        compilation.diagnostics().error(model->location, "a file holds at most one model ('" +
+                                                             model->name + "' is the second)");
         continue;
       }
       Analyzer analyzer(compilation, *file, *model, options);
       analysis.model = analyzer.run();
     }
   }
-  analysis.ok = file != nullptr && file->ast && compilation.diagnostics().errorCount() == errorsBefore;
+  analysis.ok =
+      file != nullptr && file->ast && compilation.diagnostics().errorCount() == errorsBefore;
   if (!analysis.ok)
     analysis.model.reset();
   return analysis;

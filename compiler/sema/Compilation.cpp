@@ -52,8 +52,8 @@ std::optional<std::string> Compilation::readFile(const std::string &path, Locati
   }
   auto size = fs::file_size(path, error);
   if (!error && size > kMaxFileSize) {
-    diagnostics_.error(from, "'" + path + "' is larger than " +
-                                 std::to_string(kMaxFileSize >> 20) + " MiB");
+    diagnostics_.error(from, "'" + path + "' is larger than " + std::to_string(kMaxFileSize >> 20) +
+                                 " MiB");
     return std::nullopt;
   }
   std::ostringstream text;
@@ -167,8 +167,9 @@ void Compilation::buildScope(LoadedFile &file) {
                     Location where) {
     if (findBuiltin(def.name) || def.name == "sum") {
       if (scope == &file.scope)
-        diagnostics_.error(def.location, "'" + def.name + "' is a built-in function and cannot "
-                                                          "be redefined");
+        diagnostics_.error(def.location, "'" + def.name +
+                                             "' is a built-in function and cannot "
+                                             "be redefined");
       return;
     }
     auto existing = file.scope.defs.find(def.name);

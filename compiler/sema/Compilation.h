@@ -63,7 +63,7 @@ private:
   SourceManager sources_;
   Diagnostics diagnostics_;
   std::map<std::string, std::unique_ptr<LoadedFile>> files_; // by canonical path
-  std::vector<std::string> loading_;                          // for cycle detection
+  std::vector<std::string> loading_;                         // for cycle detection
 };
 
 } // namespace mech::sema

@@ -81,7 +81,8 @@ std::string Dimension::toString() const {
     Rational magnitude = negative ? *mul(e, Rational(-1)) : e;
     std::string text = symbols[i];
     if (!(magnitude == Rational(1)))
-      text += "^" + (magnitude.isInteger() ? magnitude.toString() : "(" + magnitude.toString() + ")");
+      text +=
+          "^" + (magnitude.isInteger() ? magnitude.toString() : "(" + magnitude.toString() + ")");
     std::string &target = negative ? denominator : numerator;
     if (!target.empty())
       target += "*";

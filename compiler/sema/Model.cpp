@@ -13,8 +13,8 @@ std::string Shape::toString() const {
 
 const char *builtinName(Builtin b) {
   switch (b) {
-#define MECH_BUILTIN_NAME(id, name, arity)                                     \
-  case Builtin::id:                                                            \
+#define MECH_BUILTIN_NAME(id, name, arity)                                                         \
+  case Builtin::id:                                                                                \
     return name;
     MECH_BUILTINS(MECH_BUILTIN_NAME)
 #undef MECH_BUILTIN_NAME
@@ -23,8 +23,8 @@ const char *builtinName(Builtin b) {
 }
 
 std::optional<Builtin> findBuiltin(const std::string &name) {
-#define MECH_BUILTIN_FIND(id, text, arity)                                     \
-  if (name == text)                                                            \
+#define MECH_BUILTIN_FIND(id, text, arity)                                                         \
+  if (name == text)                                                                                \
     return Builtin::id;
   MECH_BUILTINS(MECH_BUILTIN_FIND)
 #undef MECH_BUILTIN_FIND
@@ -33,8 +33,8 @@ std::optional<Builtin> findBuiltin(const std::string &name) {
 
 const char *exprKindName(ExprKind kind) {
   switch (kind) {
-#define MECH_SEMA_NAME(name)                                                   \
-  case ExprKind::name:                                                         \
+#define MECH_SEMA_NAME(name)                                                                       \
+  case ExprKind::name:                                                                             \
     return #name;
     MECH_SEMA_EXPR_KINDS(MECH_SEMA_NAME)
 #undef MECH_SEMA_NAME

@@ -32,26 +32,26 @@ struct Shape {
   friend bool operator==(const Shape &, const Shape &) = default;
 };
 
-#define MECH_BUILTINS(X)                                                       \
-  X(Sin, "sin", 1)                                                             \
-  X(Cos, "cos", 1)                                                             \
-  X(Tan, "tan", 1)                                                             \
-  X(Asin, "asin", 1)                                                           \
-  X(Acos, "acos", 1)                                                           \
-  X(Atan, "atan", 1)                                                           \
-  X(Atan2, "atan2", 2)                                                         \
-  X(Sinh, "sinh", 1)                                                           \
-  X(Cosh, "cosh", 1)                                                           \
-  X(Tanh, "tanh", 1)                                                           \
-  X(Exp, "exp", 1)                                                             \
-  X(Log, "log", 1)                                                             \
-  X(Sqrt, "sqrt", 1)                                                           \
-  X(Abs, "abs", 1)                                                             \
-  X(Sign, "sign", 1)                                                           \
-  X(Dot, "dot", 2)                                                             \
-  X(Cross, "cross", 2)                                                         \
-  X(Norm, "norm", 1)                                                           \
-  X(Transpose, "transpose", 1)                                                 \
+#define MECH_BUILTINS(X)                                                                           \
+  X(Sin, "sin", 1)                                                                                 \
+  X(Cos, "cos", 1)                                                                                 \
+  X(Tan, "tan", 1)                                                                                 \
+  X(Asin, "asin", 1)                                                                               \
+  X(Acos, "acos", 1)                                                                               \
+  X(Atan, "atan", 1)                                                                               \
+  X(Atan2, "atan2", 2)                                                                             \
+  X(Sinh, "sinh", 1)                                                                               \
+  X(Cosh, "cosh", 1)                                                                               \
+  X(Tanh, "tanh", 1)                                                                               \
+  X(Exp, "exp", 1)                                                                                 \
+  X(Log, "log", 1)                                                                                 \
+  X(Sqrt, "sqrt", 1)                                                                               \
+  X(Abs, "abs", 1)                                                                                 \
+  X(Sign, "sign", 1)                                                                               \
+  X(Dot, "dot", 2)                                                                                 \
+  X(Cross, "cross", 2)                                                                             \
+  X(Norm, "norm", 1)                                                                               \
+  X(Transpose, "transpose", 1)                                                                     \
   X(Diag, "diag", -1)
 
 enum class Builtin {
@@ -64,22 +64,22 @@ const char *builtinName(Builtin b);
 std::optional<Builtin> findBuiltin(const std::string &name);
 
 // One list of IR node kinds drives the enum and the printers.
-#define MECH_SEMA_EXPR_KINDS(X)                                                \
-  X(Number)     /* value, exact */                                             \
-  X(Pi)                                                                        \
-  X(Time)                                                                      \
-  X(Param)      /* index into CheckedModel::params */                          \
-  X(Coord)      /* index into CheckedModel::coords */                          \
-  X(Let)        /* index into CheckedModel::lets */                            \
-  X(Multiplier) /* index into CheckedModel::constraints */                     \
-  X(Neg)                                                                       \
-  X(Add)        /* n-ary */                                                    \
-  X(Mul)        /* n-ary, left to right; a/b is a*b^-1 */                      \
-  X(Pow)                                                                       \
-  X(Call)       /* builtin */                                                  \
-  X(Vector)                                                                    \
-  X(Matrix)     /* children row-major */                                       \
-  X(Component)  /* index = axis 0, 1, 2 */                                     \
+#define MECH_SEMA_EXPR_KINDS(X)                                                                    \
+  X(Number) /* value, exact */                                                                     \
+  X(Pi)                                                                                            \
+  X(Time)                                                                                          \
+  X(Param)      /* index into CheckedModel::params */                                              \
+  X(Coord)      /* index into CheckedModel::coords */                                              \
+  X(Let)        /* index into CheckedModel::lets */                                                \
+  X(Multiplier) /* index into CheckedModel::constraints */                                         \
+  X(Neg)                                                                                           \
+  X(Add) /* n-ary */                                                                               \
+  X(Mul) /* n-ary, left to right; a/b is a*b^-1 */                                                 \
+  X(Pow)                                                                                           \
+  X(Call) /* builtin */                                                                            \
+  X(Vector)                                                                                        \
+  X(Matrix)     /* children row-major */                                                           \
+  X(Component)  /* index = axis 0, 1, 2 */                                                         \
   X(Derivative) /* total time derivative along the motion */
 
 enum class ExprKind {
@@ -100,14 +100,14 @@ struct Node {
   Location location;
   std::vector<ExprRef> children;
 
-  double value = 0;             // Number
-  std::optional<Rational> exact; // Number, when exactly rational
-  int index = -1;               // Param, Coord, Let, Multiplier, Component
+  double value = 0;               // Number
+  std::optional<Rational> exact;  // Number, when exactly rational
+  int index = -1;                 // Param, Coord, Let, Multiplier, Component
   Builtin builtin = Builtin::Sin; // Call
 
   // Facts for later checks, computed when the node is made (through lets).
-  int coordOrder = -1;      // highest derivative order of a coordinate; -1: none
-  bool usesTime = false;    // explicit t
+  int coordOrder = -1;   // highest derivative order of a coordinate; -1: none
+  bool usesTime = false; // explicit t
   bool usesMultiplier = false;
 };
 

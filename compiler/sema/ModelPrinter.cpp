@@ -228,8 +228,9 @@ std::string dumpModel(const CheckedModel &model) {
     line("spring " + expr(s.stiffness) + " between " + expr(s.from) + " and " + expr(s.to) +
          " rest " + expr(s.rest));
   for (const Constraint &c : model.constraints)
-    line("constraint " + c.name + ": " + expr(c.lhs) + " == " + expr(c.rhs) +
-         "  # multiplier" + (c.multiplierDim.isKnown() ? " [" + c.multiplierDim.dimension.toString() + "]" : " unchecked"));
+    line("constraint " + c.name + ": " + expr(c.lhs) + " == " + expr(c.rhs) + "  # multiplier" +
+         (c.multiplierDim.isKnown() ? " [" + c.multiplierDim.dimension.toString() + "]"
+                                    : " unchecked"));
   for (const Initial &i : model.initial)
     line("init " + model.coords[static_cast<size_t>(i.coord)].name +
          std::string(static_cast<size_t>(i.order), '\'') + " = " + formatNumber(i.value));

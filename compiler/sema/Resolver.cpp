@@ -103,9 +103,13 @@ DimInfo inverseDimension(const DimInfo &d) {
   return inverse ? DimInfo::known(*inverse) : DimInfo::unchecked();
 }
 
-bool isDimensionless(const DimInfo &d) { return !d.isKnown() || d.dimension.isDimensionless(); }
+bool isDimensionless(const DimInfo &d) {
+  return !d.isKnown() || d.dimension.isDimensionless();
+}
 
-std::string describe(const DimInfo &d) { return d.dimension.toString(); }
+std::string describe(const DimInfo &d) {
+  return d.dimension.toString();
+}
 
 int levenshtein(const std::string &a, const std::string &b) {
   std::vector<int> row(b.size() + 1);
@@ -156,8 +160,8 @@ ExprRef Resolver::resolve(const ast::Expr &expr, const Env &env) {
   case ast::ExprKind::Number:
     return resolveNumber(static_cast<const ast::Number &>(expr));
   case ast::ExprKind::Time: {
-    auto node = std::const_pointer_cast<Node>(
-        make(ExprKind::Time, Shape::scalar(), DimInfo::known(Dimension::time()), expr.location, {}));
+    auto node = std::const_pointer_cast<Node>(make(
+        ExprKind::Time, Shape::scalar(), DimInfo::known(Dimension::time()), expr.location, {}));
     node->usesTime = true;
     return node;
   }
@@ -235,15 +239,15 @@ ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
   switch (kind) {
   case SymbolKind::Param: {
     const Param &param = model_.params[static_cast<size_t>(index)];
-    auto node = std::const_pointer_cast<Node>(
-        make(ExprKind::Param, Shape::scalar(), param.dim, loc, {}));
+    auto node =
+        std::const_pointer_cast<Node>(make(ExprKind::Param, Shape::scalar(), param.dim, loc, {}));
     node->index = index;
     return node;
   }
   case SymbolKind::Coord: {
     const Coord &coord = model_.coords[static_cast<size_t>(index)];
-    auto node = std::const_pointer_cast<Node>(
-        make(ExprKind::Coord, Shape::scalar(), coord.dim, loc, {}));
+    auto node =
+        std::const_pointer_cast<Node>(make(ExprKind::Coord, Shape::scalar(), coord.dim, loc, {}));
     node->index = index;
     node->coordOrder = 0;
     return node;
@@ -307,8 +311,8 @@ ExprRef Resolver::resolveName(const ast::Name &name, const Env &env) {
     return nullptr;
   }
   if (findBuiltin(name.name) || name.name == "sum") {
-    diagnostics_.error(name.location, "'" + name.name + "' is a function; call it: " + name.name +
-                                          "(...)");
+    diagnostics_.error(name.location,
+                       "'" + name.name + "' is a function; call it: " + name.name + "(...)");
     return nullptr;
   }
   if (!env.modelNames) {
@@ -344,7 +348,9 @@ bool mentionsUnitName(const ast::Expr &e) {
   }
 }
 
-bool looksLikeUnit(const ast::Expr &e) { return looksLikeUnitPart(e) && mentionsUnitName(e); }
+bool looksLikeUnit(const ast::Expr &e) {
+  return looksLikeUnitPart(e) && mentionsUnitName(e);
+}
 
 bool looksLikeUnitPart(const ast::Expr &e) {
   switch (e.kind) {
@@ -386,8 +392,9 @@ void Resolver::reportMisplacedUnit(const ast::Index &index, const Env &env) {
     size_t at = whole.find(misplaced);
     if (at != std::string::npos)
       whole.replace(at, misplaced.size(), operand);
-    Diagnostics::addNote(d, {}, "write `" + env.declaringKeyword + " " + env.declaringName + " [" +
-                                    unitText + "] = " + whole + "`");
+    Diagnostics::addNote(d, {},
+                         "write `" + env.declaringKeyword + " " + env.declaringName + " [" +
+                             unitText + "] = " + whole + "`");
   } else {
     Diagnostics::addNote(d, {}, "put the unit on a number, as in `2 [" + unitText + "]`");
   }
@@ -420,8 +427,8 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
       for (const auto &[name, value] : env.args)
         known = known || name == base->name;
       if (!known) {
-        diagnostics_.error(base->location, "unknown name '" + base->name + "'" +
-                                               suggestion(base->name, env));
+        diagnostics_.error(base->location,
+                           "unknown name '" + base->name + "'" + suggestion(base->name, env));
         return nullptr;
       }
     }
@@ -503,10 +510,9 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
     return nullptr;
   }
   if (env.modelNames && symbols.count(call.callee)) {
-    diagnostics_.error(call.calleeLocation,
-                       "'" + call.callee + "' is a " +
-                           symbolKindName(symbols.at(call.callee).kind) +
-                           ", not a function (write * for a product)");
+    diagnostics_.error(call.calleeLocation, "'" + call.callee + "' is a " +
+                                                symbolKindName(symbols.at(call.callee).kind) +
+                                                ", not a function (write * for a product)");
     return nullptr;
   }
   diagnostics_.error(call.calleeLocation,
@@ -525,9 +531,9 @@ ExprRef Resolver::expandDef(const DefEntry &def, const ast::Call &call, std::vec
     return nullptr;
   }
   if (std::find(defStack_.begin(), defStack_.end(), &decl) != defStack_.end()) {
-    Diagnostic &d =
-        diagnostics_.error(call.location, "def '" + decl.name + "' calls itself; defs are "
-                                                                "expanded and cannot recurse");
+    Diagnostic &d = diagnostics_.error(call.location, "def '" + decl.name +
+                                                          "' calls itself; defs are "
+                                                          "expanded and cannot recurse");
     Diagnostics::addNote(d, decl.location, "'" + decl.name + "' is defined here");
     return nullptr;
   }
@@ -558,19 +564,20 @@ ExprRef Resolver::expandDef(const DefEntry &def, const ast::Call &call, std::vec
   return result;
 }
 
-ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args) {
+ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call,
+                                 std::vector<ExprRef> args) {
   const std::string name = builtinName(builtin);
   auto arity = [&](size_t n) {
     if (args.size() == n)
       return true;
     diagnostics_.error(call.location, name + " takes " + std::to_string(n) + " argument" +
-                                          (n == 1 ? "" : "s") + ", " +
-                                          std::to_string(args.size()) + " given");
+                                          (n == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
+                                          " given");
     return false;
   };
   auto shapeError = [&](size_t i, const std::string &expected) {
-    diagnostics_.error(call.args[i]->location, name + " expects " + expected + ", found " +
-                                                   args[i]->shape.toString());
+    diagnostics_.error(call.args[i]->location,
+                       name + " expects " + expected + ", found " + args[i]->shape.toString());
     return nullptr;
   };
   Location loc = call.location;
@@ -596,8 +603,8 @@ ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call, std::ve
     if (!args[0]->shape.isScalar())
       return shapeError(0, "a scalar");
     if (!isDimensionless(args[0]->dim)) {
-      diagnostics_.error(call.args[0]->location, name + " needs a dimensionless argument, found " +
-                                                     describe(args[0]->dim));
+      diagnostics_.error(call.args[0]->location,
+                         name + " needs a dimensionless argument, found " + describe(args[0]->dim));
       return nullptr;
     }
     return makeCall(Shape::scalar(), DimInfo::known(Dimension()));
@@ -642,8 +649,8 @@ ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call, std::ve
         return shapeError(i, "vectors");
     if (args[0]->shape != args[1]->shape) {
       diagnostics_.error(loc, name + " of vectors of different sizes (" +
-                                  args[0]->shape.toString() + " and " +
-                                  args[1]->shape.toString() + ")");
+                                  args[0]->shape.toString() + " and " + args[1]->shape.toString() +
+                                  ")");
       return nullptr;
     }
     DimInfo dim = productDimension(args[0]->dim, args[1]->dim);
@@ -666,8 +673,8 @@ ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call, std::ve
     return makeCall(Shape::matrix(args[0]->shape.cols, args[0]->shape.rows), args[0]->dim);
   case Builtin::Diag: {
     if (args.size() < 2 || args.size() > 3) {
-      diagnostics_.error(loc, "diag takes 2 or 3 scalars, " + std::to_string(args.size()) +
-                                  " given");
+      diagnostics_.error(loc,
+                         "diag takes 2 or 3 scalars, " + std::to_string(args.size()) + " given");
       return nullptr;
     }
     DimInfo dim = DimInfo::pure();
@@ -750,8 +757,8 @@ ExprRef Resolver::resolveVector(const ast::Vector &vector, const Env &env) {
     return nullptr;
   size_t n = elements.size();
   if (n < 2 || n > 3) {
-    diagnostics_.error(vector.location, "a vector has 2 or 3 components, found " +
-                                            std::to_string(n));
+    diagnostics_.error(vector.location,
+                       "a vector has 2 or 3 components, found " + std::to_string(n));
     return nullptr;
   }
   DimInfo dim = DimInfo::pure();
@@ -776,8 +783,8 @@ ExprRef Resolver::resolveVector(const ast::Vector &vector, const Env &env) {
   // A matrix: a vector of rows of equal length.
   Shape row = elements[0]->shape;
   if (!row.isVector()) {
-    diagnostics_.error(vector.elements[0]->location, "a matrix row must be a vector, found " +
-                                                         row.toString());
+    diagnostics_.error(vector.elements[0]->location,
+                       "a matrix row must be a vector, found " + row.toString());
     return nullptr;
   }
   std::vector<ExprRef> entries;
@@ -801,8 +808,8 @@ ExprRef Resolver::resolveVector(const ast::Vector &vector, const Env &env) {
       }
     }
   }
-  return make(ExprKind::Matrix, Shape::matrix(static_cast<int>(n), row.rows), dim,
-              vector.location, std::move(entries));
+  return make(ExprKind::Matrix, Shape::matrix(static_cast<int>(n), row.rows), dim, vector.location,
+              std::move(entries));
 }
 
 ExprRef Resolver::resolveAdd(const ast::Add &add, const Env &env) {
@@ -825,8 +832,8 @@ ExprRef Resolver::resolveAdd(const ast::Add &add, const Env &env) {
   DimInfo dim = terms[0]->dim;
   for (size_t i = 1; i < terms.size(); ++i) {
     if (terms[i]->shape != shape) {
-      diagnostics_.error(add.terms[i].value->location, "cannot add " + shape.toString() +
-                                                           " and " + terms[i]->shape.toString());
+      diagnostics_.error(add.terms[i].value->location,
+                         "cannot add " + shape.toString() + " and " + terms[i]->shape.toString());
       return nullptr;
     }
     auto combined = sumDimension(dim, terms[i]->dim, add.terms[i].value->location,
@@ -853,9 +860,9 @@ ExprRef Resolver::resolveMul(const ast::Mul &mul, const Env &env) {
         ok = false;
         continue;
       }
-      value = make(ExprKind::Pow, Shape::scalar(), inverseDimension(value->dim),
-                   factor.value->location,
-                   {value, number(-1, Rational(-1), factor.value->location)});
+      value =
+          make(ExprKind::Pow, Shape::scalar(), inverseDimension(value->dim), factor.value->location,
+               {value, number(-1, Rational(-1), factor.value->location)});
     }
     factors.push_back(value);
   }
@@ -908,9 +915,9 @@ ExprRef Resolver::resolvePow(const ast::Pow &pow, const Env &env) {
     if (value && std::abs(*value * 2 - std::round(*value * 2)) < 1e-12 && std::abs(*value) < 1e6)
       exact = Rational::make(static_cast<int64_t>(std::round(*value * 2)), 2);
     if (!exact) {
-      diagnostics_.error(pow.exponent->location,
-                         "the exponent of a quantity with dimension " + describe(base->dim) +
-                             " must be a constant integer or half-integer");
+      diagnostics_.error(pow.exponent->location, "the exponent of a quantity with dimension " +
+                                                     describe(base->dim) +
+                                                     " must be a constant integer or half-integer");
       return nullptr;
     }
     auto raised = base->dim.dimension.raisedTo(*exact);
@@ -940,9 +947,9 @@ ExprRef Resolver::resolvePrime(const ast::Prime &prime, const Env &env) {
     value = node;
   }
   if (value->coordOrder > 2) {
-    diagnostics_.error(prime.location,
-                       "this is a derivative of order " + std::to_string(value->coordOrder) +
-                           " of a coordinate; only q, q' and q'' exist");
+    diagnostics_.error(prime.location, "this is a derivative of order " +
+                                           std::to_string(value->coordOrder) +
+                                           " of a coordinate; only q, q' and q'' exist");
     return nullptr;
   }
   return value;
@@ -1013,13 +1020,13 @@ std::optional<long> Resolver::resolveInteger(const ast::Expr &expr, const Env &e
   }
   double rounded = std::round(*number);
   if (std::abs(*number - rounded) > 1e-9) {
-    diagnostics_.error(expr.location, std::string(what) + " must be an integer, found " +
-                                          formatNumber(*number));
+    diagnostics_.error(expr.location,
+                       std::string(what) + " must be an integer, found " + formatNumber(*number));
     return std::nullopt;
   }
   if (std::abs(rounded) > 1e15) {
-    diagnostics_.error(expr.location, std::string(what) + " of " + formatNumber(*number) +
-                                          " is out of range");
+    diagnostics_.error(expr.location,
+                       std::string(what) + " of " + formatNumber(*number) + " is out of range");
     return std::nullopt;
   }
   markStructural(value, model_);
@@ -1131,9 +1138,11 @@ ExprRef Resolver::letReference(int index, Location use) {
   size_t i = static_cast<size_t>(index);
   PendingLet &pending = pendingLets_[i];
   if (pending.state == PendingLet::Resolving) {
-    Diagnostic &d = diagnostics_.error(use, "'" + model_.lets[i].name + "' is defined in terms "
-                                                                        "of itself");
-    Diagnostics::addNote(d, model_.lets[i].location, "'" + model_.lets[i].name + "' is defined here");
+    Diagnostic &d = diagnostics_.error(use, "'" + model_.lets[i].name +
+                                                "' is defined in terms "
+                                                "of itself");
+    Diagnostics::addNote(d, model_.lets[i].location,
+                         "'" + model_.lets[i].name + "' is defined here");
     return nullptr;
   }
   if (pending.state == PendingLet::Pending) {
@@ -1153,8 +1162,8 @@ ExprRef Resolver::letReference(int index, Location use) {
         if (!(value->dim.dimension == unit->dimension)) {
           diagnostics_.error(pending.value->location,
                              "'" + model_.lets[i].name + "' is declared in [" +
-                                 formatUnit(*pending.unit) + "] (" +
-                                 unit->dimension.toString() + ") but its value has dimension " +
+                                 formatUnit(*pending.unit) + "] (" + unit->dimension.toString() +
+                                 ") but its value has dimension " +
                                  value->dim.dimension.toString());
           value = nullptr;
         } else if (!(unit->scale == Rational(1)) || unit->piPower != 0) {
@@ -1166,11 +1175,9 @@ ExprRef Resolver::letReference(int index, Location use) {
       } else {
         // A plain number or unchecked value is taken in the declared unit.
         Location loc = pending.unit->location;
-        std::vector<ExprRef> factors = {value, number(unit->scaleAsDouble(),
-                                                      unit->piPower == 0
-                                                          ? std::optional(unit->scale)
-                                                          : std::nullopt,
-                                                      loc)};
+        std::vector<ExprRef> factors = {
+            value, number(unit->scaleAsDouble(),
+                          unit->piPower == 0 ? std::optional(unit->scale) : std::nullopt, loc)};
         value = make(ExprKind::Mul, value->shape, DimInfo::known(unit->dimension), loc, factors);
       }
     }

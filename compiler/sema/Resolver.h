@@ -22,8 +22,8 @@ inline constexpr long kMaxRange = 100'000;
 struct ExpansionLimit {};
 
 struct Env {
-  Bindings indices;                                   // loop and sum variables
-  std::vector<std::pair<std::string, ExprRef>> args;  // def parameters
+  Bindings indices;                                  // loop and sum variables
+  std::vector<std::pair<std::string, ExprRef>> args; // def parameters
   const FileScope *defs = nullptr;
   bool modelNames = true;
   bool allowMultipliers = false;
@@ -47,8 +47,8 @@ public:
   std::optional<double> evaluateConstant(const ExprRef &expr);
 
   // Lazily resolved lets: registered when declared, resolved on first use.
-  int declareLet(std::string name, Location location, const ast::Expr *value,
-                 const ast::Unit *unit, Bindings bindings, const FileScope *defs);
+  int declareLet(std::string name, Location location, const ast::Expr *value, const ast::Unit *unit,
+                 Bindings bindings, const FileScope *defs);
   ExprRef letReference(int index, Location use);
   void resolveAllLets();
 

@@ -21,9 +21,9 @@ std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation
     scratch.params = model->params;
   Resolver resolver(scratch, diagnostics);
   for (size_t i = 0; i < scratch.params.size(); ++i)
-    resolver.symbols.emplace(scratch.params[i].name,
-                             Symbol{SymbolKind::Param, scratch.params[i].location, false,
-                                    static_cast<int>(i), {}, {}});
+    resolver.symbols.emplace(
+        scratch.params[i].name,
+        Symbol{SymbolKind::Param, scratch.params[i].location, false, static_cast<int>(i), {}, {}});
   Env env;
   std::vector<Assignment> result;
   bool ok = true;
@@ -54,8 +54,8 @@ std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation
     std::optional<double> number =
         value->shape.isScalar() ? resolver.evaluateConstant(value) : std::nullopt;
     if (!number) {
-      diagnostics.error(item.value->location, "the value of '" + a.name +
-                                                  "' must be a constant number");
+      diagnostics.error(item.value->location,
+                        "the value of '" + a.name + "' must be a constant number");
       ok = false;
       continue;
     }

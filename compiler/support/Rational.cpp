@@ -7,8 +7,12 @@ namespace mech {
 
 namespace {
 
-bool mulOverflow(int64_t a, int64_t b, int64_t &out) { return __builtin_mul_overflow(a, b, &out); }
-bool addOverflow(int64_t a, int64_t b, int64_t &out) { return __builtin_add_overflow(a, b, &out); }
+bool mulOverflow(int64_t a, int64_t b, int64_t &out) {
+  return __builtin_mul_overflow(a, b, &out);
+}
+bool addOverflow(int64_t a, int64_t b, int64_t &out) {
+  return __builtin_add_overflow(a, b, &out);
+}
 
 } // namespace
 

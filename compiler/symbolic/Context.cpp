@@ -13,8 +13,8 @@ namespace mech::sym {
 
 const char *fnName(Fn fn) {
   switch (fn) {
-#define MECH_SYM_FN_NAME(id, name, arity)                                      \
-  case Fn::id:                                                                 \
+#define MECH_SYM_FN_NAME(id, name, arity)                                                          \
+  case Fn::id:                                                                                     \
     return name;
     MECH_SYM_FUNCS(MECH_SYM_FN_NAME)
 #undef MECH_SYM_FN_NAME
@@ -77,7 +77,9 @@ int compareNodes(const Node *a, const Node *b) {
 
 } // namespace
 
-bool canonicalLess(const Node *a, const Node *b) { return compareNodes(a, b) < 0; }
+bool canonicalLess(const Node *a, const Node *b) {
+  return compareNodes(a, b) < 0;
+}
 
 bool Context::NodeEqual::operator()(const Node *a, const Node *b) const {
   // Children are interned, so a shallow comparison is a structural one.
@@ -426,7 +428,9 @@ bool isOdd(Fn fn) {
          fn == Fn::Tanh || fn == Fn::Sign;
 }
 
-bool isEven(Fn fn) { return fn == Fn::Cos || fn == Fn::Cosh || fn == Fn::Abs; }
+bool isEven(Fn fn) {
+  return fn == Fn::Cos || fn == Fn::Cosh || fn == Fn::Abs;
+}
 
 double evaluateFn(Fn fn, double x, double y) {
   switch (fn) {
@@ -506,21 +510,35 @@ Expr Context::function(Fn fn, const std::vector<Expr> &args) {
 // ---------------------------------------------------------------------------
 // Operators
 
-Expr operator+(const Expr &a, const Expr &b) { return a.context().add({a, b}); }
+Expr operator+(const Expr &a, const Expr &b) {
+  return a.context().add({a, b});
+}
 Expr operator-(const Expr &a, const Expr &b) {
   return a.context().add({a, a.context().mul({a.context().integer(-1), b})});
 }
-Expr operator*(const Expr &a, const Expr &b) { return a.context().mul({a, b}); }
+Expr operator*(const Expr &a, const Expr &b) {
+  return a.context().mul({a, b});
+}
 Expr operator/(const Expr &a, const Expr &b) {
   return a.context().mul({a, a.context().power(b, a.context().integer(-1))});
 }
-Expr operator-(const Expr &a) { return a.context().mul({a.context().integer(-1), a}); }
-Expr pow(const Expr &base, const Expr &exponent) { return base.context().power(base, exponent); }
+Expr operator-(const Expr &a) {
+  return a.context().mul({a.context().integer(-1), a});
+}
+Expr pow(const Expr &base, const Expr &exponent) {
+  return base.context().power(base, exponent);
+}
 Expr pow(const Expr &base, int64_t exponent) {
   return base.context().power(base, base.context().integer(exponent));
 }
-Expr sqrt(const Expr &x) { return x.context().power(x, x.context().rational(1, 2)); }
-Expr apply(Fn fn, const Expr &x) { return x.context().function(fn, {x}); }
-Expr atan2(const Expr &y, const Expr &x) { return y.context().function(Fn::Atan2, {y, x}); }
+Expr sqrt(const Expr &x) {
+  return x.context().power(x, x.context().rational(1, 2));
+}
+Expr apply(Fn fn, const Expr &x) {
+  return x.context().function(fn, {x});
+}
+Expr atan2(const Expr &y, const Expr &x) {
+  return y.context().function(Fn::Atan2, {y, x});
+}
 
 } // namespace mech::sym

@@ -5,7 +5,9 @@
 
 namespace mech::sym {
 
-Expr Differentiator::operator()(const Expr &e) { return derive(e.node()); }
+Expr Differentiator::operator()(const Expr &e) {
+  return derive(e.node());
+}
 
 Expr Differentiator::derive(const Node *n) {
   auto found = memo_.find(n);
@@ -144,8 +146,12 @@ Differentiator totalTime(Context &context, bool dropAccelerations) {
   });
 }
 
-Expr diff(const Expr &e, const Expr &x) { return partial(x)(e); }
+Expr diff(const Expr &e, const Expr &x) {
+  return partial(x)(e);
+}
 
-Expr timeDerivative(const Expr &e) { return totalTime(e.context())(e); }
+Expr timeDerivative(const Expr &e) {
+  return totalTime(e.context())(e);
+}
 
 } // namespace mech::sym

@@ -32,20 +32,20 @@ enum class Kind : uint8_t {
 #undef MECH_SYM_KIND
 };
 
-#define MECH_SYM_FUNCS(X)                                                      \
-  X(Sin, "sin", 1)                                                             \
-  X(Cos, "cos", 1)                                                             \
-  X(Tan, "tan", 1)                                                             \
-  X(Asin, "asin", 1)                                                           \
-  X(Acos, "acos", 1)                                                           \
-  X(Atan, "atan", 1)                                                           \
-  X(Atan2, "atan2", 2)                                                         \
-  X(Sinh, "sinh", 1)                                                           \
-  X(Cosh, "cosh", 1)                                                           \
-  X(Tanh, "tanh", 1)                                                           \
-  X(Exp, "exp", 1)                                                             \
-  X(Log, "log", 1)                                                             \
-  X(Abs, "abs", 1)                                                             \
+#define MECH_SYM_FUNCS(X)                                                                          \
+  X(Sin, "sin", 1)                                                                                 \
+  X(Cos, "cos", 1)                                                                                 \
+  X(Tan, "tan", 1)                                                                                 \
+  X(Asin, "asin", 1)                                                                               \
+  X(Acos, "acos", 1)                                                                               \
+  X(Atan, "atan", 1)                                                                               \
+  X(Atan2, "atan2", 2)                                                                             \
+  X(Sinh, "sinh", 1)                                                                               \
+  X(Cosh, "cosh", 1)                                                                               \
+  X(Tanh, "tanh", 1)                                                                               \
+  X(Exp, "exp", 1)                                                                                 \
+  X(Log, "log", 1)                                                                                 \
+  X(Abs, "abs", 1)                                                                                 \
   X(Sign, "sign", 1)
 
 enum class Fn : uint8_t {
@@ -73,8 +73,8 @@ enum SymbolMask : uint8_t {
 struct SymbolInfo {
   std::string name; // as printed: th[1], x
   SymbolKind kind;
-  int index = -1; // coordinate, param or multiplier index
-  int order = 0;  // derivative order of a coordinate
+  int index = -1;   // coordinate, param or multiplier index
+  int order = 0;    // derivative order of a coordinate
   double value = 0; // Constant (pi)
 };
 
@@ -86,7 +86,7 @@ struct Node {
   uint8_t mask = 0;
   uint32_t symbol = 0;
   uint64_t hash = 0;
-  Num num;                      // Number; Add: constant; Mul: coefficient
+  Num num;                       // Number; Add: constant; Mul: coefficient
   std::vector<const Node *> ops; // Add: term, coef, ...; Mul: base, exp, ...;
                                  // Pow: base, exp; Func: args
   double treeSize = 1;           // size of the expression written as a tree

@@ -9,7 +9,9 @@ namespace mech::sym {
 
 namespace {
 
-std::optional<Rational> powRational(const Rational &q, int k) { return pow(q, k); }
+std::optional<Rational> powRational(const Rational &q, int k) {
+  return pow(q, k);
+}
 
 } // namespace
 
@@ -48,7 +50,9 @@ Num operator/(const Num &a, const Num &b) {
   return Num::inexact(a.d_ / b.d_);
 }
 
-Num Num::operator-() const { return Num(0) - *this; }
+Num Num::operator-() const {
+  return Num(0) - *this;
+}
 
 Num Num::pow(int64_t k) const {
   if (exact_ && k > -64 && k < 64 && !(q_.isZero() && k < 0))

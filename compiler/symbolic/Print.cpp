@@ -60,7 +60,9 @@ bool displayNegative(const Node *n) {
   return firstCoef != nullptr && firstCoef->num.isNegative();
 }
 
-bool isEvenFn(Fn fn) { return fn == Fn::Cos || fn == Fn::Cosh; }
+bool isEvenFn(Fn fn) {
+  return fn == Fn::Cos || fn == Fn::Cosh;
+}
 bool isOddFn(Fn fn) {
   return fn == Fn::Sin || fn == Fn::Tan || fn == Fn::Sinh || fn == Fn::Tanh || fn == Fn::Asin ||
          fn == Fn::Atan;
@@ -160,12 +162,11 @@ private:
   }
 
   static std::string latexName(const std::string &name) {
-    static const char *greek[] = {"alpha", "beta",  "gamma", "delta", "epsilon", "zeta",
-                                  "eta",   "theta", "iota",  "kappa", "lambda",  "mu",
-                                  "nu",    "xi",    "pi",    "rho",   "sigma",   "tau",
-                                  "upsilon", "phi", "chi",   "psi",   "omega",   "Gamma",
-                                  "Delta", "Theta", "Lambda", "Xi",   "Pi",      "Sigma",
-                                  "Phi",   "Psi",   "Omega"};
+    static const char *greek[] = {"alpha", "beta",  "gamma", "delta",  "epsilon", "zeta",   "eta",
+                                  "theta", "iota",  "kappa", "lambda", "mu",      "nu",     "xi",
+                                  "pi",    "rho",   "sigma", "tau",    "upsilon", "phi",    "chi",
+                                  "psi",   "omega", "Gamma", "Delta",  "Theta",   "Lambda", "Xi",
+                                  "Pi",    "Sigma", "Phi",   "Psi",    "Omega"};
     // Split a trailing index: th1 -> th_{1}, x[2] -> x_{2}.
     std::string base = name, index;
     size_t bracket = name.find('[');
@@ -295,8 +296,8 @@ private:
         return "(" + print(base, 3) + "*" + print(base, 3) + ")";
       return "pow(" + print(base, 1) + ", " + number(exponent) + ")";
     }
-    std::string e = exponent.isInteger() ? exponent.toString()
-                                         : print(c.number(exponent).node(), 5);
+    std::string e =
+        exponent.isInteger() ? exponent.toString() : print(c.number(exponent).node(), 5);
     if (style_ == Style::Latex)
       return print(base, 5) + "^{" + (exponent.isInteger() ? e : number(exponent)) + "}";
     if (!exponent.isInteger())
@@ -368,8 +369,8 @@ private:
     for (size_t i = 0; i < n->ops.size() && reoriented == nullptr; ++i)
       args += (i ? ", " : "") + print(n->ops[i], 1);
     if (style_ == Style::Latex) {
-      static const Fn named[] = {Fn::Sin, Fn::Cos, Fn::Tan,  Fn::Sinh, Fn::Cosh,
-                                 Fn::Tanh, Fn::Exp, Fn::Log};
+      static const Fn named[] = {Fn::Sin,  Fn::Cos,  Fn::Tan, Fn::Sinh,
+                                 Fn::Cosh, Fn::Tanh, Fn::Exp, Fn::Log};
       bool known = std::find(std::begin(named), std::end(named), n->fn) != std::end(named);
       if (n->fn == Fn::Abs)
         return "\\left|" + args + "\\right|";
@@ -397,9 +398,13 @@ private:
 
 } // namespace
 
-std::string toMech(const Expr &e) { return Printer(Style::Mech, nullptr).print(e.node(), 1); }
+std::string toMech(const Expr &e) {
+  return Printer(Style::Mech, nullptr).print(e.node(), 1);
+}
 
-std::string toLatex(const Expr &e) { return Printer(Style::Latex, nullptr).print(e.node(), 1); }
+std::string toLatex(const Expr &e) {
+  return Printer(Style::Latex, nullptr).print(e.node(), 1);
+}
 
 std::string toC(const Expr &e, const std::function<std::string(const SymbolInfo &)> &name) {
   return Printer(Style::C, &name).print(e.node(), 1);

@@ -25,9 +25,9 @@ struct Operand {
   enum class Mode : uint8_t { Scaled, IntegerPower, Sqrt, InverseSqrt, GeneralPower };
   Mode mode;
   uint32_t value;
-  double scale = 1;         // Scaled
-  int32_t power = 1;        // IntegerPower
-  uint32_t exponent = 0;    // GeneralPower: the exponent's instruction
+  double scale = 1;      // Scaled
+  int32_t power = 1;     // IntegerPower
+  uint32_t exponent = 0; // GeneralPower: the exponent's instruction
 };
 
 class Program {

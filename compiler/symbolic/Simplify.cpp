@@ -230,9 +230,8 @@ Expr trigRound(const Expr &sum) {
   }
   std::map<std::tuple<Fn, Fn, const Node *, const Node *, const Node *>, size_t> index;
   for (size_t p = 0; p < pairs.size(); ++p)
-    index.emplace(std::make_tuple(pairs[p].first, pairs[p].second, pairs[p].a, pairs[p].b,
-                                  pairs[p].rest),
-                  p);
+    index.emplace(
+        std::make_tuple(pairs[p].first, pairs[p].second, pairs[p].a, pairs[p].b, pairs[p].rest), p);
   for (const Pair &p : pairs) {
     if (used[p.term])
       continue;
@@ -412,6 +411,8 @@ Expr collectParameters(const Expr &e) {
   return pass(e.node());
 }
 
-Expr simplify(const Expr &e) { return collectParameters(simplifyTrig(expand(e))); }
+Expr simplify(const Expr &e) {
+  return collectParameters(simplifyTrig(expand(e)));
+}
 
 } // namespace mech::sym

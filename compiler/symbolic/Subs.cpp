@@ -3,7 +3,9 @@
 
 namespace mech::sym {
 
-Expr Substitution::operator()(const Expr &e) { return apply(e.node()); }
+Expr Substitution::operator()(const Expr &e) {
+  return apply(e.node());
+}
 
 Expr Substitution::apply(const Node *n) {
   auto mapped = map_.find(n);

@@ -5,8 +5,8 @@ namespace mech::ast {
 
 const char *exprKindName(ExprKind kind) {
   switch (kind) {
-#define MECH_AST_NAME(name)                                                    \
-  case ExprKind::name:                                                         \
+#define MECH_AST_NAME(name)                                                                        \
+  case ExprKind::name:                                                                             \
     return #name;
     MECH_AST_EXPR_KINDS(MECH_AST_NAME)
 #undef MECH_AST_NAME

@@ -15,20 +15,20 @@
 namespace mech::ast {
 
 // One list of expression kinds drives the enum, the printer and the dumper.
-#define MECH_AST_EXPR_KINDS(X)                                                  \
-  X(Number)                                                                    \
-  X(Time)                                                                      \
-  X(Pi)                                                                        \
-  X(Name)                                                                      \
-  X(Call)                                                                      \
-  X(SumOver)                                                                   \
-  X(Vector)                                                                    \
-  X(Add)                                                                       \
-  X(Mul)                                                                       \
-  X(Neg)                                                                       \
-  X(Pow)                                                                       \
-  X(Prime)                                                                     \
-  X(Component)                                                                 \
+#define MECH_AST_EXPR_KINDS(X)                                                                     \
+  X(Number)                                                                                        \
+  X(Time)                                                                                          \
+  X(Pi)                                                                                            \
+  X(Name)                                                                                          \
+  X(Call)                                                                                          \
+  X(SumOver)                                                                                       \
+  X(Vector)                                                                                        \
+  X(Add)                                                                                           \
+  X(Mul)                                                                                           \
+  X(Neg)                                                                                           \
+  X(Pow)                                                                                           \
+  X(Prime)                                                                                         \
+  X(Component)                                                                                     \
   X(Index)
 
 enum class ExprKind {
@@ -284,8 +284,8 @@ struct Comments {
 
 struct Decl {
   std::variant<ParamDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
-               GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl,
-               ConstraintDecl, InitDecl, OutputDecl, ForDecl>
+               GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
+               InitDecl, OutputDecl, ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

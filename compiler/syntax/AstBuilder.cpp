@@ -45,7 +45,9 @@ Location AstBuilder::at(antlr4::ParserRuleContext *ctx) const {
   return span(ctx->getStart(), ctx->getStop());
 }
 
-std::string AstBuilder::name(P::NameContext *ctx) const { return ctx->getText(); }
+std::string AstBuilder::name(P::NameContext *ctx) const {
+  return ctx->getText();
+}
 
 std::vector<ExprPtr> AstBuilder::exprs(const std::vector<P::ExprContext *> &ctxs) {
   std::vector<ExprPtr> result;
@@ -99,8 +101,8 @@ ExprPtr AstBuilder::power(P::PowerContext *ctx) {
   if (exponents.empty())
     return base;
   if (static_cast<int>(exponents.size()) > kMaxOperatorChain) {
-    diagnostics_.error(at(ctx), "chain of '^' longer than " +
-                                    std::to_string(kMaxOperatorChain) + " operators");
+    diagnostics_.error(at(ctx), "chain of '^' longer than " + std::to_string(kMaxOperatorChain) +
+                                    " operators");
     return base;
   }
   // a ^ s1 p1 ^ s2 p2: right-associative, each sign applying to the rest of

@@ -12,8 +12,7 @@ namespace mech {
 
 class AstBuilder {
 public:
-  AstBuilder(const SourceFile &source, antlr4::CommonTokenStream &tokens,
-             Diagnostics &diagnostics);
+  AstBuilder(const SourceFile &source, antlr4::CommonTokenStream &tokens, Diagnostics &diagnostics);
 
   std::unique_ptr<ast::File> file(MechParser::FileContext *ctx);
   ast::ExprPtr expr(MechParser::ExprContext *ctx);

@@ -67,14 +67,15 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
   if (expression)
     words.push_back("an expression");
   for (ssize_t type : types) {
-    if (declarationCount >= 5 && (declarationWords.count(type) || type == MechLexer::TORQUE ||
-                                  type == MechLexer::GRAVITY || type == MechLexer::SPRING ||
-                                  type == MechLexer::DEF || type == MechLexer::SEMI))
+    if (declarationCount >= 5 &&
+        (declarationWords.count(type) || type == MechLexer::TORQUE || type == MechLexer::GRAVITY ||
+         type == MechLexer::SPRING || type == MechLexer::DEF || type == MechLexer::SEMI))
       continue;
     if (expression &&
-        (type == MechLexer::ID || type == MechLexer::NUMBER || type == MechLexer::TIME || type == MechLexer::PI ||
-         type == MechLexer::LPAREN || type == MechLexer::LBRACK || type == MechLexer::PLUS ||
-         type == MechLexer::MINUS || (type >= MechLexer::MASS && type <= MechLexer::IN)))
+        (type == MechLexer::ID || type == MechLexer::NUMBER || type == MechLexer::TIME ||
+         type == MechLexer::PI || type == MechLexer::LPAREN || type == MechLexer::LBRACK ||
+         type == MechLexer::PLUS || type == MechLexer::MINUS ||
+         (type >= MechLexer::MASS && type <= MechLexer::IN)))
       continue;
     if (type == MechLexer::ID) {
       words.push_back("a name");
@@ -166,10 +167,11 @@ Location byteOffsetLocation(const SourceFile &source, size_t offset) {
     if (source.text()[i] == '\n')
       ++loc.line, lineStart = i + 1;
   }
-  loc.column = static_cast<int>(
-                   decodeUtf8Lossy(std::string_view(source.text()).substr(lineStart, offset - lineStart))
-                       .size()) +
-               1;
+  loc.column =
+      static_cast<int>(
+          decodeUtf8Lossy(std::string_view(source.text()).substr(lineStart, offset - lineStart))
+              .size()) +
+      1;
   return loc;
 }
 
@@ -202,9 +204,9 @@ bool prescan(const SourceFile &source, antlr4::CommonTokenStream &tokens,
       antlr4::Token *before = index > 0 ? tokens.get(index - 1) : nullptr;
       if (before != nullptr && before->getType() == MechLexer::NUMBER &&
           before->getStopIndex() + 1 == token->getStartIndex()) {
-        diagnostics.error(tokenLocation(source, token),
-                          "numbers cannot end with '.'; write " + before->getText() + ".0 or " +
-                              before->getText());
+        diagnostics.error(tokenLocation(source, token), "numbers cannot end with '.'; write " +
+                                                            before->getText() + ".0 or " +
+                                                            before->getText());
         ok = false;
       }
       break;
@@ -213,9 +215,9 @@ bool prescan(const SourceFile &source, antlr4::CommonTokenStream &tokens,
     case MechLexer::LBRACK:
     case MechLexer::LBRACE:
       if (++depth > kMaxNestingDepth) {
-        diagnostics.error(tokenLocation(source, token),
-                          "brackets nested deeper than " + std::to_string(kMaxNestingDepth) +
-                              " levels");
+        diagnostics.error(tokenLocation(source, token), "brackets nested deeper than " +
+                                                            std::to_string(kMaxNestingDepth) +
+                                                            " levels");
         return false;
       }
       break;

@@ -162,9 +162,13 @@ std::string indices(const std::vector<ExprPtr> &items) {
   return out + "]";
 }
 
-std::string declName(const DeclName &name) { return name.name + indices(name.indices); }
+std::string declName(const DeclName &name) {
+  return name.name + indices(name.indices);
+}
 
-std::string range(const Range &r) { return formatExpr(*r.from) + ".." + formatExpr(*r.to); }
+std::string range(const Range &r) {
+  return formatExpr(*r.from) + ".." + formatExpr(*r.to);
+}
 
 std::string unitSuffix(const std::optional<Unit> &unit) {
   return unit ? " [" + formatUnit(*unit) + "]" : "";
@@ -215,8 +219,7 @@ private:
             std::string s = "param ";
             for (size_t i = 0; i < node.items.size(); ++i) {
               const ParamItem &p = node.items[i];
-              s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " +
-                   formatExpr(*p.value);
+              s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " + formatExpr(*p.value);
             }
             return s;
           } else if constexpr (std::is_same_v<T, CoordDecl>) {
@@ -251,11 +254,10 @@ private:
           } else if constexpr (std::is_same_v<T, TorqueDecl>) {
             return "torque " + formatExpr(*node.moment) + " on " + formatExpr(*node.angle);
           } else if constexpr (std::is_same_v<T, GeneralizedDecl>) {
-            return "generalized " + formatExpr(*node.value) + " on " +
-                   formatExpr(*node.coordinate);
+            return "generalized " + formatExpr(*node.value) + " on " + formatExpr(*node.coordinate);
           } else if constexpr (std::is_same_v<T, ParticleDecl>) {
-            return "particle " + declName(node.name) + " mass " + formatExpr(*node.mass) +
-                   " at " + formatExpr(*node.position);
+            return "particle " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
+                   formatExpr(*node.position);
           } else if constexpr (std::is_same_v<T, BodyDecl>) {
             return "body " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
                    formatExpr(*node.position) +
@@ -279,8 +281,7 @@ private:
             for (size_t i = 0; i < node.items.size(); ++i) {
               const InitItem &q = node.items[i];
               s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
-                   std::string(static_cast<size_t>(q.primes), '\'') + " = " +
-                   formatExpr(*q.value);
+                   std::string(static_cast<size_t>(q.primes), '\'') + " = " + formatExpr(*q.value);
             }
             return s;
           } else if constexpr (std::is_same_v<T, OutputDecl>) {

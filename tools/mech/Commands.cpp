@@ -4,16 +4,16 @@
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
 #include "sema/Analyzer.h"
-#include "support/Json.h"
 #include "sema/ModelPrinter.h"
+#include "support/Json.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
 #include "syntax/Printer.h"
 
 #include <algorithm>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 namespace mech::cli {
 
@@ -225,8 +225,8 @@ int runFmt(const Invocation &invocation) {
 
 int runEquations(const Invocation &invocation) {
   ModelOptions options;
-  if (auto status = parseModelOptions("equations", invocation.args, {"--set", "--json", "--latex"},
-                                      options))
+  if (auto status =
+          parseModelOptions("equations", invocation.args, {"--set", "--json", "--latex"}, options))
     return *status;
   auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
   loaded->diagnostics().print(std::cerr);
@@ -244,7 +244,8 @@ int runEquations(const Invocation &invocation) {
 
 int runEval(const Invocation &invocation) {
   ModelOptions options;
-  if (auto status = parseModelOptions("eval", invocation.args, {"--set", "--at", "--json"}, options))
+  if (auto status =
+          parseModelOptions("eval", invocation.args, {"--set", "--at", "--json"}, options))
     return *status;
   auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
   if (!loaded->derivation) {
