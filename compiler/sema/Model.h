@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sema/Dimension.h"
+#include "support/ElementaryFunctions.h"
 #include "support/Rational.h"
 #include "support/SourceFile.h"
 
@@ -32,22 +33,10 @@ struct Shape {
   friend bool operator==(const Shape &, const Shape &) = default;
 };
 
+// The built-in functions: the elementary ones, then those on vectors.
 #define MECH_BUILTINS(X)                                                                           \
-  X(Sin, "sin", 1)                                                                                 \
-  X(Cos, "cos", 1)                                                                                 \
-  X(Tan, "tan", 1)                                                                                 \
-  X(Asin, "asin", 1)                                                                               \
-  X(Acos, "acos", 1)                                                                               \
-  X(Atan, "atan", 1)                                                                               \
-  X(Atan2, "atan2", 2)                                                                             \
-  X(Sinh, "sinh", 1)                                                                               \
-  X(Cosh, "cosh", 1)                                                                               \
-  X(Tanh, "tanh", 1)                                                                               \
-  X(Exp, "exp", 1)                                                                                 \
-  X(Log, "log", 1)                                                                                 \
+  MECH_ELEMENTARY_FUNCTIONS(X)                                                                     \
   X(Sqrt, "sqrt", 1)                                                                               \
-  X(Abs, "abs", 1)                                                                                 \
-  X(Sign, "sign", 1)                                                                               \
   X(Dot, "dot", 2)                                                                                 \
   X(Cross, "cross", 2)                                                                             \
   X(Norm, "norm", 1)                                                                               \

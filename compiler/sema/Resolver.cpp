@@ -1079,37 +1079,12 @@ std::optional<double> Resolver::evaluateConstant(const ExprRef &e) {
         return std::nullopt;
       args.push_back(*x);
     }
-    switch (e->builtin) {
-    case Builtin::Sin:
-      return std::sin(args[0]);
-    case Builtin::Cos:
-      return std::cos(args[0]);
-    case Builtin::Tan:
-      return std::tan(args[0]);
-    case Builtin::Asin:
-      return std::asin(args[0]);
-    case Builtin::Acos:
-      return std::acos(args[0]);
-    case Builtin::Atan:
-      return std::atan(args[0]);
-    case Builtin::Atan2:
-      return std::atan2(args[0], args[1]);
-    case Builtin::Sinh:
-      return std::sinh(args[0]);
-    case Builtin::Cosh:
-      return std::cosh(args[0]);
-    case Builtin::Tanh:
-      return std::tanh(args[0]);
-    case Builtin::Exp:
-      return std::exp(args[0]);
-    case Builtin::Log:
-      return std::log(args[0]);
-    case Builtin::Sqrt:
+    if (e->builtin == Builtin::Sqrt)
       return std::sqrt(args[0]);
-    case Builtin::Abs:
-      return std::abs(args[0]);
-    case Builtin::Sign:
-      return args[0] > 0 ? 1.0 : args[0] < 0 ? -1.0 : 0.0;
+    if (static_cast<int>(e->builtin) <= static_cast<int>(Builtin::Sign))
+      return evaluateElementary(static_cast<ElementaryFunction>(e->builtin), args[0],
+                                args.size() > 1 ? args[1] : 0.0);
+    switch (e->builtin) {
     default:
       return std::nullopt;
     }

@@ -432,40 +432,6 @@ bool isEven(Fn fn) {
   return fn == Fn::Cos || fn == Fn::Cosh || fn == Fn::Abs;
 }
 
-double evaluateFn(Fn fn, double x, double y) {
-  switch (fn) {
-  case Fn::Sin:
-    return std::sin(x);
-  case Fn::Cos:
-    return std::cos(x);
-  case Fn::Tan:
-    return std::tan(x);
-  case Fn::Asin:
-    return std::asin(x);
-  case Fn::Acos:
-    return std::acos(x);
-  case Fn::Atan:
-    return std::atan(x);
-  case Fn::Atan2:
-    return std::atan2(x, y);
-  case Fn::Sinh:
-    return std::sinh(x);
-  case Fn::Cosh:
-    return std::cosh(x);
-  case Fn::Tanh:
-    return std::tanh(x);
-  case Fn::Exp:
-    return std::exp(x);
-  case Fn::Log:
-    return std::log(x);
-  case Fn::Abs:
-    return std::abs(x);
-  case Fn::Sign:
-    return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
-  }
-  return 0;
-}
-
 } // namespace
 
 Expr Context::function(Fn fn, const std::vector<Expr> &args) {

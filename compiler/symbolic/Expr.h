@@ -13,6 +13,7 @@
 // does not depend on pointers or seeds, so output is the same on every run.
 #pragma once
 
+#include "support/ElementaryFunctions.h"
 #include "symbolic/Number.h"
 
 #include <cstdint>
@@ -32,21 +33,8 @@ enum class Kind : uint8_t {
 #undef MECH_SYM_KIND
 };
 
-#define MECH_SYM_FUNCS(X)                                                                          \
-  X(Sin, "sin", 1)                                                                                 \
-  X(Cos, "cos", 1)                                                                                 \
-  X(Tan, "tan", 1)                                                                                 \
-  X(Asin, "asin", 1)                                                                               \
-  X(Acos, "acos", 1)                                                                               \
-  X(Atan, "atan", 1)                                                                               \
-  X(Atan2, "atan2", 2)                                                                             \
-  X(Sinh, "sinh", 1)                                                                               \
-  X(Cosh, "cosh", 1)                                                                               \
-  X(Tanh, "tanh", 1)                                                                               \
-  X(Exp, "exp", 1)                                                                                 \
-  X(Log, "log", 1)                                                                                 \
-  X(Abs, "abs", 1)                                                                                 \
-  X(Sign, "sign", 1)
+// The engine's functions are the language's elementary functions.
+#define MECH_SYM_FUNCS(X) MECH_ELEMENTARY_FUNCTIONS(X)
 
 enum class Fn : uint8_t {
 #define MECH_SYM_FN(id, name, arity) id,
@@ -55,6 +43,9 @@ enum class Fn : uint8_t {
 };
 
 const char *fnName(Fn fn);
+inline double evaluateFn(Fn fn, double x, double y = 0) {
+  return evaluateElementary(static_cast<ElementaryFunction>(fn), x, y);
+}
 
 // What a symbol stands for; coordinates have one symbol per derivative order.
 enum class SymbolKind : uint8_t { Param, Coord, Time, Multiplier, Constant, Free };

@@ -10,40 +10,6 @@ namespace mech::sym {
 
 namespace {
 
-double applyFn(Fn fn, double x, double y) {
-  switch (fn) {
-  case Fn::Sin:
-    return std::sin(x);
-  case Fn::Cos:
-    return std::cos(x);
-  case Fn::Tan:
-    return std::tan(x);
-  case Fn::Asin:
-    return std::asin(x);
-  case Fn::Acos:
-    return std::acos(x);
-  case Fn::Atan:
-    return std::atan(x);
-  case Fn::Atan2:
-    return std::atan2(x, y);
-  case Fn::Sinh:
-    return std::sinh(x);
-  case Fn::Cosh:
-    return std::cosh(x);
-  case Fn::Tanh:
-    return std::tanh(x);
-  case Fn::Exp:
-    return std::exp(x);
-  case Fn::Log:
-    return std::log(x);
-  case Fn::Abs:
-    return std::abs(x);
-  case Fn::Sign:
-    return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
-  }
-  return 0;
-}
-
 double integerPower(double x, int32_t k) {
   bool invert = k < 0;
   uint32_t n = static_cast<uint32_t>(invert ? -static_cast<int64_t>(k) : k);
@@ -196,7 +162,7 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
       break;
     }
     case Instruction::Op::Function:
-      v[i] = applyFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
+      v[i] = evaluateFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
       break;
     }
   }

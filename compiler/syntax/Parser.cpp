@@ -243,74 +243,58 @@ bool validate(const SourceFile &source, Diagnostics &diagnostics) {
 
 } // namespace
 
-std::unique_ptr<ast::File> parseFile(const SourceFile &source, Diagnostics &diagnostics) {
+namespace {
+
+// The steps every entry point shares: validate, lex and prescan, run one
+// parser rule, and build the AST from it; null when anything was reported.
+template <typename Result, typename Rule, typename Build>
+Result parseWith(const SourceFile &source, Diagnostics &diagnostics, Rule rule, Build build) {
   if (!validate(source, diagnostics))
     return nullptr;
   ParseSession session(source, diagnostics);
   if (!prescan(source, session.tokens, diagnostics))
     return nullptr;
   int errorsBefore = diagnostics.errorCount();
-  MechParser::FileContext *tree = session.parser.file();
+  auto *tree = rule(session.parser);
   if (diagnostics.errorCount() > errorsBefore)
     return nullptr;
   AstBuilder builder(source, session.tokens, diagnostics);
-  std::unique_ptr<ast::File> file = builder.file(tree);
+  Result result = build(builder, tree);
   if (diagnostics.errorCount() > errorsBefore)
     return nullptr;
-  return file;
+  return result;
+}
+
+} // namespace
+
+std::unique_ptr<ast::File> parseFile(const SourceFile &source, Diagnostics &diagnostics) {
+  return parseWith<std::unique_ptr<ast::File>>(
+      source, diagnostics, [](MechParser &p) { return p.file(); },
+      [](AstBuilder &b, MechParser::FileContext *tree) { return b.file(tree); });
 }
 
 ast::ExprPtr parseExpression(const SourceFile &source, Diagnostics &diagnostics) {
-  if (!validate(source, diagnostics))
-    return nullptr;
-  ParseSession session(source, diagnostics);
-  if (!prescan(source, session.tokens, diagnostics))
-    return nullptr;
-  int errorsBefore = diagnostics.errorCount();
-  MechParser::StandaloneExprContext *tree = session.parser.standaloneExpr();
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  AstBuilder builder(source, session.tokens, diagnostics);
-  ast::ExprPtr expr = builder.expr(tree->expr());
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  return expr;
+  return parseWith<ast::ExprPtr>(
+      source, diagnostics, [](MechParser &p) { return p.standaloneExpr(); },
+      [](AstBuilder &b, MechParser::StandaloneExprContext *tree) { return b.expr(tree->expr()); });
 }
 
 std::unique_ptr<std::vector<ast::Decl>> parseDeclarations(const SourceFile &source,
                                                           Diagnostics &diagnostics) {
-  if (!validate(source, diagnostics))
-    return nullptr;
-  ParseSession session(source, diagnostics);
-  if (!prescan(source, session.tokens, diagnostics))
-    return nullptr;
-  int errorsBefore = diagnostics.errorCount();
-  MechParser::StandaloneDeclsContext *tree = session.parser.standaloneDecls();
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  AstBuilder builder(source, session.tokens, diagnostics);
-  auto decls = std::make_unique<std::vector<ast::Decl>>(builder.decls(tree->decl(), nullptr));
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  return decls;
+  return parseWith<std::unique_ptr<std::vector<ast::Decl>>>(
+      source, diagnostics, [](MechParser &p) { return p.standaloneDecls(); },
+      [](AstBuilder &b, MechParser::StandaloneDeclsContext *tree) {
+        return std::make_unique<std::vector<ast::Decl>>(b.decls(tree->decl(), nullptr));
+      });
 }
 
 std::unique_ptr<std::vector<ast::InitItem>> parseAssignments(const SourceFile &source,
                                                              Diagnostics &diagnostics) {
-  if (!validate(source, diagnostics))
-    return nullptr;
-  ParseSession session(source, diagnostics);
-  if (!prescan(source, session.tokens, diagnostics))
-    return nullptr;
-  int errorsBefore = diagnostics.errorCount();
-  MechParser::StandaloneAssignmentsContext *tree = session.parser.standaloneAssignments();
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  AstBuilder builder(source, session.tokens, diagnostics);
-  auto items = std::make_unique<std::vector<ast::InitItem>>(builder.assignments(tree));
-  if (diagnostics.errorCount() > errorsBefore)
-    return nullptr;
-  return items;
+  return parseWith<std::unique_ptr<std::vector<ast::InitItem>>>(
+      source, diagnostics, [](MechParser &p) { return p.standaloneAssignments(); },
+      [](AstBuilder &b, MechParser::StandaloneAssignmentsContext *tree) {
+        return std::make_unique<std::vector<ast::InitItem>>(b.assignments(tree));
+      });
 }
 
 } // namespace mech
