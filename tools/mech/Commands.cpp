@@ -3,6 +3,7 @@
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
+#include "jit/CompiledModel.h"
 #include "sema/Analyzer.h"
 #include "sema/ModelPrinter.h"
 #include "support/Json.h"
@@ -269,17 +270,29 @@ int runEval(const Invocation &invocation) {
 }
 
 int runDump(const Invocation &invocation, const std::string &stage) {
-  if (stage != "ast" && stage != "sema" && stage != "eom")
-    return usageError("unknown dump stage '" + stage + "' (ast, sema or eom)");
-  if (stage == "eom") {
+  if (stage != "ast" && stage != "sema" && stage != "eom" && stage != "llvm")
+    return usageError("unknown dump stage '" + stage + "' (ast, sema, eom or llvm)");
+  if (stage == "eom" || stage == "llvm") {
     ModelOptions options;
-    if (auto status = parseModelOptions("--dump=eom", invocation.args, {"--set"}, options))
+    if (auto status = parseModelOptions("--dump=" + stage, invocation.args, {"--set"}, options))
       return *status;
     auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
     loaded->diagnostics().print(std::cerr);
     if (!loaded->derivation)
       return kExitModelError;
-    std::cout << driver::eomDump(mechanics::simplified(loaded->equations()));
+    if (stage == "eom") {
+      std::cout << driver::eomDump(mechanics::simplified(loaded->equations()));
+      return kExitOk;
+    }
+    auto programs =
+        mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
+    std::string error;
+    std::string ir = jit::kernelsIr(programs, error);
+    if (ir.empty()) {
+      std::cerr << "mech: error: " << error << "\n";
+      return kExitModelError;
+    }
+    std::cout << ir;
     return kExitOk;
   }
   Arguments args = split(invocation.args);

@@ -29,6 +29,7 @@ options:
   --dump=ast FILE      print the syntax tree
   --dump=sema FILE     print the checked model (names resolved, SI values)
   --dump=eom FILE      print the derived equations (the Lagrange IR)
+  --dump=llvm FILE     print the optimized LLVM IR of the model's kernels
   --set p=v            set a param (values may carry units: --set l=30[cm])
   --help               show this help
   --version            show the version, the LLVM version and the host
