@@ -98,7 +98,8 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
           message += (i ? ", '" : "'") + inertialess[i] + "'";
         message += inertialess.size() > 1 ? " have no inertia" : " has no inertia";
       } else {
-        message += " (the kinetic energy does not determine every acceleration)";
+        message = "mass matrix is not positive definite at this state (T is not a positive "
+                  "definite form in the velocities)";
       }
       diagnostics.error(where, message);
       return std::nullopt;

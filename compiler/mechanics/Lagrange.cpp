@@ -205,7 +205,9 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     eq.outputs.push_back(lower.scalar(o.value));
     eq.outputNames.push_back(o.name);
   }
-  eq.hasExplicitTime = eq.L.has(sym::kHasTime);
+  // t may cancel only through identities (a rotating frame: sin^2 + cos^2).
+  eq.hasExplicitTime =
+      eq.L.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(eq.L)).has(sym::kHasTime);
   eq.conservative = model.dissipation.empty() && model.forces.empty() && model.torques.empty() &&
                     model.generalized.empty() && !eq.hasExplicitTime;
   return result;
