@@ -7,6 +7,8 @@
 #include <bit>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <unordered_map>
 
 namespace mech::sym {
@@ -281,6 +283,47 @@ Expr Context::add(const std::vector<Expr> &terms) {
 // ---------------------------------------------------------------------------
 // Mul and Pow
 
+namespace {
+
+// The numeric content of a sum: the positive gcd of its exact coefficients
+// (and constant), negated when the leading term is negative, so that
+// sum = content * primitive with a unique primitive. Nullopt when the sum
+// has inexact coefficients or a content of 1.
+std::optional<Num> contentOf(const Node *sum) {
+  int64_t numerators = 0, denominators = 1;
+  auto include = [&](const Num &c) {
+    if (!c.exact())
+      return false;
+    const Rational &q = c.rational();
+    if (q.isZero())
+      return true;
+    numerators = std::gcd(numerators, q.num() < 0 ? -q.num() : q.num());
+    int64_t g = std::gcd(denominators, q.den());
+    return !__builtin_mul_overflow(denominators / g, q.den(), &denominators);
+  };
+  if (!include(sum->num))
+    return std::nullopt;
+  for (size_t i = 0; i < sum->ops.size(); i += 2)
+    if (!include(sum->ops[i + 1]->num))
+      return std::nullopt;
+  if (numerators == 0)
+    return std::nullopt;
+  bool negative = sum->ops[1]->num.isNegative();
+  auto content = Rational::make(negative ? -numerators : numerators, denominators);
+  if (!content || *content == Rational(1))
+    return std::nullopt;
+  return Num(*content);
+}
+
+} // namespace
+
+Expr Context::primitive(const Node *sum, const Num &content) {
+  std::vector<Expr> terms = {number(sum->num / content)};
+  for (size_t i = 0; i < sum->ops.size(); i += 2)
+    terms.push_back(scaled(sum->ops[i + 1]->num / content, sum->ops[i]));
+  return add(terms);
+}
+
 Expr Context::makeMul(const Num &coef, std::vector<std::pair<const Node *, const Node *>> factors) {
   if (coef.isZero())
     return zero_;
@@ -346,11 +389,21 @@ Expr Context::mul(const std::vector<Expr> &factors) {
     return zero_;
   std::vector<std::pair<const Node *, const Node *>> kept;
   std::vector<Expr> extra; // factors whose combined power simplifies further
+  bool several = order.size() > 1;
   for (const Node *base : order) {
     const std::vector<Expr> &list = exponents.at(base);
     Expr exponent = list.size() == 1 ? list[0] : add(list);
     if (exponent.isZero())
       continue;
+    // (2x + 2y)*z is 2*(x + y)*z whichever way it was grouped: a sum raised
+    // to an integer power gives its numeric content to the coefficient.
+    if (base->kind == Kind::Add && (several || !exponent.isOne()) && exponent.isNumber() &&
+        exponent->num.isInteger())
+      if (auto content = contentOf(base)) {
+        coef = coef * content->pow(exponent->num.rational().num());
+        extra.push_back(power(primitive(base, *content), exponent));
+        continue;
+      }
     if (list.size() > 1 || base->kind == Kind::Number) {
       // x^a * x^b may collapse (x^1/2 * x^1/2 = x, 2^3 = 8): let power() decide.
       Expr combined = power(Expr(base), exponent);
@@ -366,10 +419,13 @@ Expr Context::mul(const std::vector<Expr> &factors) {
     }
     kept.push_back({base, exponent.node()});
   }
-  Expr result = makeMul(coef, std::move(kept));
   if (extra.empty())
-    return result;
-  extra.push_back(result);
+    return makeMul(coef, std::move(kept));
+  // Combine again with the coefficient as a factor: distributing it into a
+  // lone sum here would hand the content back and forth between two sums.
+  extra.push_back(number(coef));
+  for (const auto &[base, exponent] : kept)
+    extra.push_back(power(Expr(base), Expr(exponent)));
   return mul(extra);
 }
 
@@ -389,7 +445,23 @@ Expr Context::power(const Expr &base, const Expr &exponent) {
       return number(b.pow(exponent->num.rational().num()));
     if (exponent.isNumber() && (!b.exact() || !exponent->num.exact()) && !b.isNegative())
       return number(Num::inexact(std::pow(b.toDouble(), exponent->num.toDouble())));
+    // 2^(3/2) = 2 * 2^(1/2): the integer part of the exponent is a factor.
+    if (exponent.isNumber() && exponent->num.exact() && b.exact() && !b.isNegative() &&
+        !b.isZero()) {
+      const Rational &e = exponent->num.rational();
+      int64_t whole = e.num() / e.den();
+      if (e.num() < 0 && e.num() % e.den() != 0)
+        --whole;
+      if (whole != 0) {
+        Num rest = exponent->num - Num(whole);
+        return makeMul(b.pow(whole), {{base.node(), number(rest).node()}});
+      }
+    }
   }
+  if (base.kind() == Kind::Add && integerExponent && !exponent.isOne())
+    if (auto content = contentOf(base.node()))
+      return mul({number(content->pow(exponent->num.rational().num())),
+                  power(primitive(base.node(), *content), exponent)});
   if (base.kind() == Kind::Pow && integerExponent)
     return power(Expr(base->ops[0]), Expr(base->ops[1]) * exponent);
   if (base.kind() == Kind::Mul && integerExponent) {

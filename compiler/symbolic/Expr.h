@@ -162,6 +162,7 @@ private:
   const Node *intern(Node &&candidate);
   Expr makeMul(const Num &coef, std::vector<std::pair<const Node *, const Node *>> factors);
   Expr scaled(const Num &coef, const Node *term);
+  Expr primitive(const Node *sum, const Num &content);
 
   struct NodeHash {
     size_t operator()(const Node *n) const { return n->hash; }

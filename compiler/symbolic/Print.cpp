@@ -118,7 +118,15 @@ public:
       break;
     }
     case Kind::Func:
-      text = function(n);
+      if (isOddFn(n->fn) && reorientedArgument(n) != nullptr &&
+          (flipped_.empty() || flipped_.back() != n)) {
+        // sin(-x) reads as -sin(x): let the product rule move the sign.
+        bool negative = false;
+        text = product(n, negative);
+        level = negative ? 1 : 2;
+      } else {
+        text = function(n);
+      }
       break;
     }
     if (level < context)
@@ -229,7 +237,8 @@ private:
       Expr value = terms[i].value;
       bool negative = false;
       std::string text;
-      if (value.kind() == Kind::Mul || value.kind() == Kind::Pow) {
+      if (value.kind() == Kind::Mul || value.kind() == Kind::Pow ||
+          (value.kind() == Kind::Func && isOddFn(value->fn))) {
         // The product decides its own sign (odd functions may flip it).
         text = product(value.node(), negative);
         if (negative)

@@ -244,11 +244,11 @@ TEST_CASE("a comment may hold any text, including words and brackets", "[parser]
 
 TEST_CASE("param, with the unit on the literal or on the name", "[parser]") {
   CHECK(declTree("param m = 1.5 [kg], g = 9.81 [m/s^2]") == lines({
-                                                              "Param m",
-                                                              "  value: Number 1.5 [kg]",
-                                                              "Param g",
-                                                              "  value: Number 9.81 [m/s^2]",
-                                                          }));
+                                                                "Param m",
+                                                                "  value: Number 1.5 [kg]",
+                                                                "Param g",
+                                                                "  value: Number 9.81 [m/s^2]",
+                                                            }));
   CHECK(declTree("param w [1/s] = 2*pi") == lines({
                                                 "Param w",
                                                 "  unit [1/s]",
@@ -377,32 +377,31 @@ TEST_CASE("let: plain, family, indexed inside for, multi-index", "[parser]") {
                                                     "  unit [m]",
                                                     "  value: Name k",
                                                 }));
-  CHECK(declTree("for k in 2..n { let d[k] = x[k] - x[k-1] }") ==
-        lines({
-            "For k",
-            "  from: Number 2",
-            "  to: Name n",
-            "  Let d",
-            "    index: Name k",
-            "    value: Add",
-            "      +: Index",
-            "        of: Name x",
-            "        index: Name k",
-            "      -: Index",
-            "        of: Name x",
-            "        index: Add",
-            "          +: Name k",
-            "          -: Number 1",
-        }));
+  CHECK(declTree("for k in 2..n { let d[k] = x[k] - x[k-1] }") == lines({
+                                                                      "For k",
+                                                                      "  from: Number 2",
+                                                                      "  to: Name n",
+                                                                      "  Let d",
+                                                                      "    index: Name k",
+                                                                      "    value: Add",
+                                                                      "      +: Index",
+                                                                      "        of: Name x",
+                                                                      "        index: Name k",
+                                                                      "      -: Index",
+                                                                      "        of: Name x",
+                                                                      "        index: Add",
+                                                                      "          +: Name k",
+                                                                      "          -: Number 1",
+                                                                  }));
   CHECK(declTree("for k in 1..n { let h[k] [m] = k }") == lines({
-                                                            "For k",
-                                                            "  from: Number 1",
-                                                            "  to: Name n",
-                                                            "  Let h",
-                                                            "    index: Name k",
-                                                            "    unit [m]",
-                                                            "    value: Name k",
-                                                        }));
+                                                              "For k",
+                                                              "  from: Number 1",
+                                                              "  to: Name n",
+                                                              "  Let h",
+                                                              "    index: Name k",
+                                                              "    unit [m]",
+                                                              "    value: Name k",
+                                                          }));
   CHECK(declTree("for i in 1..n { for j in 1..n { let d[i, j] = norm(p[i] - p[j]) } }") ==
         lines({
             "For i",
@@ -477,37 +476,37 @@ TEST_CASE("def inside the model", "[parser]") {
 
 TEST_CASE("kinetic, potential and dissipation, with and without names", "[parser]") {
   CHECK(declTree("kinetic T = m/2 * x'^2\nkinetic m/2 * y'^2") == lines({
-                                                                   "Kinetic T",
-                                                                   "  value: Mul",
-                                                                   "    *: Name m",
-                                                                   "    /: Number 2",
-                                                                   "    *: Pow",
-                                                                   "      base: Prime order 1",
-                                                                   "        Name x",
-                                                                   "      exponent: Number 2",
-                                                                   "Kinetic",
-                                                                   "  value: Mul",
-                                                                   "    *: Name m",
-                                                                   "    /: Number 2",
-                                                                   "    *: Pow",
-                                                                   "      base: Prime order 1",
-                                                                   "        Name y",
-                                                                   "      exponent: Number 2",
-                                                               }));
+                                                                      "Kinetic T",
+                                                                      "  value: Mul",
+                                                                      "    *: Name m",
+                                                                      "    /: Number 2",
+                                                                      "    *: Pow",
+                                                                      "      base: Prime order 1",
+                                                                      "        Name x",
+                                                                      "      exponent: Number 2",
+                                                                      "Kinetic",
+                                                                      "  value: Mul",
+                                                                      "    *: Name m",
+                                                                      "    /: Number 2",
+                                                                      "    *: Pow",
+                                                                      "      base: Prime order 1",
+                                                                      "        Name y",
+                                                                      "      exponent: Number 2",
+                                                                  }));
   CHECK(declTree("potential V = k/2 * x^2\npotential m*g*y") == lines({
-                                                                   "Potential V",
-                                                                   "  value: Mul",
-                                                                   "    *: Name k",
-                                                                   "    /: Number 2",
-                                                                   "    *: Pow",
-                                                                   "      base: Name x",
-                                                                   "      exponent: Number 2",
-                                                                   "Potential",
-                                                                   "  value: Mul",
-                                                                   "    *: Name m",
-                                                                   "    *: Name g",
-                                                                   "    *: Name y",
-                                                               }));
+                                                                    "Potential V",
+                                                                    "  value: Mul",
+                                                                    "    *: Name k",
+                                                                    "    /: Number 2",
+                                                                    "    *: Pow",
+                                                                    "      base: Name x",
+                                                                    "      exponent: Number 2",
+                                                                    "Potential",
+                                                                    "  value: Mul",
+                                                                    "    *: Name m",
+                                                                    "    *: Name g",
+                                                                    "    *: Name y",
+                                                                }));
   CHECK(declTree("dissipation D = c/2 * phi'^2\ndissipation b * x'^2") ==
         lines({
             "Dissipation D",
@@ -527,13 +526,13 @@ TEST_CASE("kinetic, potential and dissipation, with and without names", "[parser
             "      exponent: Number 2",
         }));
   CHECK(declTree("for k in 1..n { potential V[k] = k }") == lines({
-                                                              "For k",
-                                                              "  from: Number 1",
-                                                              "  to: Name n",
-                                                              "  Potential V",
-                                                              "    index: Name k",
-                                                              "    value: Name k",
-                                                          }));
+                                                                "For k",
+                                                                "  from: Number 1",
+                                                                "  to: Name n",
+                                                                "  Potential V",
+                                                                "    index: Name k",
+                                                                "    value: Name k",
+                                                            }));
 
   auto parsed = parseText("model M { dissipation R = c * x'^2 }");
   auto &energy = std::get<ast::EnergyDecl>(onlyDecl(*parsed).node);
@@ -578,19 +577,18 @@ TEST_CASE("force ... at, torque ... on, generalized ... on", "[parser]") {
 }
 
 TEST_CASE("particle, planar body and spatial body", "[parser]") {
-  CHECK(declTree("particle bead mass m at s * [sin(phi), -cos(phi)]") ==
-        lines({
-            "Particle bead",
-            "  mass: Name m",
-            "  at: Mul",
-            "    *: Name s",
-            "    *: Vector",
-            "      Call sin",
-            "        Name phi",
-            "      Neg",
-            "        Call cos",
-            "          Name phi",
-        }));
+  CHECK(declTree("particle bead mass m at s * [sin(phi), -cos(phi)]") == lines({
+                                                                             "Particle bead",
+                                                                             "  mass: Name m",
+                                                                             "  at: Mul",
+                                                                             "    *: Name s",
+                                                                             "    *: Vector",
+                                                                             "      Call sin",
+                                                                             "        Name phi",
+                                                                             "      Neg",
+                                                                             "        Call cos",
+                                                                             "          Name phi",
+                                                                         }));
   CHECK(declTree("body rod mass M at a/2 * [sin(phi), -cos(phi)] angle phi inertia M*a^2/12") ==
         lines({
             "PlanarBody rod",
@@ -669,45 +667,44 @@ TEST_CASE("gravity and springs with and without a rest length", "[parser]") {
 
 TEST_CASE("constraints, named and unnamed", "[parser]") {
   CHECK(declTree("constraint rod: x^2 + y^2 == l^2") == lines({
-                                                           "Constraint rod",
-                                                           "  lhs: Add",
-                                                           "    +: Pow",
-                                                           "      base: Name x",
-                                                           "      exponent: Number 2",
-                                                           "    +: Pow",
-                                                           "      base: Name y",
-                                                           "      exponent: Number 2",
-                                                           "  rhs: Pow",
-                                                           "    base: Name l",
-                                                           "    exponent: Number 2",
-                                                       }));
-  CHECK(declTree("constraint x' * sin(phi) - y' * cos(phi) == 0") ==
-        lines({
-            "Constraint",
-            "  lhs: Add",
-            "    +: Mul",
-            "      *: Prime order 1",
-            "        Name x",
-            "      *: Call sin",
-            "        Name phi",
-            "    -: Mul",
-            "      *: Prime order 1",
-            "        Name y",
-            "      *: Call cos",
-            "        Name phi",
-            "  rhs: Number 0",
-        }));
+                                                            "Constraint rod",
+                                                            "  lhs: Add",
+                                                            "    +: Pow",
+                                                            "      base: Name x",
+                                                            "      exponent: Number 2",
+                                                            "    +: Pow",
+                                                            "      base: Name y",
+                                                            "      exponent: Number 2",
+                                                            "  rhs: Pow",
+                                                            "    base: Name l",
+                                                            "    exponent: Number 2",
+                                                        }));
+  CHECK(declTree("constraint x' * sin(phi) - y' * cos(phi) == 0") == lines({
+                                                                         "Constraint",
+                                                                         "  lhs: Add",
+                                                                         "    +: Mul",
+                                                                         "      *: Prime order 1",
+                                                                         "        Name x",
+                                                                         "      *: Call sin",
+                                                                         "        Name phi",
+                                                                         "    -: Mul",
+                                                                         "      *: Prime order 1",
+                                                                         "        Name y",
+                                                                         "      *: Call cos",
+                                                                         "        Name phi",
+                                                                         "  rhs: Number 0",
+                                                                     }));
   CHECK(declTree("for k in 1..n { constraint c[k]: q[k] == 0 }") == lines({
-                                                                       "For k",
-                                                                       "  from: Number 1",
-                                                                       "  to: Name n",
-                                                                       "  Constraint c",
-                                                                       "    index: Name k",
-                                                                       "    lhs: Index",
-                                                                       "      of: Name q",
-                                                                       "      index: Name k",
-                                                                       "    rhs: Number 0",
-                                                                   }));
+                                                                        "For k",
+                                                                        "  from: Number 1",
+                                                                        "  to: Name n",
+                                                                        "  Constraint c",
+                                                                        "    index: Name k",
+                                                                        "    lhs: Index",
+                                                                        "      of: Name q",
+                                                                        "      index: Name k",
+                                                                        "    rhs: Number 0",
+                                                                    }));
 }
 
 TEST_CASE("init with primes and indices", "[parser]") {
@@ -775,39 +772,39 @@ TEST_CASE("for blocks, nested and with several declarations", "[parser]") {
                  "  spring k between p[i] and p[i+1]\n"
                  "}\n"
                  "for e in 1..0 { }") == lines({
-                                           "For i",
-                                           "  from: Number 1",
-                                           "  to: Number 2",
-                                           "  For j",
-                                           "    from: Name i",
-                                           "    to: Number 3",
-                                           "    Let a",
-                                           "      index: Name i",
-                                           "      index: Name j",
-                                           "      value: Mul",
-                                           "        *: Name i",
-                                           "        *: Name j",
-                                           "    Output o",
-                                           "      index: Name i",
-                                           "      index: Name j",
-                                           "      value: Index",
-                                           "        of: Name a",
-                                           "        index: Name i",
-                                           "        index: Name j",
-                                           "  Spring",
-                                           "    stiffness: Name k",
-                                           "    between: Index",
-                                           "      of: Name p",
-                                           "      index: Name i",
-                                           "    and: Index",
-                                           "      of: Name p",
-                                           "      index: Add",
-                                           "        +: Name i",
-                                           "        +: Number 1",
-                                           "For e",
-                                           "  from: Number 1",
-                                           "  to: Number 0",
-                                       }));
+                                             "For i",
+                                             "  from: Number 1",
+                                             "  to: Number 2",
+                                             "  For j",
+                                             "    from: Name i",
+                                             "    to: Number 3",
+                                             "    Let a",
+                                             "      index: Name i",
+                                             "      index: Name j",
+                                             "      value: Mul",
+                                             "        *: Name i",
+                                             "        *: Name j",
+                                             "    Output o",
+                                             "      index: Name i",
+                                             "      index: Name j",
+                                             "      value: Index",
+                                             "        of: Name a",
+                                             "        index: Name i",
+                                             "        index: Name j",
+                                             "  Spring",
+                                             "    stiffness: Name k",
+                                             "    between: Index",
+                                             "      of: Name p",
+                                             "      index: Name i",
+                                             "    and: Index",
+                                             "      of: Name p",
+                                             "      index: Add",
+                                             "        +: Name i",
+                                             "        +: Number 1",
+                                             "For e",
+                                             "  from: Number 1",
+                                             "  to: Number 0",
+                                         }));
 }
 
 TEST_CASE("the n-link chain of the brief", "[parser]") {
@@ -890,15 +887,15 @@ TEST_CASE("locations of declarations and expressions", "[parser]") {
   auto parsed = parseText("model M {\n  param a = b + c\n  coord θ [rad]\n}\n");
   REQUIRE(parsed->file);
   CHECK(dumpAst(*parsed->file, true) == lines({
-                                           "File",
-                                           "  Model M @1:7",
-                                           "    Param a @2:9",
-                                           "      value: Add @2:13",
-                                           "        +: Name b @2:13",
-                                           "        +: Name c @2:17",
-                                           "    Coord θ @3:9",
-                                           "      unit [rad] @3:11",
-                                       }));
+                                            "File",
+                                            "  Model M @1:7",
+                                            "    Param a @2:9",
+                                            "      value: Add @2:13",
+                                            "        +: Name b @2:13",
+                                            "        +: Name c @2:17",
+                                            "    Coord θ @3:9",
+                                            "      unit [rad] @3:11",
+                                        }));
 }
 
 // ---------------------------------------------------------------------------
@@ -1000,14 +997,14 @@ TEST_CASE("postfix: primes of any order, components and indices", "[parser]") {
                                   "    -: Number 1",
                               }));
   CHECK(exprTree("v[1][2]'.x") == lines({
-                                       "Component .x",
-                                       "  Prime order 1",
-                                       "    Index",
-                                       "      of: Index",
-                                       "        of: Name v",
-                                       "        index: Number 1",
-                                       "      index: Number 2",
-                                   }));
+                                      "Component .x",
+                                      "  Prime order 1",
+                                      "    Index",
+                                      "      of: Index",
+                                      "        of: Name v",
+                                      "        index: Number 1",
+                                      "      index: Number 2",
+                                  }));
   CHECK(exprTree("d[i, j]") == lines({
                                    "Index",
                                    "  of: Name d",
@@ -1015,23 +1012,23 @@ TEST_CASE("postfix: primes of any order, components and indices", "[parser]") {
                                    "  index: Name j",
                                }));
   CHECK(exprTree("(x^2 + y^2)'") == lines({
-                                         "Prime order 1",
-                                         "  Add",
-                                         "    +: Pow",
-                                         "      base: Name x",
-                                         "      exponent: Number 2",
-                                         "    +: Pow",
-                                         "      base: Name y",
-                                         "      exponent: Number 2",
-                                     }));
+                                        "Prime order 1",
+                                        "  Add",
+                                        "    +: Pow",
+                                        "      base: Name x",
+                                        "      exponent: Number 2",
+                                        "    +: Pow",
+                                        "      base: Name y",
+                                        "      exponent: Number 2",
+                                    }));
   CHECK(exprTree("sin(x)'") == lines({"Prime order 1", "  Call sin", "    Name x"}));
   CHECK(exprTree("[x, y]'.x") == lines({
-                                      "Component .x",
-                                      "  Prime order 1",
-                                      "    Vector",
-                                      "      Name x",
-                                      "      Name y",
-                                  }));
+                                     "Component .x",
+                                     "  Prime order 1",
+                                     "    Vector",
+                                     "      Name x",
+                                     "      Name y",
+                                 }));
 }
 
 TEST_CASE("a third derivative parses and is rejected by analysis", "[parser]") {
@@ -1200,7 +1197,8 @@ TEST_CASE("precedence: * and / left to right in one flat node, + and - flat", "[
                                    }));
 }
 
-TEST_CASE("[ right after a name is an index, also when it looks like a unit", "[parser]") {
+TEST_CASE("an opening bracket right after a name is an index, even when it looks like a unit",
+          "[parser]") {
   // In an expression a unit only follows a number; after a name it is an
   // index, which semantic analysis reports as a misplaced unit.
   CHECK(exprTree("2*pi [1/s]") == lines({
@@ -1222,28 +1220,28 @@ TEST_CASE("[ right after a name is an index, also when it looks like a unit", "[
 TEST_CASE("Unicode identifiers", "[parser]") {
   CHECK(declTree("param θ1 = 1, φ = 2, th₁ = 3, x\u0307 = 4, 質量 = 5, Ω_0 = 6\n"
                  "let ω = θ1 + φ * th₁ - x\u0307 / 質量") == lines({
-                                                                "Param θ1",
-                                                                "  value: Number 1",
-                                                                "Param φ",
-                                                                "  value: Number 2",
-                                                                "Param th₁",
-                                                                "  value: Number 3",
-                                                                "Param x\u0307",
-                                                                "  value: Number 4",
-                                                                "Param 質量",
-                                                                "  value: Number 5",
-                                                                "Param Ω_0",
-                                                                "  value: Number 6",
-                                                                "Let ω",
-                                                                "  value: Add",
-                                                                "    +: Name θ1",
-                                                                "    +: Mul",
-                                                                "      *: Name φ",
-                                                                "      *: Name th₁",
-                                                                "    -: Mul",
-                                                                "      *: Name x\u0307",
-                                                                "      /: Name 質量",
-                                                            }));
+                                                                 "Param θ1",
+                                                                 "  value: Number 1",
+                                                                 "Param φ",
+                                                                 "  value: Number 2",
+                                                                 "Param th₁",
+                                                                 "  value: Number 3",
+                                                                 "Param x\u0307",
+                                                                 "  value: Number 4",
+                                                                 "Param 質量",
+                                                                 "  value: Number 5",
+                                                                 "Param Ω_0",
+                                                                 "  value: Number 6",
+                                                                 "Let ω",
+                                                                 "  value: Add",
+                                                                 "    +: Name θ1",
+                                                                 "    +: Mul",
+                                                                 "      *: Name φ",
+                                                                 "      *: Name th₁",
+                                                                 "    -: Mul",
+                                                                 "      *: Name x\u0307",
+                                                                 "      /: Name 質量",
+                                                             }));
   CHECK(fileTree("model Маятник { coord φ [rad] }") == lines({
                                                            "File",
                                                            "  Model Маятник",
@@ -1256,15 +1254,16 @@ TEST_CASE("Unicode identifiers", "[parser]") {
 }
 
 TEST_CASE("the clause words stay usable as names", "[parser]") {
-  const char *words[] = {"mass", "at", "angle", "rotation", "inertia",
-                         "between", "and", "rest", "on", "in"};
+  const char *words[] = {"mass",    "at",  "angle", "rotation", "inertia",
+                         "between", "and", "rest",  "on",       "in"};
   for (const char *word : words) {
     std::string w = word;
     INFO(w);
     CHECK(declTree("param " + w + " = 1\nlet y = 2 * " + w + " + " + w + "^2") ==
-          "Param " + w + "\n  value: Number 1\nLet y\n  value: Add\n    +: Mul\n      *: Number 2\n"
-          "      *: Name " + w + "\n    +: Pow\n      base: Name " + w +
-              "\n      exponent: Number 2\n");
+          "Param " + w +
+              "\n  value: Number 1\nLet y\n  value: Add\n    +: Mul\n      *: Number 2\n"
+              "      *: Name " +
+              w + "\n    +: Pow\n      base: Name " + w + "\n      exponent: Number 2\n");
     CHECK(exprTree(w + "(" + w + ")") == "Call " + w + "\n  Name " + w + "\n");
     CHECK(exprTree("v." + w) == "Component ." + w + "\n  Name v\n");
   }
@@ -1295,24 +1294,26 @@ TEST_CASE("the clause words stay usable as names", "[parser]") {
             "  rotation: Name rotation",
             "  inertia: Name inertia",
         }));
-  CHECK(declTree("spring between between between and and rest rest") == lines({
-                                                                            "Spring",
-                                                                            "  stiffness: Name between",
-                                                                            "  between: Name between",
-                                                                            "  and: Name and",
-                                                                            "  rest: Name rest",
-                                                                        }));
-  CHECK(declTree("force at at at\ntorque on on on\ngeneralized on on on") == lines({
-                                                                              "Force",
-                                                                              "  force: Name at",
-                                                                              "  at: Name at",
-                                                                              "Torque",
-                                                                              "  moment: Name on",
-                                                                              "  on: Name on",
-                                                                              "Generalized",
-                                                                              "  value: Name on",
-                                                                              "  on: Name on",
-                                                                          }));
+  CHECK(declTree("spring between between between and and rest rest") ==
+        lines({
+            "Spring",
+            "  stiffness: Name between",
+            "  between: Name between",
+            "  and: Name and",
+            "  rest: Name rest",
+        }));
+  CHECK(declTree("force at at at\ntorque on on on\ngeneralized on on on") ==
+        lines({
+            "Force",
+            "  force: Name at",
+            "  at: Name at",
+            "Torque",
+            "  moment: Name on",
+            "  on: Name on",
+            "Generalized",
+            "  value: Name on",
+            "  on: Name on",
+        }));
   CHECK(declTree("constraint in: in == on\nfor in in 1..3 { let and[in] = in }\n"
                  "init at = 1, at' = 2\noutput rest = sum(in in and..rest, in)\n"
                  "def at(mass, on) = mass * on\ncoord inertia [rad]") ==
@@ -1364,11 +1365,10 @@ TEST_CASE("a model using every clause word as a param checks", "[parser]") {
 }
 
 TEST_CASE("reserved words cannot be names", "[parser]") {
-  const char *declarationWords[] = {"model",       "import",     "param",     "coord",
-                                    "let",         "def",        "kinetic",   "potential",
-                                    "dissipation", "force",      "torque",    "generalized",
-                                    "particle",    "body",       "gravity",   "spring",
-                                    "constraint",  "init",       "output",    "for"};
+  const char *declarationWords[] = {"model",  "import",      "param",     "coord",       "let",
+                                    "def",    "kinetic",     "potential", "dissipation", "force",
+                                    "torque", "generalized", "particle",  "body",        "gravity",
+                                    "spring", "constraint",  "init",      "output",      "for"};
   for (const char *word : declarationWords) {
     std::string w = word;
     INFO(w);
@@ -1519,7 +1519,7 @@ TEST_CASE("several independent syntax errors are all reported", "[parser]") {
         return true;
     return false;
   };
-  CHECK(reportedAt(3, 3)); // coord where the value of a was expected
+  CHECK(reportedAt(3, 3));  // coord where the value of a was expected
   CHECK(reportedAt(4, 13)); // *
   CHECK(reportedAt(5, 7));  // = where a name was expected
 

@@ -2,9 +2,9 @@
 // parse/format round trip on the examples, the standard library and the
 // corpus of tests/corpus, idempotence, and the comments and blank lines that
 // must survive formatting.
+#include "syntax/Printer.h"
 #include "TestSupport.h"
 #include "syntax/AstDump.h"
-#include "syntax/Printer.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -36,7 +35,8 @@ struct ParsedFile {
   }
 };
 
-std::unique_ptr<ParsedFile> parseText(const std::string &text, const std::string &name = "test.mech") {
+std::unique_ptr<ParsedFile> parseText(const std::string &text,
+                                      const std::string &name = "test.mech") {
   auto parsed = std::make_unique<ParsedFile>();
   parsed->source = std::make_unique<SourceFile>(name, text);
   parsed->file = parseFile(*parsed->source, parsed->diagnostics);
@@ -266,39 +266,40 @@ TEST_CASE("every declaration form prints canonically", "[printer]") {
                       "output o = x+1\n"
                       "for k in 1..n { let z[k] = k; for j in 1..k { output u[k,j] = k*j } }\n"
                       "}\n";
-  CHECK(format(input) == "import \"planar.mech\"\n"
-                         "def sq(x) = x^2\n"
-                         "\n"
-                         "model All {\n"
-                         "  param n = 3, w [1/s] = 2 * pi\n"
-                         "  coord x [m], th[1..n] [rad]\n"
-                         "  let p = [x, 0]\n"
-                         "  let y[k in 1..n] [m] = k * x\n"
-                         "  def f(a, b) = a + b\n"
-                         "  kinetic T = x'^2\n"
-                         "  kinetic x'^2\n"
-                         "  potential V = x^2\n"
-                         "  dissipation D = x'^2\n"
-                         "  force [1, 0] at p\n"
-                         "  torque 1 on th[1]\n"
-                         "  generalized -x' on x\n"
-                         "  particle b mass 1 at p\n"
-                         "  body r mass 1 at p angle th[1] inertia 2\n"
-                         "  body s mass 1 at [x, 0, 0] rotation diag(1, 1, 1) inertia diag(1, 2, 3)\n"
-                         "  gravity [0, -9.81 [m/s^2]]\n"
-                         "  spring 10 between p and [0, 0] rest 1\n"
-                         "  spring 10 between p and [0, 0]\n"
-                         "  constraint c: x == 1\n"
-                         "  constraint x' == 0\n"
-                         "  init x = 1, th[2]' = 0\n"
-                         "  output o = x + 1\n"
-                         "  for k in 1..n {\n"
-                         "    let z[k] = k\n"
-                         "    for j in 1..k {\n"
-                         "      output u[k, j] = k * j\n"
-                         "    }\n"
-                         "  }\n"
-                         "}\n");
+  CHECK(format(input) ==
+        "import \"planar.mech\"\n"
+        "def sq(x) = x^2\n"
+        "\n"
+        "model All {\n"
+        "  param n = 3, w [1/s] = 2 * pi\n"
+        "  coord x [m], th[1..n] [rad]\n"
+        "  let p = [x, 0]\n"
+        "  let y[k in 1..n] [m] = k * x\n"
+        "  def f(a, b) = a + b\n"
+        "  kinetic T = x'^2\n"
+        "  kinetic x'^2\n"
+        "  potential V = x^2\n"
+        "  dissipation D = x'^2\n"
+        "  force [1, 0] at p\n"
+        "  torque 1 on th[1]\n"
+        "  generalized -x' on x\n"
+        "  particle b mass 1 at p\n"
+        "  body r mass 1 at p angle th[1] inertia 2\n"
+        "  body s mass 1 at [x, 0, 0] rotation diag(1, 1, 1) inertia diag(1, 2, 3)\n"
+        "  gravity [0, -9.81 [m/s^2]]\n"
+        "  spring 10 between p and [0, 0] rest 1\n"
+        "  spring 10 between p and [0, 0]\n"
+        "  constraint c: x == 1\n"
+        "  constraint x' == 0\n"
+        "  init x = 1, th[2]' = 0\n"
+        "  output o = x + 1\n"
+        "  for k in 1..n {\n"
+        "    let z[k] = k\n"
+        "    for j in 1..k {\n"
+        "      output u[k, j] = k * j\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
   checkRoundTrip("every declaration", input);
 }
 
@@ -378,12 +379,11 @@ TEST_CASE("leading and trailing comments survive formatting", "[printer]") {
   CHECK(format("import \"a.mech\"  # why\n"
                "# about f\n"
                "def f(x)=x  # identity\n") == "import \"a.mech\"  # why\n"
-                                               "# about f\n"
-                                               "def f(x) = x  # identity\n");
+                                              "# about f\n"
+                                              "def f(x) = x  # identity\n");
 }
 
-TEST_CASE("comments in for blocks, before closing braces and at the end of the file",
-          "[printer]") {
+TEST_CASE("comments in for blocks, before closing braces and at the end of the file", "[printer]") {
   std::string text = "model M {\n"
                      "  for k in 1..2 {\n"
                      "    # inside\n"
@@ -544,16 +544,56 @@ TEST_CASE("the corpus covers every construct of the language", "[printer]") {
     texts += text;
   }
   const char *constructs[] = {
-      "Import ",        "Def ",          "Model ",        "Param ",        "unit [",
-      "Coord ",         "family index",  "Let ",          "Kinetic",       "Potential",
-      "Dissipation",    "Force",         "Torque",        "Generalized",   "Particle ",
-      "PlanarBody ",    "SpatialBody ",  "Gravity",       "Spring",        "rest: ",
-      "Constraint ",    "Init ",         "Output ",       "For ",          "Number ",
-      "Time",           "Pi",            "Name ",         "Call ",         "SumOver ",
-      "Vector",         "Add",           "Mul",           "Neg",           "Pow",
-      "Prime order 1",  "Prime order 2", "Prime order 3", "Component .x",  "Component .y",
-      "Component .z",   "Index",         "/: ",           "-: ",           "Init th'",
-      "Number 1e-3",    "Number 6.02e23", "Constraint\n", "Kinetic\n",     "Potential\n",
+      "Import ",
+      "Def ",
+      "Model ",
+      "Param ",
+      "unit [",
+      "Coord ",
+      "family index",
+      "Let ",
+      "Kinetic",
+      "Potential",
+      "Dissipation",
+      "Force",
+      "Torque",
+      "Generalized",
+      "Particle ",
+      "PlanarBody ",
+      "SpatialBody ",
+      "Gravity",
+      "Spring",
+      "rest: ",
+      "Constraint ",
+      "Init ",
+      "Output ",
+      "For ",
+      "Number ",
+      "Time",
+      "Pi",
+      "Name ",
+      "Call ",
+      "SumOver ",
+      "Vector",
+      "Add",
+      "Mul",
+      "Neg",
+      "Pow",
+      "Prime order 1",
+      "Prime order 2",
+      "Prime order 3",
+      "Component .x",
+      "Component .y",
+      "Component .z",
+      "Index",
+      "/: ",
+      "-: ",
+      "Init th'",
+      "Number 1e-3",
+      "Number 6.02e23",
+      "Constraint\n",
+      "Kinetic\n",
+      "Potential\n",
       "Dissipation\n",
   };
   for (const char *construct : constructs) {

@@ -3,6 +3,7 @@
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
+#include "driver/Simulation.h"
 #include "jit/CompiledModel.h"
 #include "sema/Analyzer.h"
 #include "sema/ModelPrinter.h"
@@ -12,9 +13,12 @@
 #include "syntax/Printer.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace mech::cli {
 
@@ -266,6 +270,134 @@ int runEval(const Invocation &invocation) {
     std::cout << driver::evaluationJson(loaded->equations(), *evaluation);
   else
     std::cout << driver::evaluationText(loaded->equations(), *evaluation);
+  return kExitOk;
+}
+
+namespace {
+
+bool parseNumber(const std::string &text, double &out) {
+  char *end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && std::isfinite(out);
+}
+
+} // namespace
+
+int runSimulate(const Invocation &invocation) {
+  auto started = std::chrono::steady_clock::now();
+  driver::SimulationOptions options;
+  std::string file, output;
+  std::vector<std::string> settings;
+  const std::vector<std::string> &args = invocation.args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i], name = arg, value;
+    size_t equals = arg.find('=');
+    bool inlineValue = arg.rfind("--", 0) == 0 && equals != std::string::npos;
+    if (inlineValue) {
+      name = arg.substr(0, equals);
+      value = arg.substr(equals + 1);
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (!file.empty())
+        return usageError("simulate: expected one model file");
+      file = arg;
+      continue;
+    }
+    static const std::vector<std::string> known = {
+        "--until", "--dt", "--method", "--rtol",      "--atol",    "--max-steps", "--set",
+        "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step"};
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      return usageError("simulate: unknown option '" + name + "'");
+    if (!inlineValue) {
+      if (i + 1 >= args.size())
+        return usageError("simulate: " + name + " needs a value");
+      value = args[++i];
+    }
+    double number = 0;
+    auto numeric = [&](double &target, bool positive) -> std::optional<int> {
+      if (!parseNumber(value, number) || (positive && !(number > 0)))
+        return usageError("simulate: " + name + " needs a " + (positive ? "positive " : "") +
+                          "number, got '" + value + "'");
+      target = number;
+      return std::nullopt;
+    };
+    std::optional<int> status;
+    runtime::IntegratorOptions &integrator = options.integrator;
+    if (name == "--until") {
+      status = numeric(integrator.tEnd, false);
+    } else if (name == "--dt") {
+      status = numeric(integrator.dt, true);
+    } else if (name == "--rtol") {
+      status = numeric(integrator.rtol, true);
+    } else if (name == "--atol") {
+      status = numeric(integrator.atol, true);
+    } else if (name == "--step") {
+      status = numeric(integrator.step, true);
+    } else if (name == "--max-steps") {
+      double steps = 0;
+      status = numeric(steps, true);
+      integrator.maxSteps = static_cast<long>(steps);
+    } else if (name == "--method") {
+      if (value == "dopri5")
+        integrator.method = runtime::Method::Dopri5;
+      else if (value == "dop853")
+        integrator.method = runtime::Method::Dop853;
+      else if (value == "rk4")
+        integrator.method = runtime::Method::Rk4;
+      else
+        return usageError("simulate: unknown method '" + value + "' (dopri5, dop853 or rk4)");
+    } else if (name == "--backend") {
+      if (value == "jit")
+        options.backend = driver::Backend::Jit;
+      else if (value == "interp")
+        options.backend = driver::Backend::Interpreter;
+      else
+        return usageError("simulate: unknown backend '" + value + "' (jit or interp)");
+    } else if (name == "--set") {
+      settings.push_back(value);
+    } else if (name == "--init") {
+      options.init += (options.init.empty() ? "" : ", ") + value;
+    } else if (name == "-o") {
+      output = value;
+    } else if (name == "--plot") {
+      options.plotPath = value;
+    } else if (name == "--plot-vars") {
+      std::stringstream list(value);
+      std::string item;
+      while (std::getline(list, item, ','))
+        if (!item.empty())
+          options.plotVars.push_back(item);
+    }
+    if (status)
+      return *status;
+  }
+  if (file.empty())
+    return usageError("simulate: expected one model file");
+  auto loaded = driver::loadModel(file, settings, searchPath(invocation), true);
+  double deriveSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!loaded->derivation) {
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  std::ofstream fileStream;
+  if (!output.empty()) {
+    fileStream.open(output, std::ios::binary | std::ios::trunc);
+    if (!fileStream) {
+      std::cerr << "mech: error: cannot write '" << output << "'\n";
+      return kExitModelError;
+    }
+  }
+  std::ostream &csv = output.empty() ? std::cout : fileStream;
+  auto summary = driver::simulate(*loaded, options, deriveSeconds, csv);
+  loaded->diagnostics().print(std::cerr);
+  if (!summary)
+    return kExitModelError;
+  std::cerr << driver::summaryText(*summary);
+  if (!summary->failure.empty()) {
+    std::cerr << file << ": error: " << summary->failure << "\n";
+    return kExitModelError;
+  }
   return kExitOk;
 }
 

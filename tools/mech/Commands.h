@@ -21,6 +21,7 @@ int runFmt(const Invocation &invocation);
 int runDump(const Invocation &invocation, const std::string &stage);
 int runEquations(const Invocation &invocation);
 int runEval(const Invocation &invocation);
+int runSimulate(const Invocation &invocation);
 
 // Reports a usage error on stderr and returns kExitUsage.
 int usageError(const std::string &message);

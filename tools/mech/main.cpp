@@ -22,6 +22,11 @@ commands:
   equations FILE [--set p=v ...] [--latex | --json]
                        Lagrange's equations: T, V, L, the generalized forces,
                        the mass matrix M and forcing f (M*q'' = f)
+  simulate FILE [--until T] [--dt h] [--method dopri5|dop853|rk4] [--rtol r]
+         [--atol a] [--max-steps N] [--init "q=v, q'=w"] [--set p=v ...]
+         [-o out.csv] [--plot out.svg] [--plot-vars th1,th2] [--backend jit|interp]
+                       integrate the equations with compiled code; CSV on
+                       stdout (or -o), a summary on stderr
   eval FILE [--at "q=v, q'=w, t=v"] [--set p=v ...] [--json]
                        evaluate everything at a state and solve for q''
                        (unlisted coordinates take the model's init values)
@@ -67,6 +72,8 @@ int dispatch(int argc, char **argv) {
     return runEquations(invocation);
   if (command == "eval")
     return runEval(invocation);
+  if (command == "simulate")
+    return runSimulate(invocation);
   return usageError("unknown command '" + command + "'");
 }
 

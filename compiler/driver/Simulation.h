@@ -1,0 +1,45 @@
+// `mech simulate`: integrate a model's equations with compiled (or
+// interpreted) kernels, write the trajectory as CSV, summarise the run, and
+// optionally plot it as SVG. Failures (singular mass matrix, non-finite
+// state, step size underflow, max steps) are reported with the time they
+// happened; the samples up to that time are kept.
+#pragma once
+
+#include "driver/Pipeline.h"
+#include "runtime/Integrator.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+enum class Backend { Jit, Interpreter };
+
+struct SimulationOptions {
+  runtime::IntegratorOptions integrator;
+  Backend backend = Backend::Jit;
+  std::string init;                  // --init "q=..., q'=..."
+  std::string plotPath;              // --plot out.svg
+  std::vector<std::string> plotVars; // --plot-vars th1,th2
+};
+
+struct SimulationSummary {
+  std::string method;
+  runtime::IntegrationStats stats;
+  double deriveSeconds = 0, compileSeconds = 0, integrateSeconds = 0;
+  bool energyTracked = false;
+  double energyDrift = 0; // max |E(t) - E(0)| / |E(0)|
+  std::string backendNote;
+  std::string failure; // empty when the run finished
+  size_t samples = 0;
+};
+
+// Runs the simulation, writing CSV rows to `csv`. Returns the summary, or
+// nullopt when the run could not start (errors in the diagnostics).
+std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
+                                          double deriveSeconds, std::ostream &csv);
+
+std::string summaryText(const SimulationSummary &summary);
+
+} // namespace mech::driver

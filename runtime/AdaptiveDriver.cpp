@@ -1,0 +1,103 @@
+// The adaptive step loop, after the driver of Hairer's DOPRI5 and DOP853.
+#include "runtime/AdaptiveDriver.h"
+
+#include "runtime/Sampling.h"
+#include "runtime/TimeGrid.h"
+
+#include <cmath>
+
+namespace mech::runtime {
+
+namespace {
+
+// A step shorter than this relative to t no longer moves t reliably.
+constexpr double kUnderflow = 1e-14;
+
+IntegrationResult stopped(const Failure &failure, const IntegrationStats &stats) {
+  IntegrationResult result;
+  result.outcome = failure.outcome;
+  result.failureTime = failure.time;
+  result.failureComponent = failure.component;
+  result.rhsStatus = failure.status;
+  result.stats = stats;
+  return result;
+}
+
+} // namespace
+
+IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x0,
+                                    const IntegratorOptions &options,
+                                    const SampleCallback &sample) {
+  RhsEvaluator &f = pair.rhs();
+  IntegrationStats stats;
+  auto stop = [&](Failure failure) {
+    stats.rhsEvaluations = f.evaluations();
+    return stopped(failure, stats);
+  };
+
+  TimeGrid samples(options.t0, options.tEnd, options.dt);
+  const double direction = samples.direction();
+  const double hmax = std::abs(options.tEnd - options.t0);
+  Eigen::VectorXd scratch(x0.size());
+  auto noInterpolation = [](double, Eigen::VectorXd &) {};
+  if (!deliverSamples(samples, options.t0, x0, noInterpolation, scratch, sample))
+    return stop({Outcome::Interrupted, options.t0});
+  if (hmax == 0)
+    return stop({Outcome::Finished});
+  if (!pair.start(options.t0, x0))
+    return stop(f.lastFailure());
+
+  const Tolerances tolerances{options.rtol, options.atol};
+  double h = options.step > 0 ? direction * std::min(options.step, hmax)
+                              : initialStep(f, options.t0, x0, pair.derivative(), pair.order(),
+                                            tolerances, hmax, direction);
+  StepSizeController controller(pair.controllerSettings());
+  double t = options.t0;
+  bool lastAttemptFailed = false; // whether the last rejection came from a failure
+  Failure lastFailure;
+
+  for (;;) {
+    if (stats.accepted + stats.rejected >= options.maxSteps)
+      return stop({Outcome::MaxSteps, t});
+    if (std::abs(h) < kUnderflow * std::abs(t) || t + h == t)
+      return stop(lastAttemptFailed ? lastFailure : Failure{Outcome::StepSizeUnderflow, t});
+    // Stretch a step that would stop just short of the end, as DOPRI5 does.
+    bool last = direction * (t + 1.01 * h - options.tEnd) > 0;
+    if (last)
+      h = options.tEnd - t;
+
+    double error = 0;
+    bool evaluated = pair.attempt(t, h, error);
+    if (evaluated && !(error <= 1)) { // NaN too
+      ++stats.rejected;
+      lastAttemptFailed = false;
+      h = controller.afterReject(h, error);
+      continue;
+    }
+    // Samples inside the step need the dense output, which may cost more
+    // evaluations (DOP853's three), so it is only prepared for them.
+    const double tNew = last ? options.tEnd : t + h;
+    const bool interpolating = sample && samples.dueBy(tNew) && samples.next() != tNew;
+    if (!evaluated || !pair.accept(t, h, interpolating)) {
+      ++stats.rejected;
+      lastAttemptFailed = true;
+      lastFailure = f.lastFailure();
+      h = controller.afterFailure(h);
+      continue;
+    }
+    ++stats.accepted;
+    lastAttemptFailed = false;
+
+    auto interpolate = [&](double ts, Eigen::VectorXd &out) {
+      pair.interpolate((ts - t) / h, out);
+    };
+    if (!deliverSamples(samples, tNew, pair.state(), interpolate, scratch, sample))
+      return stop({Outcome::Interrupted, samples.next()});
+    if (last)
+      return stop({Outcome::Finished});
+    h = controller.afterAccept(h, error, hmax);
+    t = tNew;
+  }
+}
+
+} // namespace mech::runtime

@@ -1,0 +1,94 @@
+// The entry point: checks the options, picks the method, and words outcomes.
+#include "runtime/Integrator.h"
+
+#include "runtime/AdaptiveDriver.h"
+#include "runtime/Dop853.h"
+#include "runtime/Dopri5.h"
+#include "runtime/Rk4Driver.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace mech::runtime {
+
+namespace {
+
+// The shortest text that reads back as the same double: 1.25, 0.5000000000000036.
+std::string formatTime(double t) {
+  char buffer[32];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, t);
+  return error == std::errc() ? std::string(buffer, end) : std::string("?");
+}
+
+void validate(const IntegratorOptions &o) {
+  auto require = [](bool condition, const char *what) {
+    if (!condition)
+      throw std::invalid_argument(std::string("integrator options: ") + what);
+  };
+  require(std::isfinite(o.t0) && std::isfinite(o.tEnd), "t0 and tEnd must be finite");
+  require(o.dt > 0 && std::isfinite(o.dt), "dt must be positive");
+  require(std::isfinite(o.step) && o.step >= 0, "step must not be negative");
+  if (o.method == Method::Rk4) {
+    require(o.step > 0, "RK4 needs a positive step");
+  } else {
+    require(std::isfinite(o.rtol) && o.rtol >= 0, "rtol must not be negative");
+    // A component at zero has no relative scale.
+    require(std::isfinite(o.atol) && o.atol > 0, "atol must be positive");
+  }
+}
+
+} // namespace
+
+std::string IntegrationResult::message() const {
+  std::string at = " at t = " + formatTime(failureTime);
+  switch (outcome) {
+  case Outcome::Finished:
+    return "finished";
+  case Outcome::StepSizeUnderflow:
+    return "step size underflow" + at;
+  case Outcome::NonFinite:
+    if (failureComponent < 0)
+      return "non-finite value" + at;
+    return "non-finite value in component " + std::to_string(failureComponent) + at;
+  case Outcome::RhsFailed:
+    return "the right-hand side failed with status " + std::to_string(rhsStatus) + at;
+  case Outcome::MaxSteps:
+    return "maximum number of steps (" + std::to_string(stats.accepted + stats.rejected) +
+           ") reached" + at;
+  case Outcome::Interrupted:
+    return "interrupted" + at;
+  }
+  return "unknown outcome";
+}
+
+IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
+                            const IntegratorOptions &options, const SampleCallback &sample) {
+  validate(options);
+  const long n = static_cast<long>(x0.size());
+  if (int component = firstNonFinite(x0.data(), n); component >= 0) {
+    IntegrationResult result;
+    result.outcome = Outcome::NonFinite;
+    result.failureTime = options.t0;
+    result.failureComponent = component;
+    return result;
+  }
+  const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(x0.data(), n);
+  RhsEvaluator rhs(f, n);
+  const Tolerances tolerances{options.rtol, options.atol};
+  switch (options.method) {
+  case Method::Dopri5: {
+    Dopri5 pair(rhs, tolerances);
+    return integrateAdaptive(pair, x, options, sample);
+  }
+  case Method::Dop853: {
+    Dop853 pair(rhs, tolerances);
+    return integrateAdaptive(pair, x, options, sample);
+  }
+  case Method::Rk4:
+    return integrateRk4(rhs, x, options, sample);
+  }
+  throw std::invalid_argument("integrator options: unknown method");
+}
+
+} // namespace mech::runtime

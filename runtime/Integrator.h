@@ -1,0 +1,73 @@
+// The numeric integrators for first-order systems x' = F(t, x): Dormand–Prince
+// 5(4) and 8(5,3) with step-size control and dense output, and the classic
+// fixed-step RK4. One entry point, `integrate`, serves the CLI, the REPL and
+// the tests; a run ends with an Outcome that says why it stopped and where.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mech::runtime {
+
+// Status codes returned by a right-hand side: 0 ok, nonzero an error the model
+// reports (e.g. 1 = singular mass matrix).
+using RightHandSide = std::function<int(double t, const double *x, double *xdot)>;
+
+// Receives the state at each output time; returning false interrupts the run.
+using SampleCallback = std::function<bool(double t, const double *x)>;
+
+enum class Method { Dopri5, Dop853, Rk4 };
+
+struct IntegratorOptions {
+  Method method = Method::Dopri5;
+  double t0 = 0, tEnd = 10;
+  double dt = 0.01; // output sampling
+  double rtol = 1e-8, atol = 1e-10;
+  // Fixed step for RK4; initial guess for the adaptive methods, 0 = automatic.
+  double step = 0.001;
+  long maxSteps = 1000000; // attempted steps, rejected ones included
+};
+
+struct IntegrationStats {
+  long accepted = 0;
+  long rejected = 0; // retried with a smaller step, failed stages included
+  long rhsEvaluations = 0;
+};
+
+enum class Outcome { Finished, StepSizeUnderflow, NonFinite, RhsFailed, MaxSteps, Interrupted };
+
+struct IntegrationResult {
+  Outcome outcome = Outcome::Finished;
+  double failureTime = 0;    // where the run stopped, unless it Finished
+  int failureComponent = -1; // NonFinite: the offending component of x (or of x')
+  int rhsStatus = 0;         // RhsFailed: the status the right-hand side returned
+  IntegrationStats stats;
+  // "finished", "step size underflow at t = 0.99999", "non-finite value in
+  // component 3 at t = 1.25", ...
+  std::string message() const;
+};
+
+// Calls sample(t, x) at t0, t0 + dt, ..., tEnd (the last sample exactly at
+// tEnd; integration runs backwards when tEnd < t0), using dense output for the
+// adaptive methods so that sampling does not change the step sizes; RK4 steps
+// at `step` and interpolates samples with its own cubic Hermite interpolation.
+// Stops at the first failure, after the samples up to that point were
+// delivered. `sample` may return false to interrupt; an empty `sample`
+// receives nothing.
+//
+// Failures of the adaptive methods inside a step (the right-hand side
+// returning a status, or a non-finite value) reject the step and halve it, as
+// a too-large error would: a stage can leave the trajectory's neighbourhood
+// when the step is too long. The failure is reported when the step size
+// underflows (|h| < 1e-14 |t|), so its time is located to that precision; a
+// failure at the initial state is reported at once, and so is any failure of
+// RK4, which has no step to shrink.
+//
+// Throws std::invalid_argument for options no run can satisfy (dt <= 0,
+// atol <= 0 or rtol < 0 for the adaptive methods, RK4 without a positive
+// step, non-finite times, ...).
+IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
+                            const IntegratorOptions &options, const SampleCallback &sample);
+
+} // namespace mech::runtime

@@ -1,0 +1,33 @@
+// Counting and checking calls of the right-hand side.
+#include "runtime/RhsEvaluator.h"
+
+#include <cmath>
+
+namespace mech::runtime {
+
+int firstNonFinite(const double *x, long n) {
+  for (long i = 0; i < n; ++i)
+    if (!std::isfinite(x[i]))
+      return static_cast<int>(i);
+  return -1;
+}
+
+bool RhsEvaluator::operator()(double t, const double *x, double *xdot) {
+  ++evaluations_;
+  int status = f_(t, x, xdot);
+  if (status != 0) {
+    failure_ = {Outcome::RhsFailed, t, -1, status};
+    return false;
+  }
+  return checkFinite(t, xdot);
+}
+
+bool RhsEvaluator::checkFinite(double t, const double *x) {
+  int component = firstNonFinite(x, dimension_);
+  if (component < 0)
+    return true;
+  failure_ = {Outcome::NonFinite, t, component, 0};
+  return false;
+}
+
+} // namespace mech::runtime

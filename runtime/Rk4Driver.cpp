@@ -1,0 +1,90 @@
+// RK4 at a fixed step with Hermite sampling.
+#include "runtime/Rk4Driver.h"
+
+#include "runtime/RungeKuttaStages.h"
+#include "runtime/Sampling.h"
+#include "runtime/TimeGrid.h"
+
+namespace mech::runtime {
+
+namespace {
+
+constexpr double kHalf[] = {0.5};
+constexpr double kSecondHalf[] = {0, 0.5};
+constexpr double kFull[] = {0, 0, 1};
+constexpr double kWeights[] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+
+// The cubic with values y0, y1 and slopes f0, f1 at the ends of a step of
+// size h, at t + theta·h.
+void hermite(double theta, double h, const Eigen::VectorXd &y0, const Eigen::VectorXd &y1,
+             Eigen::Ref<const Eigen::VectorXd> f0, Eigen::Ref<const Eigen::VectorXd> f1,
+             Eigen::VectorXd &out) {
+  double t2 = theta * theta, t3 = t2 * theta;
+  double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + theta;
+  double h01 = 3 * t2 - 2 * t3, h11 = t3 - t2;
+  out = h00 * y0 + (h10 * h) * f0 + h01 * y1 + (h11 * h) * f1;
+}
+
+} // namespace
+
+IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
+                               const IntegratorOptions &options, const SampleCallback &sample) {
+  IntegrationResult result;
+  auto stop = [&](Failure failure) {
+    result.outcome = failure.outcome;
+    result.failureTime = failure.time;
+    result.failureComponent = failure.component;
+    result.rhsStatus = failure.status;
+    result.stats.rhsEvaluations = f.evaluations();
+    return result;
+  };
+
+  TimeGrid samples(options.t0, options.tEnd, options.dt);
+  TimeGrid steps(options.t0, options.tEnd, options.step);
+  steps.advance(); // t0 is where we are
+  Eigen::VectorXd y = x0, yNew(x0.size()), stageState(x0.size()), scratch(x0.size());
+  auto noInterpolation = [](double, Eigen::VectorXd &) {};
+  if (!deliverSamples(samples, options.t0, y, noInterpolation, scratch, sample))
+    return stop({Outcome::Interrupted, options.t0});
+  if (steps.done())
+    return stop({Outcome::Finished});
+
+  // Columns: F at the step's start, the three inner stages, F at its end
+  // (which starts the next step).
+  RungeKuttaStages stages(x0.size(), 5);
+  Eigen::MatrixXd &k = stages.k;
+  if (!stages.evaluate(f, 0, options.t0, y))
+    return stop(f.lastFailure());
+
+  double t = options.t0;
+  for (; !steps.done(); steps.advance()) {
+    if (result.stats.accepted >= options.maxSteps)
+      return stop({Outcome::MaxSteps, t});
+    const double tNew = steps.next(), h = tNew - t;
+    stages.combine(y, h, kHalf, stageState);
+    if (!stages.evaluate(f, 1, t + h / 2, stageState))
+      return stop(f.lastFailure());
+    stages.combine(y, h, kSecondHalf, stageState);
+    if (!stages.evaluate(f, 2, t + h / 2, stageState))
+      return stop(f.lastFailure());
+    stages.combine(y, h, kFull, stageState);
+    if (!stages.evaluate(f, 3, tNew, stageState))
+      return stop(f.lastFailure());
+    stages.combine(y, h, kWeights, yNew);
+    if (!f.checkFinite(tNew, yNew.data()) || !stages.evaluate(f, 4, tNew, yNew))
+      return stop(f.lastFailure());
+    ++result.stats.accepted;
+
+    auto interpolate = [&](double ts, Eigen::VectorXd &out) {
+      hermite((ts - t) / h, h, y, yNew, k.col(0), k.col(4), out);
+    };
+    if (!deliverSamples(samples, tNew, yNew, interpolate, scratch, sample))
+      return stop({Outcome::Interrupted, samples.next()});
+    y.swap(yNew);
+    k.col(0) = k.col(4);
+    t = tNew;
+  }
+  return stop({Outcome::Finished});
+}
+
+} // namespace mech::runtime
