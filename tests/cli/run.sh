@@ -130,6 +130,44 @@ expect "check --json" 0 "$mech" check --json examples/chain.mech
 save
 expect "check json parses" 0 python3 -c "import json; d=json.load(open('$work/saved')); assert d[0]['model'] == 'Chain'"
 
+# Simulation.
+expect "simulate" 0 "$mech" simulate examples/double_pendulum.mech --until 2 --dt 0.5
+contains "csv header" out "t,th1,th2,th1',th2'"
+contains "summary" err "energy drift"
+save
+expect "simulate agrees with the closed-form accelerations" 0 python3 -c "
+from math import sin, cos
+rows = [l.split(',') for l in open('$work/saved').read().split()[1:]]
+assert len(rows) == 5 and float(rows[-1][0]) == 2.0, rows
+m1, m2, l1, l2, g = 1.0, 1.0, 1.0, 0.8, 9.81
+def f(s):
+    t1, t2, w1, w2 = s
+    d = t1 - t2; den = 2*m1 + m2 - m2*cos(2*t1 - 2*t2)
+    a1 = (-g*(2*m1 + m2)*sin(t1) - m2*g*sin(t1 - 2*t2) - 2*sin(d)*m2*(w2**2*l2 + w1**2*l1*cos(d)))/(l1*den)
+    a2 = 2*sin(d)*(w1**2*l1*(m1 + m2) + g*(m1 + m2)*cos(t1) + w2**2*l2*m2*cos(d))/(l2*den)
+    return [w1, w2, a1, a2]
+s = [0.5, -0.3, 0.0, 0.0]; h = 2e-4
+for i in range(10000):
+    k1 = f(s); k2 = f([s[j] + h/2*k1[j] for j in range(4)])
+    k3 = f([s[j] + h/2*k2[j] for j in range(4)]); k4 = f([s[j] + h*k3[j] for j in range(4)])
+    s = [s[j] + h/6*(k1[j] + 2*k2[j] + 2*k3[j] + k4[j]) for j in range(4)]
+got = [float(x) for x in rows[-1][1:]]
+assert max(abs(a - b) for a, b in zip(got, s)) < 1e-6, (got, s)
+"
+expect "simulate with the interpreter" 0 "$mech" simulate examples/bead_on_rod.mech --until 1 --backend interp -o "$work/bead.csv"
+expect "simulate rk4 with a plot" 0 "$mech" simulate examples/driven_rod.mech --until 2 --method rk4 --step 0.001 --plot "$work/rod.svg" -o "$work/rod.csv"
+expect "plot is svg" 0 grep -q "<svg" "$work/rod.svg"
+expect "simulate the chain" 0 "$mech" simulate examples/chain.mech --until 1 -o "$work/chain.csv"
+expect "simulate a constrained model is refused" 1 "$mech" simulate examples/cartesian_pendulum.mech
+expect "simulate bad method" 2 "$mech" simulate examples/chain.mech --method euler
+expect "simulate bad number" 2 "$mech" simulate examples/chain.mech --until soon
+printf 'model S {\n  param m = 1 [kg]\n  coord x [m], phi [rad]\n  particle p mass m at [x, 0]\n  potential V = 1 [J] * cos(phi)\n}\n' >"$work/singular.mech"
+expect "singular mass matrix" 1 "$mech" simulate "$work/singular.mech"
+contains "singular message names the coordinate" err "coordinate 'phi' has no inertia"
+printf 'model B {\n  param m = 1 [kg], k = 1 [N/m^3]\n  coord x [m]\n  particle p mass m at x\n  generalized k*x^3 on x\n  init x = 1\n}\n' >"$work/blowup.mech"
+expect "blow-up is reported" 1 "$mech" simulate "$work/blowup.mech" --until 10 -o "$work/blowup.csv"
+contains "blow-up message has the time" err "at t = "
+
 # An installed mech finds its standard library without the source tree.
 if [ -n "$build" ]; then
   expect "install" 0 cmake --install "$build" --prefix "$work/prefix"
