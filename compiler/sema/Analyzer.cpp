@@ -130,6 +130,7 @@ public:
   }
 
   std::unique_ptr<CheckedModel> run() {
+    collectDeclaredNames(modelDecl_.body);
     try {
       declareModelDefs();
       declareParams();
@@ -374,7 +375,10 @@ private:
       instance.slot = slot;
     } else if (std::holds_alternative<ast::ConstraintDecl>(decl.node)) {
       instance.slot = reserveSlot(decl);
-      instance.name = "c" + std::to_string(++unnamedConstraints_);
+      // c1, c2, ... skipping names the model declares itself, anywhere.
+      do
+        instance.name = "c" + std::to_string(++unnamedConstraints_);
+      while (declaredNames_.count(instance.name) || resolver_.symbols.count(instance.name));
       model_->constraints[static_cast<size_t>(instance.slot)].name = instance.name;
       if (!resolver_.symbols.count(instance.name))
         resolver_.symbols.emplace(
@@ -664,6 +668,9 @@ private:
   // Product of two dimensions must be work, where both are known.
   bool expectWork(const ExprRef &a, const ExprRef &b, const Location &loc,
                   const std::string &what) {
+    // A plain number adapts, as it does in a sum.
+    if (a->dim.state == DimInfo::Pure || b->dim.state == DimInfo::Pure)
+      return true;
     DimInfo product = Resolver::productDimension(a->dim, b->dim);
     if (!product.isKnown() || product.dimension == Dimension::energy())
       return true;
@@ -1102,6 +1109,16 @@ private:
   std::vector<Instance> instances_;
   std::vector<LoopVariable> loopVariables_;
   int unnamedConstraints_ = 0;
+  std::set<std::string> declaredNames_;
+
+  void collectDeclaredNames(const std::vector<ast::Decl> &decls) {
+    for (const ast::Decl &decl : decls) {
+      if (auto *loop = std::get_if<ast::ForDecl>(&decl.node))
+        collectDeclaredNames(loop->body);
+      else if (const ast::DeclName *name = declaredName(decl))
+        declaredNames_.insert(name->name);
+    }
+  }
   std::vector<std::unique_ptr<ast::Unit>> convertedUnits_;
 };
 

@@ -520,6 +520,19 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
   return nullptr;
 }
 
+bool Resolver::enterDefinition(Location use) {
+  if (nesting_ >= kMaxDefinitionNesting) {
+    if (!nestingReported_)
+      diagnostics_.error(use, "lets or defs nested more than " +
+                                  std::to_string(kMaxDefinitionNesting) +
+                                  " deep (each defined through the next)");
+    nestingReported_ = true;
+    return false;
+  }
+  ++nesting_;
+  return true;
+}
+
 ExprRef Resolver::expandDef(const DefEntry &def, const ast::Call &call, std::vector<ExprRef> args) {
   const ast::DefDecl &decl = *def.decl;
   if (args.size() != decl.params.size()) {
@@ -549,10 +562,13 @@ ExprRef Resolver::expandDef(const DefEntry &def, const ast::Call &call, std::vec
   inner.modelNames = def.inModel;
   for (size_t i = 0; i < args.size(); ++i)
     inner.args.emplace_back(decl.params[i], args[i]);
+  if (!enterDefinition(call.location))
+    return nullptr;
   defStack_.push_back(&decl);
   int errorsBefore = diagnostics_.errorCount();
   ExprRef result = resolve(*decl.body, inner);
   defStack_.pop_back();
+  --nesting_;
   if (!result) {
     if (diagnostics_.errorCount() > errorsBefore && !diagnostics_.all().empty()) {
       Diagnostic &last = const_cast<Diagnostic &>(diagnostics_.all().back());
@@ -1121,6 +1137,8 @@ ExprRef Resolver::letReference(int index, Location use) {
     return nullptr;
   }
   if (pending.state == PendingLet::Pending) {
+    if (!enterDefinition(use))
+      return nullptr;
     pending.state = PendingLet::Resolving;
     Env env;
     env.indices = pending.bindings;
@@ -1158,6 +1176,7 @@ ExprRef Resolver::letReference(int index, Location use) {
     }
     model_.lets[i].value = value;
     pending.state = PendingLet::Done;
+    --nesting_;
   }
   const ExprRef &value = model_.lets[i].value;
   if (!value)

@@ -17,6 +17,8 @@ namespace mech::sema {
 // range of one index.
 inline constexpr long kMaxNodes = 2'000'000;
 inline constexpr long kMaxRange = 100'000;
+// The deepest chain of lets defined through lets, or defs calling defs.
+inline constexpr int kMaxDefinitionNesting = 1000;
 
 // Thrown when expansion exceeds kMaxNodes; analysis stops with a diagnostic.
 struct ExpansionLimit {};
@@ -104,6 +106,9 @@ private:
            std::pair<std::vector<ExprRef>, ExprRef>>
       defCache_;
   long nodeCount_ = 0;
+  int nesting_ = 0; // lets being resolved and defs being expanded, innermost last
+  bool nestingReported_ = false;
+  bool enterDefinition(Location use);
 };
 
 } // namespace mech::sema

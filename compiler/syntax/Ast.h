@@ -56,6 +56,7 @@ struct Unit {
 struct Expr {
   ExprKind kind;
   Location location;
+  int depth = 1; // height of the tree below and including this node
 
   explicit Expr(ExprKind k, Location loc) : kind(k), location(loc) {}
   virtual ~Expr() = default;

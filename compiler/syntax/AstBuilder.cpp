@@ -60,6 +60,78 @@ std::vector<ExprPtr> AstBuilder::exprs(const std::vector<P::ExprContext *> &ctxs
 // ---------------------------------------------------------------------------
 // Expressions
 
+namespace {
+
+int childDepth(const Expr &e) {
+  int depth = 0;
+  auto take = [&depth](const ExprPtr &child) {
+    if (child)
+      depth = std::max(depth, child->depth);
+  };
+  switch (e.kind) {
+  case ExprKind::Call:
+    for (const ExprPtr &arg : static_cast<const Call &>(e).args)
+      take(arg);
+    break;
+  case ExprKind::SumOver: {
+    auto &s = static_cast<const SumOver &>(e);
+    take(s.from), take(s.to), take(s.body);
+    break;
+  }
+  case ExprKind::Vector:
+    for (const ExprPtr &x : static_cast<const Vector &>(e).elements)
+      take(x);
+    break;
+  case ExprKind::Add:
+    for (const auto &t : static_cast<const Add &>(e).terms)
+      take(t.value);
+    break;
+  case ExprKind::Mul:
+    for (const auto &f : static_cast<const Mul &>(e).factors)
+      take(f.value);
+    break;
+  case ExprKind::Neg:
+    take(static_cast<const Neg &>(e).operand);
+    break;
+  case ExprKind::Pow:
+    take(static_cast<const Pow &>(e).base), take(static_cast<const Pow &>(e).exponent);
+    break;
+  case ExprKind::Prime:
+    take(static_cast<const Prime &>(e).operand);
+    break;
+  case ExprKind::Component:
+    take(static_cast<const Component &>(e).operand);
+    break;
+  case ExprKind::Index: {
+    auto &x = static_cast<const Index &>(e);
+    take(x.operand);
+    for (const ExprPtr &i : x.indices)
+      take(i);
+    break;
+  }
+  default:
+    break;
+  }
+  return depth;
+}
+
+} // namespace
+
+ExprPtr AstBuilder::measured(ExprPtr e) {
+  if (!e)
+    return e;
+  e->depth = childDepth(*e) + 1;
+  if (e->depth > kMaxExpressionDepth) {
+    if (!depthReported_)
+      diagnostics_.error(e->location, "expression nested deeper than " +
+                                          std::to_string(kMaxExpressionDepth) + " levels");
+    depthReported_ = true;
+    // Keep the tree shallow from here on: the file is rejected anyway.
+    return std::make_unique<Number>(e->location, "0");
+  }
+  return e;
+}
+
 ExprPtr AstBuilder::expr(P::ExprContext *ctx) {
   std::vector<P::TermContext *> terms = ctx->term();
   if (terms.size() == 1)
@@ -71,7 +143,7 @@ ExprPtr AstBuilder::expr(P::ExprContext *ctx) {
     bool negated = i > 0 && ops[i - 1]->MINUS() != nullptr;
     add->terms.push_back({negated, term(terms[i])});
   }
-  return add;
+  return measured(std::move(add));
 }
 
 ExprPtr AstBuilder::term(P::TermContext *ctx) {
@@ -85,13 +157,13 @@ ExprPtr AstBuilder::term(P::TermContext *ctx) {
     bool divides = i > 0 && ops[i - 1]->SLASH() != nullptr;
     mul->factors.push_back({divides, signedTerm(factors[i])});
   }
-  return mul;
+  return measured(std::move(mul));
 }
 
 ExprPtr AstBuilder::signedTerm(P::SignedTermContext *ctx) {
   ExprPtr value = power(ctx->power());
   if (ctx->MINUS().size() % 2 == 1)
-    return std::make_unique<Neg>(at(ctx), std::move(value));
+    return measured(std::make_unique<Neg>(at(ctx), std::move(value)));
   return value;
 }
 
@@ -112,12 +184,13 @@ ExprPtr AstBuilder::power(P::PowerContext *ctx) {
     P::ExponentContext *exponent = exponents[i];
     ExprPtr operand = postfix(exponent->postfix());
     if (result)
-      operand = std::make_unique<Pow>(at(exponent), std::move(operand), std::move(result));
+      operand =
+          measured(std::make_unique<Pow>(at(exponent), std::move(operand), std::move(result)));
     if (exponent->MINUS().size() % 2 == 1)
-      operand = std::make_unique<Neg>(at(exponent), std::move(operand));
+      operand = measured(std::make_unique<Neg>(at(exponent), std::move(operand)));
     result = std::move(operand);
   }
-  return std::make_unique<Pow>(at(ctx), std::move(base), std::move(result));
+  return measured(std::make_unique<Pow>(at(ctx), std::move(base), std::move(result)));
 }
 
 ExprPtr AstBuilder::postfix(P::PostfixContext *ctx) {
@@ -139,15 +212,15 @@ ExprPtr AstBuilder::postfix(P::PostfixContext *ctx) {
         ++i;
       }
       loc = span(first, ops[i]->getStop());
-      value = std::make_unique<Prime>(loc, std::move(value), order);
+      value = measured(std::make_unique<Prime>(loc, std::move(value), order));
     } else if (auto *component = dynamic_cast<P::ComponentOpContext *>(op)) {
       auto node = std::make_unique<Component>(loc, std::move(value), name(component->name()));
       node->componentLocation = at(component->name());
-      value = std::move(node);
+      value = measured(std::move(node));
     } else if (auto *index = dynamic_cast<P::IndexOpContext *>(op)) {
       auto node = std::make_unique<Index>(loc, std::move(value));
       node->indices = exprs(index->expr());
-      value = std::move(node);
+      value = measured(std::move(node));
     }
   }
   return value;
@@ -173,13 +246,13 @@ ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
     node->from = expr(sum->expr(0));
     node->to = expr(sum->expr(1));
     node->body = expr(sum->expr(2));
-    return node;
+    return measured(std::move(node));
   }
   if (auto *call = dynamic_cast<P::CallPrimaryContext *>(ctx)) {
     auto node = std::make_unique<Call>(loc, name(call->name()));
     node->calleeLocation = at(call->name());
     node->args = exprs(call->expr());
-    return node;
+    return measured(std::move(node));
   }
   if (auto *plain = dynamic_cast<P::NamePrimaryContext *>(ctx))
     return std::make_unique<Name>(loc, name(plain->name()));
@@ -188,7 +261,7 @@ ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
   if (auto *vector = dynamic_cast<P::VectorPrimaryContext *>(ctx)) {
     auto node = std::make_unique<Vector>(loc);
     node->elements = exprs(vector->expr());
-    return node;
+    return measured(std::move(node));
   }
   internalError("unhandled primary expression");
 }

@@ -26,6 +26,8 @@ private:
   Location span(antlr4::Token *first, antlr4::Token *last) const;
 
   ast::ExprPtr term(MechParser::TermContext *ctx);
+  // Records the node's depth and refuses trees deeper than the limit.
+  ast::ExprPtr measured(ast::ExprPtr e);
   ast::ExprPtr signedTerm(MechParser::SignedTermContext *ctx);
   ast::ExprPtr power(MechParser::PowerContext *ctx);
   ast::ExprPtr postfix(MechParser::PostfixContext *ctx);
@@ -53,6 +55,7 @@ private:
   std::vector<antlr4::Token *> comments_;
   size_t nextComment_ = 0;
   size_t lastLine_ = 0; // last line consumed by a declaration or comment
+  bool depthReported_ = false;
 };
 
 } // namespace mech

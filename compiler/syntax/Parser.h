@@ -15,6 +15,9 @@ namespace mech {
 inline constexpr int kMaxNestingDepth = 256;
 // The longest chain of ^, . or [] accepted after one operand.
 inline constexpr int kMaxOperatorChain = 256;
+// The deepest expression tree accepted (brackets and chains together), so
+// that no later recursive pass can exhaust the stack.
+inline constexpr int kMaxExpressionDepth = 1000;
 
 // Parses a whole .mech file. Returns null when there were syntax errors (all
 // of which are reported).

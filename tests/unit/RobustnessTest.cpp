@@ -956,7 +956,7 @@ TEST_CASE("100000 .x in a row give a clear error", "[robustness]") {
 // chain may sit inside every bracket: 250 levels of 256 operators make an
 // expression 128000 nodes deep (32 levels are enough to exhaust the stack of
 // the analysis).
-TEST_CASE("expression trees within the limits do not exhaust the stack", "[robustness][!mayfail]") {
+TEST_CASE("expression trees within the limits do not exhaust the stack", "[robustness]") {
   std::string level = "(" + repeat("a^-", 255) + "a^";
   std::string text = "model M {\n  param a = 1\n  param b = " + repeat(level, 250) + "a" +
                      repeat(")", 250) + "\n}\n";
@@ -975,7 +975,7 @@ TEST_CASE("expression trees within the limits do not exhaust the stack", "[robus
   CHECK(completesInChild([&] { return analysisCompletes(indexed); }));
 }
 
-TEST_CASE("long chains of lets and defs do not exhaust the stack", "[robustness][!mayfail]") {
+TEST_CASE("long chains of lets and defs do not exhaust the stack", "[robustness]") {
   std::string lets = "model M {\n  coord q\n  let x0 = q\n";
   for (int k = 1; k < 20000; ++k)
     lets += "  let x" + std::to_string(k) + " = x" + std::to_string(k - 1) + " + 1\n";
@@ -1170,7 +1170,7 @@ TEST_CASE("fuzz: random token sequences never crash and always explain failures"
 TEST_CASE("fuzz: random well-formed models parse, analyse and round-trip", "[robustness]") {
   Random random(4242);
   Problems problems;
-  const int inputs = 1000;
+  const int inputs = 400;
   int parsed = 0, ok = 0;
   for (int i = 0; i < inputs; ++i) {
     ModelGenerator generator(random);
@@ -1190,7 +1190,7 @@ TEST_CASE("fuzz: random well-formed models parse, analyse and round-trip", "[rob
 // ---------------------------------------------------------------------------
 // Names and dimensions: errors that say what is wrong
 
-TEST_CASE("an unnamed constraint never takes the name of a named one", "[robustness][!mayfail]") {
+TEST_CASE("an unnamed constraint never takes the name of a named one", "[robustness]") {
   // Unnamed constraints are named c1, c2, ...; here the unnamed one would be
   // c1 like the named one, so one multiplier could not be referred to.
   test::Session session;
@@ -1231,7 +1231,7 @@ TEST_CASE("indexing a vector let is not reported as a misplaced unit", "[robustn
 }
 
 TEST_CASE("the literal 0 has every dimension, also as a generalized force",
-          "[robustness][!mayfail]") {
+          "[robustness]") {
   Result result = analyze("model M {\n"
                           "  coord x [m]\n"
                           "  kinetic T = 1 [kg] * x'^2\n"
