@@ -43,6 +43,16 @@ public:
   }
 
 private:
+  void printAtom(const Expr &e, bool forceParens) {
+    if (!forceParens) {
+      print(e, kPostfix);
+      return;
+    }
+    out += '(';
+    printBare(e);
+    out += ')';
+  }
+
   void list(const std::vector<ExprPtr> &items) {
     for (size_t i = 0; i < items.size(); ++i) {
       if (i > 0)
@@ -130,19 +140,22 @@ private:
     }
     case ExprKind::Prime: {
       auto &p = static_cast<const Prime &>(e);
-      print(*p.operand, kPostfix);
+      // (x')' must not read back as x'': keep the inner derivative apart.
+      printAtom(*p.operand, p.operand->kind == ExprKind::Prime);
       out.append(static_cast<size_t>(p.order), '\'');
       return;
     }
     case ExprKind::Component: {
       auto &c = static_cast<const Component &>(e);
-      print(*c.operand, kPostfix);
+      // (2).x: a number followed by '.' would read as a malformed number.
+      printAtom(*c.operand, c.operand->kind == ExprKind::Number);
       out += "." + c.component;
       return;
     }
     case ExprKind::Index: {
       auto &x = static_cast<const Index &>(e);
-      print(*x.operand, kPostfix);
+      // (2)[m]: a bracket right after a number would read as its unit.
+      printAtom(*x.operand, x.operand->kind == ExprKind::Number);
       out += '[';
       list(x.indices);
       out += ']';

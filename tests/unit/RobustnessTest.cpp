@@ -1230,8 +1230,7 @@ TEST_CASE("indexing a vector let is not reported as a misplaced unit", "[robustn
   CHECK(result.errors[0].message.find("unit") == std::string::npos);
 }
 
-TEST_CASE("the literal 0 has every dimension, also as a generalized force",
-          "[robustness]") {
+TEST_CASE("the literal 0 has every dimension, also as a generalized force", "[robustness]") {
   Result result = analyze("model M {\n"
                           "  coord x [m]\n"
                           "  kinetic T = 1 [kg] * x'^2\n"
@@ -1239,4 +1238,15 @@ TEST_CASE("the literal 0 has every dimension, also as a generalized force",
                           "}\n");
   INFO(result.messages);
   CHECK(result.ok);
+}
+
+// In a[1][2] the name a is the culprit: the message names it, not the
+// intermediate a[1].
+TEST_CASE("indexing a param twice names the param", "[robustness][!mayfail]") {
+  Result result = analyze("model M {\n  param a = 1\n  param b = a[1][2]\n}\n");
+  INFO(result.messages);
+  CHECK_FALSE(result.ok);
+  REQUIRE_FALSE(result.errors.empty());
+  CHECK(result.errors[0].message.find("'a'") != std::string::npos);
+  CHECK(result.errors[0].message.find("'a[1]'") == std::string::npos);
 }
