@@ -7,6 +7,7 @@ packages=(
   antlr4 libantlr4-runtime-dev uuid-dev
   llvm-19-dev libzstd-dev zlib1g-dev
   libeigen3-dev catch2 libedit-dev
+  python3  # the command-line tests check JSON and CSV output with it
 )
 
 missing=()
