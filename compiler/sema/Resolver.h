@@ -18,7 +18,7 @@ namespace mech::sema {
 inline constexpr long kMaxNodes = 2'000'000;
 inline constexpr long kMaxRange = 100'000;
 // The deepest chain of lets defined through lets, or defs calling defs.
-inline constexpr int kMaxDefinitionNesting = 1000;
+inline constexpr int kMaxDefinitionNesting = 256;
 
 // Thrown when expansion exceeds kMaxNodes; analysis stops with a diagnostic.
 struct ExpansionLimit {};
