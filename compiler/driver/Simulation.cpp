@@ -79,21 +79,10 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   if (kernels->rhs(state->t, x0.data(), params.data(), xdot.data()) != 0) {
     std::vector<double> M(n * n);
     kernels->massMatrix(state->t, x0.data(), params.data(), M.data());
-    std::string message = "mass matrix is singular at the initial state";
-    std::string inertialess;
-    for (size_t j = 0; j < n; ++j) {
-      double row = 0;
-      for (size_t k = 0; k < n; ++k)
-        row = std::max(row, std::abs(M[j * n + k]));
-      if (row == 0)
-        inertialess += (inertialess.empty() ? "'" : ", '") + eq.coordinates[j] + "'";
-    }
-    if (!inertialess.empty())
-      message +=
-          ": " +
-          std::string(inertialess.find(',') == std::string::npos ? "coordinate " : "coordinates ") +
-          inertialess + " has no inertia";
-    loaded.diagnostics().error(model.location, message);
+    loaded.diagnostics().error(
+        model.location, "mass matrix is singular at the initial state" +
+                            mechanics::describeMissingInertia(
+                                mechanics::coordinatesWithoutInertia(M.data(), eq.coordinates)));
     return std::nullopt;
   }
 

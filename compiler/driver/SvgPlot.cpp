@@ -3,6 +3,8 @@
 // downsampling of long series, and text made safe for XML.
 #include "driver/SvgPlot.h"
 
+#include "support/Utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -38,42 +40,13 @@ constexpr std::string_view kEllipsis = "\xE2\x80\xA6";    // U+2026
 std::string sanitize(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char lead = static_cast<unsigned char>(s[i]);
-    if (lead < 0x80) {
-      if (lead == '\t' || lead == '\n' || lead == '\r')
-        out += ' ';
-      else if (lead < 0x20)
-        out += kReplacement;
-      else
-        out += static_cast<char>(lead);
-      ++i;
-      continue;
-    }
-    size_t length = 0;
-    char32_t cp = 0, least = 0;
-    if (lead >= 0xC2 && lead <= 0xDF)
-      length = 2, cp = lead & 0x1F, least = 0x80;
-    else if (lead >= 0xE0 && lead <= 0xEF)
-      length = 3, cp = lead & 0x0F, least = 0x800;
-    else if (lead >= 0xF0 && lead <= 0xF4)
-      length = 4, cp = lead & 0x07, least = 0x10000;
-    bool valid = length != 0 && i + length <= s.size();
-    for (size_t k = 1; valid && k < length; ++k) {
-      unsigned char next = static_cast<unsigned char>(s[i + k]);
-      valid = (next & 0xC0) == 0x80;
-      cp = (cp << 6) | (next & 0x3F);
-    }
-    valid = valid && cp >= least && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF) &&
-            cp != 0xFFFE && cp != 0xFFFF;
-    if (!valid) {
+  for (char32_t c : decodeUtf8Lossy(s)) {
+    if (c == U'\t' || c == U'\n' || c == U'\r')
+      out += ' ';
+    else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF)
       out += kReplacement;
-      ++i;
-      continue;
-    }
-    out.append(s.substr(i, length));
-    i += length;
+    else
+      out += encodeUtf8(c);
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // Evaluation at a state.
 #include "mechanics/Evaluation.h"
 
+#include "mechanics/Kernels.h"
+
 #include <Eigen/Dense>
 
 #include <cmath>
@@ -76,15 +78,8 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
   if (n > 0 && largest == 0) {
     e.notes.push_back("the model has no inertia (T = 0): accelerations are undefined");
   } else if (n > 0) {
-    // Coordinates whose row of M vanishes have no inertia at all.
-    std::vector<std::string> inertialess;
-    for (size_t j = 0; j < n; ++j) {
-      double row = 0;
-      for (size_t k = 0; k < n; ++k)
-        row = std::max(row, std::abs(e.M[j][k]));
-      if (row <= 1e-14 * largest)
-        inertialess.push_back(equations_.coordinates[j]);
-    }
+    std::vector<std::string> inertialess =
+        coordinatesWithoutInertia(values.data() + at, equations_.coordinates);
     Eigen::LDLT<Eigen::MatrixXd> ldlt(M);
     Eigen::VectorXd d = ldlt.vectorD();
     double smallest = d.size() ? d.cwiseAbs().minCoeff() : 0;
@@ -93,10 +88,7 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
     if (singular) {
       std::string message = "mass matrix is singular at this state";
       if (!inertialess.empty()) {
-        message += ": coordinate" + std::string(inertialess.size() > 1 ? "s " : " ");
-        for (size_t i = 0; i < inertialess.size(); ++i)
-          message += (i ? ", '" : "'") + inertialess[i] + "'";
-        message += inertialess.size() > 1 ? " have no inertia" : " has no inertia";
+        message += describeMissingInertia(inertialess);
       } else {
         message = "mass matrix is not positive definite at this state (T is not a positive "
                   "definite form in the velocities)";

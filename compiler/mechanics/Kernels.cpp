@@ -101,7 +101,8 @@ public:
 
   int outputs(double t, const double *x, const double *p, double *out) override {
     size_t n = coordinates;
-    std::vector<double> xdot(2 * n);
+    std::vector<double> &xdot = xdot_;
+    xdot.resize(2 * n);
     int status = rhs(t, x, p, xdot.data());
     std::copy(xdot.begin() + static_cast<long>(n), xdot.end(),
               inputs_.begin() + static_cast<long>(params + 2 * n));
@@ -121,13 +122,39 @@ private:
   void evaluateDynamics() { programs_.dynamics.evaluate(inputs_.data(), values_.data(), scratch_); }
 
   const KernelPrograms &programs_;
-  std::vector<double> inputs_, values_, scratch_;
+  std::vector<double> inputs_, values_, scratch_, xdot_;
 };
 
 } // namespace
 
 std::unique_ptr<Kernels> interpretedKernels(const KernelPrograms &programs) {
   return std::make_unique<InterpretedKernels>(programs);
+}
+
+std::vector<std::string> coordinatesWithoutInertia(const double *M,
+                                                   const std::vector<std::string> &names) {
+  size_t n = names.size();
+  double largest = 0;
+  for (size_t i = 0; i < n * n; ++i)
+    largest = std::max(largest, std::abs(M[i]));
+  std::vector<std::string> result;
+  for (size_t j = 0; j < n; ++j) {
+    double row = 0;
+    for (size_t k = 0; k < n; ++k)
+      row = std::max(row, std::abs(M[j * n + k]));
+    if (row <= 1e-14 * largest)
+      result.push_back(names[j]);
+  }
+  return result;
+}
+
+std::string describeMissingInertia(const std::vector<std::string> &coordinates) {
+  if (coordinates.empty())
+    return "";
+  std::string text = coordinates.size() > 1 ? ": coordinates " : ": coordinate ";
+  for (size_t i = 0; i < coordinates.size(); ++i)
+    text += (i ? ", '" : "'") + coordinates[i] + "'";
+  return text + (coordinates.size() > 1 ? " have no inertia" : " has no inertia");
 }
 
 } // namespace mech::mechanics

@@ -44,4 +44,11 @@ int solveLdlt(size_t n, double *M, double *b);
 
 std::unique_ptr<Kernels> interpretedKernels(const KernelPrograms &programs);
 
+// The coordinates whose row of M (n*n, row-major) vanishes: they have no
+// inertia. Empty when every row has an entry.
+std::vector<std::string> coordinatesWithoutInertia(const double *M,
+                                                   const std::vector<std::string> &names);
+// ": coordinate 'phi' has no inertia" (or the plural), or "" when none.
+std::string describeMissingInertia(const std::vector<std::string> &coordinates);
+
 } // namespace mech::mechanics

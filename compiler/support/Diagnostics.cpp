@@ -20,10 +20,12 @@ bool sameSpot(const Location &a, const Location &b) {
 Diagnostic &Diagnostics::error(Location location, std::string message) {
   // The same error at the same place (an expanded loop body, a def expanded
   // at several calls) is reported once.
-  for (Diagnostic &existing : diagnostics_)
-    if (existing.severity == Severity::Error && sameSpot(existing.location, location) &&
-        existing.message == message)
-      return existing;
+  std::string key = std::to_string(reinterpret_cast<uintptr_t>(location.file)) + ":" +
+                    std::to_string(location.line) + ":" + std::to_string(location.column) + ":" +
+                    message;
+  auto [found, inserted] = errorIndex_.try_emplace(std::move(key), diagnostics_.size());
+  if (!inserted)
+    return diagnostics_[found->second];
   ++errorCount_;
   diagnostics_.push_back({Severity::Error, location, std::move(message), {}});
   return diagnostics_.back();
@@ -43,6 +45,7 @@ void Diagnostics::addNote(Diagnostic &diagnostic, Location location, std::string
 
 void Diagnostics::clear() {
   diagnostics_.clear();
+  errorIndex_.clear();
   errorCount_ = 0;
 }
 

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mech {
@@ -39,6 +40,9 @@ public:
 private:
   std::vector<Diagnostic> diagnostics_;
   int errorCount_ = 0;
+  // file, line, column, message of each error -> its index, to report an
+  // error repeated by expansion once without scanning every diagnostic.
+  std::unordered_map<std::string, size_t> errorIndex_;
 };
 
 // Renders one diagnostic (and its notes) with the source line and caret.

@@ -140,16 +140,16 @@ Expr Context::rational(int64_t num, int64_t den) {
 }
 
 Expr Context::symbol(const std::string &name, SymbolKind kind, int index, int order) {
-  for (size_t i = 0; i < symbols_.size(); ++i) {
-    const SymbolInfo &s = symbols_[i];
-    if (s.name == name && s.kind == kind && s.order == order) {
-      Node n;
-      n.kind = Kind::Symbol;
-      n.symbol = static_cast<uint32_t>(i);
-      return Expr(intern(std::move(n)));
-    }
+  auto found = symbolIds_.find({name, kind, order});
+  if (found != symbolIds_.end()) {
+    Node n;
+    n.kind = Kind::Symbol;
+    n.symbol = found->second;
+    return Expr(intern(std::move(n)));
   }
+  symbolIds_.emplace(std::make_tuple(name, kind, order), static_cast<uint32_t>(symbols_.size()));
   symbols_.push_back({name, kind, index, order, 0});
+  derivatives_.push_back(nullptr);
   Node n;
   n.kind = Kind::Symbol;
   n.symbol = static_cast<uint32_t>(symbols_.size() - 1);
@@ -180,8 +180,8 @@ Context::Coordinate Context::coordinate(const std::string &name, int index) {
   c.q = symbol(name, SymbolKind::Coord, index, 0);
   c.qd = symbol(name, SymbolKind::Coord, index, 1);
   c.qdd = symbol(name, SymbolKind::Coord, index, 2);
-  derivatives_.push_back({c.q.node(), c.qd.node()});
-  derivatives_.push_back({c.qd.node(), c.qdd.node()});
+  derivatives_[c.q->symbol] = c.qd.node();
+  derivatives_[c.qd->symbol] = c.qdd.node();
   return c;
 }
 
@@ -191,9 +191,8 @@ Expr Context::symbolDerivative(const Node *s) {
     return one_;
   if (info.kind != SymbolKind::Coord)
     return zero_;
-  for (const auto &[from, to] : derivatives_)
-    if (from == s)
-      return Expr(to);
+  if (const Node *d = derivatives_[s->symbol])
+    return Expr(d);
   internalError("derivative of order 3 of coordinate '" + info.name + "'");
 }
 

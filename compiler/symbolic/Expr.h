@@ -18,8 +18,10 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -174,7 +176,8 @@ private:
   std::deque<Node> arena_;
   std::unordered_set<const Node *, NodeHash, NodeEqual> table_;
   std::vector<SymbolInfo> symbols_;
-  std::vector<std::pair<const Node *, const Node *>> derivatives_; // symbol -> d/dt
+  std::map<std::tuple<std::string, SymbolKind, int>, uint32_t> symbolIds_; // name, kind, order
+  std::vector<const Node *> derivatives_; // by symbol id: d/dt of a coordinate symbol
   Expr zero_, one_, pi_, time_;
 };
 
