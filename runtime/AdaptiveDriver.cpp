@@ -38,7 +38,7 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
   TimeGrid samples(options.t0, options.tEnd, options.dt);
   const double direction = samples.direction();
   const double hmax = std::abs(options.tEnd - options.t0);
-  Eigen::VectorXd scratch(x0.size());
+  Eigen::VectorXd scratch(x0.size()), projected(x0.size());
   auto noInterpolation = [](double, Eigen::VectorXd &) {};
   if (!deliverSamples(samples, options.t0, x0, noInterpolation, scratch, sample))
     return stop({Outcome::Interrupted, options.t0});
@@ -93,6 +93,14 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
     };
     if (!deliverSamples(samples, tNew, pair.state(), interpolate, scratch, sample))
       return stop({Outcome::Interrupted, samples.next()});
+    if (options.project) {
+      // The projected state starts the next step, with F evaluated afresh.
+      projected = pair.state();
+      if (!options.project(tNew, projected.data()))
+        return stop({Outcome::RhsFailed, tNew});
+      if (projected != pair.state() && !pair.start(tNew, projected))
+        return stop(f.lastFailure());
+    }
     if (last)
       return stop({Outcome::Finished});
     h = controller.afterAccept(h, error, hmax);

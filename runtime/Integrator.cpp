@@ -5,6 +5,7 @@
 #include "runtime/Dop853.h"
 #include "runtime/Dopri5.h"
 #include "runtime/Rk4Driver.h"
+#include "runtime/VariationalMidpoint.h"
 
 #include <charconv>
 #include <cmath>
@@ -21,7 +22,7 @@ std::string formatTime(double t) {
   return error == std::errc() ? std::string(buffer, end) : std::string("?");
 }
 
-void validate(const IntegratorOptions &o) {
+void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *lagrangian) {
   auto require = [](bool condition, const char *what) {
     if (!condition)
       throw std::invalid_argument(std::string("integrator options: ") + what);
@@ -31,6 +32,12 @@ void validate(const IntegratorOptions &o) {
   require(std::isfinite(o.step) && o.step >= 0, "step must not be negative");
   if (o.method == Method::Rk4) {
     require(o.step > 0, "RK4 needs a positive step");
+  } else if (o.method == Method::Midpoint) {
+    require(o.step > 0, "the midpoint method needs a positive step");
+    require(lagrangian && lagrangian->momentumAndForce && lagrangian->massMatrix,
+            "the midpoint method needs the momenta, forces and mass matrix of the Lagrangian");
+    require(lagrangian->coordinates >= 0 && 2 * lagrangian->coordinates == dimension,
+            "the midpoint method needs a state of the coordinates and their velocities");
   } else {
     require(std::isfinite(o.rtol) && o.rtol >= 0, "rtol must not be negative");
     // A component at zero has no relative scale.
@@ -58,14 +65,17 @@ std::string IntegrationResult::message() const {
            ") reached" + at;
   case Outcome::Interrupted:
     return "interrupted" + at;
+  case Outcome::NoConvergence:
+    return "the implicit midpoint step did not converge" + at;
   }
   return "unknown outcome";
 }
 
 IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
-                            const IntegratorOptions &options, const SampleCallback &sample) {
-  validate(options);
+                            const IntegratorOptions &options, const SampleCallback &sample,
+                            const LagrangianForm *lagrangian) {
   const long n = static_cast<long>(x0.size());
+  validate(options, n, lagrangian);
   if (int component = firstNonFinite(x0.data(), n); component >= 0) {
     IntegrationResult result;
     result.outcome = Outcome::NonFinite;
@@ -87,6 +97,8 @@ IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
   }
   case Method::Rk4:
     return integrateRk4(rhs, x, options, sample);
+  case Method::Midpoint:
+    return integrateMidpoint(rhs, *lagrangian, x, options, sample);
   }
   throw std::invalid_argument("integrator options: unknown method");
 }

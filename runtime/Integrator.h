@@ -1,7 +1,9 @@
 // The numeric integrators for first-order systems x' = F(t, x): Dormand–Prince
-// 5(4) and 8(5,3) with step-size control and dense output, and the classic
-// fixed-step RK4. One entry point, `integrate`, serves the CLI, the REPL and
-// the tests; a run ends with an Outcome that says why it stopped and where.
+// 5(4) and 8(5,3) with step-size control and dense output, the classic
+// fixed-step RK4, and a symplectic variational integrator (the midpoint
+// discrete Lagrangian) for mechanical systems. One entry point, `integrate`,
+// serves the CLI, the REPL and the tests; a run ends with an Outcome that says
+// why it stopped and where.
 #pragma once
 
 #include <functional>
@@ -17,16 +19,37 @@ using RightHandSide = std::function<int(double t, const double *x, double *xdot)
 // Receives the state at each output time; returning false interrupts the run.
 using SampleCallback = std::function<bool(double t, const double *x)>;
 
-enum class Method { Dopri5, Dop853, Rk4 };
+// Called with the state at the end of every accepted step, after the samples
+// inside the step were delivered; it may change the state (a projection onto
+// constraints, against drift), which then starts the next step. Returning
+// false stops the run (Outcome::RhsFailed with status 0). The adaptive
+// methods and RK4 call it; the midpoint method, which serves unconstrained
+// models, does not.
+using StepProjection = std::function<bool(double t, double *x)>;
+
+enum class Method { Dopri5, Dop853, Rk4, Midpoint };
+
+// What the variational integrator needs beyond x' = F(t, x), for a system
+// whose x = (q, q') holds n coordinates and their velocities: the momenta
+// p = dL/dq' and the forces dL/dq + Q (Q: the generalized forces not derived
+// from L, dissipation included), both at x; and the mass matrix
+// M = d2L/dq'2 at q. Status codes as for RightHandSide.
+struct LagrangianForm {
+  long coordinates = 0;
+  std::function<int(double t, const double *x, double *momentum, double *force)> momentumAndForce;
+  std::function<int(double t, const double *q, double *M)> massMatrix; // n*n, row-major
+};
 
 struct IntegratorOptions {
   Method method = Method::Dopri5;
   double t0 = 0, tEnd = 10;
   double dt = 0.01; // output sampling
   double rtol = 1e-8, atol = 1e-10;
-  // Fixed step for RK4; initial guess for the adaptive methods, 0 = automatic.
+  // Fixed step for RK4 and the midpoint method; initial guess for the adaptive
+  // methods, 0 = automatic.
   double step = 0.001;
   long maxSteps = 1000000; // attempted steps, rejected ones included
+  StepProjection project;  // none when empty
 };
 
 struct IntegrationStats {
@@ -35,7 +58,15 @@ struct IntegrationStats {
   long rhsEvaluations = 0;
 };
 
-enum class Outcome { Finished, StepSizeUnderflow, NonFinite, RhsFailed, MaxSteps, Interrupted };
+enum class Outcome {
+  Finished,
+  StepSizeUnderflow,
+  NonFinite,
+  RhsFailed,
+  MaxSteps,
+  Interrupted,
+  NoConvergence // the implicit equations of a midpoint step had no solution
+};
 
 struct IntegrationResult {
   Outcome outcome = Outcome::Finished;
@@ -67,7 +98,14 @@ struct IntegrationResult {
 // Throws std::invalid_argument for options no run can satisfy (dt <= 0,
 // atol <= 0 or rtol < 0 for the adaptive methods, RK4 without a positive
 // step, non-finite times, ...).
+//
+// Method::Midpoint needs `lagrangian` (it is ignored by the other methods):
+// it steps at the fixed `step` with the discrete Euler-Lagrange equations of
+// L_d = h L((q0 + q1)/2, (q1 - q0)/h), forces entering by the discrete
+// Lagrange-d'Alembert principle, and samples by cubic Hermite interpolation
+// with F at the step's ends.
 IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
-                            const IntegratorOptions &options, const SampleCallback &sample);
+                            const IntegratorOptions &options, const SampleCallback &sample,
+                            const LagrangianForm *lagrangian = nullptr);
 
 } // namespace mech::runtime

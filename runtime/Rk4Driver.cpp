@@ -1,6 +1,7 @@
 // RK4 at a fixed step with Hermite sampling.
 #include "runtime/Rk4Driver.h"
 
+#include "runtime/Hermite.h"
 #include "runtime/RungeKuttaStages.h"
 #include "runtime/Sampling.h"
 #include "runtime/TimeGrid.h"
@@ -13,17 +14,6 @@ constexpr double kHalf[] = {0.5};
 constexpr double kSecondHalf[] = {0, 0.5};
 constexpr double kFull[] = {0, 0, 1};
 constexpr double kWeights[] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
-
-// The cubic with values y0, y1 and slopes f0, f1 at the ends of a step of
-// size h, at t + theta·h.
-void hermite(double theta, double h, const Eigen::VectorXd &y0, const Eigen::VectorXd &y1,
-             Eigen::Ref<const Eigen::VectorXd> f0, Eigen::Ref<const Eigen::VectorXd> f1,
-             Eigen::VectorXd &out) {
-  double t2 = theta * theta, t3 = t2 * theta;
-  double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + theta;
-  double h01 = 3 * t2 - 2 * t3, h11 = t3 - t2;
-  out = h00 * y0 + (h10 * h) * f0 + h01 * y1 + (h11 * h) * f1;
-}
 
 } // namespace
 
@@ -80,6 +70,13 @@ IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
     };
     if (!deliverSamples(samples, tNew, yNew, interpolate, scratch, sample))
       return stop({Outcome::Interrupted, samples.next()});
+    if (options.project) {
+      stageState = yNew;
+      if (!options.project(tNew, yNew.data()))
+        return stop({Outcome::RhsFailed, tNew});
+      if (yNew != stageState && !stages.evaluate(f, 4, tNew, yNew))
+        return stop(f.lastFailure());
+    }
     y.swap(yNew);
     k.col(0) = k.col(4);
     t = tNew;

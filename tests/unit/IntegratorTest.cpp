@@ -57,6 +57,8 @@ const char *nameOf(Method method) {
     return "dop853";
   case Method::Rk4:
     return "rk4";
+  case Method::Midpoint:
+    return "midpoint";
   }
   return "?";
 }
@@ -312,6 +314,9 @@ TEST_CASE("rhs evaluations are counted, FSAL included", "[runtime]") {
       CHECK(s.accepted == 1000);
       CHECK(s.rejected == 0);
       CHECK(s.rhsEvaluations == 1 + 4 * s.accepted);
+      break;
+    case Method::Midpoint: // needs a Lagrangian form: not among the methods here
+      FAIL("midpoint is tested in VariationalIntegratorTest");
       break;
     }
 
