@@ -11,9 +11,22 @@
 
 namespace mech::jit {
 
-// Null with `error` set when LLVM cannot compile for this host.
+class ObjectCache;
+
+struct CompileOptions {
+  // Where compiled code is looked up first and stored after a miss.
+  const ObjectCache *cache = nullptr;
+  // Also compile momentumForce, which only the variational integrator calls;
+  // without it that kernel returns kStatusKernelNotCompiled.
+  bool momentumForce = false;
+};
+
+// Null with `error` set when LLVM cannot compile for this host. `cacheHit`
+// says whether the code came from the cache.
 std::unique_ptr<mechanics::Kernels> compileKernels(const mechanics::KernelPrograms &programs,
-                                                   std::string &error);
+                                                   std::string &error,
+                                                   const CompileOptions &options = {},
+                                                   bool *cacheHit = nullptr);
 
 // The optimized LLVM IR of the kernels, as text (`mech --dump=llvm`).
 std::string kernelsIr(const mechanics::KernelPrograms &programs, std::string &error);

@@ -1,15 +1,19 @@
 // ORC LLJIT with the host's target machine and the process's symbols (libm).
 #include "jit/Jit.h"
 
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <mutex>
@@ -94,15 +98,33 @@ void Jit::optimize(llvm::Module &module) {
   pipeline.run(module, modules);
 }
 
-bool Jit::add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-              std::string &error) {
-  optimize(*module);
-  llvm::orc::ThreadSafeModule safe(std::move(module), std::move(context));
-  if (llvm::Error e = state_->jit->addIRModule(std::move(safe))) {
+std::string Jit::emitObject(llvm::Module &module, std::string &error) {
+  optimize(module);
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (state_->machine->addPassesToEmitFile(codegen, stream, nullptr,
+                                           llvm::CodeGenFileType::ObjectFile)) {
+    error = "LLVM cannot emit object code for " + state_->machine->getTargetTriple().str();
+    return "";
+  }
+  codegen.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+bool Jit::addObject(const std::string &object, std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, "mech_model.o");
+  if (llvm::Error e = state_->jit->addObjectFile(std::move(buffer))) {
     error = message(std::move(e));
     return false;
   }
   return true;
+}
+
+std::string Jit::targetDescription() const {
+  const llvm::TargetMachine &machine = *state_->machine;
+  return std::string("LLVM ") + LLVM_VERSION_STRING + "; " + machine.getTargetTriple().str() +
+         "; " + machine.getTargetCPU().str() + "; " + machine.getTargetFeatureString().str();
 }
 
 void *Jit::lookup(const std::string &name, std::string &error) {

@@ -1,6 +1,7 @@
-// A small wrapper around ORC's LLJIT: create (for the host CPU), add an
-// optimized module, look up a symbol. Every llvm::Expected is checked and
-// turned into a message at this edge; callers see std::string errors only.
+// A small wrapper around ORC's LLJIT: create (for the host CPU), add a
+// module's object code (optimized at O2 for the host), look up a symbol;
+// destroying the Jit removes what it holds. Every llvm::Expected is checked
+// and turned into a message at this edge; callers see std::string errors only.
 #pragma once
 
 #include <memory>
@@ -19,10 +20,15 @@ public:
   static std::unique_ptr<Jit> create(std::string &error);
   ~Jit();
 
-  // Optimizes the module at O2 for the host, then hands it to the JIT.
-  bool add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-           std::string &error);
+  // Object code for the module (optimized first), for the host CPU; empty
+  // with `error` set on failure.
+  std::string emitObject(llvm::Module &module, std::string &error);
+  // Links object code made by emitObject into the JIT.
+  bool addObject(const std::string &object, std::string &error);
   void *lookup(const std::string &name, std::string &error);
+  // What the generated code depends on besides its IR: LLVM's version, the
+  // target triple, the CPU and its features.
+  std::string targetDescription() const;
   // Optimizes without adding (for --dump=llvm).
   void optimize(llvm::Module &module);
   // Sets the module's data layout and triple to the JIT's.

@@ -42,9 +42,16 @@ std::unique_ptr<LoadedModel> loadModel(const std::string &path,
   return loaded;
 }
 
-std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text) {
+std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
+                                           std::vector<bool> *givenPositions) {
   const sema::CheckedModel &model = loaded.model();
   size_t n = model.coords.size();
+  std::vector<bool> given(n, false);
+  for (const sema::Initial &init : model.initial)
+    if (init.order == 0 && init.coord >= 0)
+      given[static_cast<size_t>(init.coord)] = true;
+  if (givenPositions != nullptr)
+    *givenPositions = given;
   std::vector<double> initial = model.initialState();
   mechanics::State state;
   state.q.assign(initial.begin(), initial.begin() + static_cast<long>(n));
@@ -84,6 +91,8 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
       continue;
     }
     (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
+    if (a.primes == 0 && givenPositions != nullptr)
+      (*givenPositions)[static_cast<size_t>(found)] = true;
   }
   if (!ok)
     return std::nullopt;

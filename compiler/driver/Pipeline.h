@@ -32,7 +32,9 @@ std::unique_ptr<LoadedModel> loadModel(const std::string &path,
                                        const sema::SearchPath &searchPath, bool derive);
 
 // The state given by --at (coordinates, velocities and t), with the model's
-// init values for what is not listed.
-std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text);
+// init values for what is not listed. `givenPositions`, when asked for,
+// marks the coordinates whose value the model's init or the text sets.
+std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
+                                           std::vector<bool> *givenPositions = nullptr);
 
 } // namespace mech::driver

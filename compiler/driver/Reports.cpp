@@ -32,6 +32,31 @@ std::string unitSuffix(const sema::DimInfo &dim) {
   return unit.empty() ? "" : "  [" + unit + "]";
 }
 
+// sum_i C_ij lambda_i: the generalized reaction on coordinate j.
+sym::Expr reaction(const Equations &eq, size_t j) {
+  sym::Expr sum;
+  for (size_t i = 0; i < eq.constraints.size(); ++i) {
+    sym::Expr term = eq.constraints[i].C[j] * eq.multipliers[i];
+    sum = sum ? sum + term : term;
+  }
+  return sum;
+}
+
+// "Q + C^T lambda" on coordinate j, as the right-hand side of an equation.
+std::string generalizedForceWithReaction(const Equations &eq, size_t j) {
+  if (eq.constraints.empty())
+    return toMech(eq.Q[j]);
+  sym::Expr r = reaction(eq, j);
+  if (r.isZero())
+    return toMech(eq.Q[j]);
+  return eq.Q[j].isZero() ? toMech(r) : toMech(eq.Q[j]) + " + " + toMech(r);
+}
+
+std::string multiplierUnit(const sema::DimInfo &dim) {
+  std::string unit = forceUnit(dim);
+  return unit.empty() ? "" : "  [" + unit + "]";
+}
+
 std::string coordinateList(const Equations &eq) {
   std::string list;
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
@@ -68,10 +93,27 @@ std::string equationsText(const Equations &eq) {
   out << "\nforcing f (M*q'' = f):\n";
   for (size_t j = 0; j < n; ++j)
     out << "  f[" << eq.coordinates[j] << "] = " << toMech(eq.f[j]) << "\n";
-  out << "\nLagrange's equations, d/dt(dT/dq') - dT/dq = Q:\n";
+  if (eq.constraints.empty()) {
+    out << "\nLagrange's equations, d/dt(dT/dq') - dT/dq = Q:\n";
+    for (size_t j = 0; j < n; ++j)
+      out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
+          << "\n";
+    return out.str();
+  }
+  out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
+         "its constraint):\n";
+  for (const Equations::Constraint &k : eq.constraints) {
+    out << "  " << k.name << ": " << (k.holonomic ? "holonomic" : "nonholonomic")
+        << ", Phi = " << toMech(k.phi) << multiplierUnit(k.multiplierDim) << "\n";
+    for (size_t j = 0; j < n; ++j)
+      if (!k.C[j].isZero())
+        out << "    C[" << eq.coordinates[j] << "] = " << toMech(k.C[j]) << "\n";
+    out << "    gamma = " << toMech(k.gamma) << "\n";
+  }
+  out << "\nLagrange's equations of the first kind, d/dt(dT/dq') - dT/dq = Q + C^T*lambda:\n";
   for (size_t j = 0; j < n; ++j)
-    out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
-        << "\n";
+    out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = "
+        << generalizedForceWithReaction(eq, j) << "\n";
   return out.str();
 }
 
@@ -120,8 +162,24 @@ std::string equationsJson(const Equations &eq) {
   json.key("equations");
   json.beginObject();
   for (size_t j = 0; j < n; ++j)
-    json.key(eq.coordinates[j]).value(toMech(eq.lhs[j]) + " = " + toMech(eq.Q[j]));
+    json.key(eq.coordinates[j])
+        .value(toMech(eq.lhs[j]) + " = " + generalizedForceWithReaction(eq, j));
   json.endObject();
+  json.key("constraints").beginArray();
+  for (const Equations::Constraint &k : eq.constraints) {
+    json.beginObject();
+    json.key("name").value(k.name);
+    json.key("holonomic").value(k.holonomic);
+    json.key("phi").value(toMech(k.phi));
+    json.key("jacobian");
+    byCoordinate(k.C);
+    json.key("gamma").value(toMech(k.gamma));
+    json.key("multiplier_unit");
+    std::string unit = forceUnit(k.multiplierDim);
+    unit.empty() ? json.null() : json.value(unit);
+    json.endObject();
+  }
+  json.endArray();
   json.key("T2").value(toMech(eq.T2));
   json.key("T1").value(toMech(eq.T1));
   json.key("T0").value(toMech(eq.T0));
@@ -137,9 +195,13 @@ std::string equationsLatex(const Equations &eq) {
   out << "\\begin{align}\n";
   out << "T &= " << sym::toLatex(eq.T) << " \\\\\n";
   out << "V &= " << sym::toLatex(eq.V) << " \\\\\n";
-  for (size_t j = 0; j < n; ++j)
-    out << sym::toLatex(eq.lhs[j]) << " &= " << sym::toLatex(eq.Q[j])
+  for (size_t j = 0; j < n; ++j) {
+    sym::Expr right = eq.Q[j];
+    if (!eq.constraints.empty())
+      right = right + reaction(eq, j);
+    out << sym::toLatex(eq.lhs[j]) << " &= " << sym::toLatex(right)
         << (j + 1 < n ? " \\\\\n" : "\n");
+  }
   out << "\\end{align}\n";
   return out.str();
 }
@@ -199,6 +261,16 @@ std::string evaluationText(const Equations &eq, const Evaluation &e) {
     out << "]";
   }
   out << "]\n";
+  for (size_t i = 0; i < e.lambda.size(); ++i)
+    out << "  multiplier " << eq.constraints[i].name << " = " << number(e.lambda[i])
+        << multiplierUnit(eq.constraints[i].multiplierDim) << ", residual "
+        << number(e.constraintResiduals[i]) << "\n";
+  if (!e.reaction.empty()) {
+    out << "  reaction C^T*lambda:";
+    for (size_t j = 0; j < n; ++j)
+      out << " " << eq.coordinates[j] << " = " << number(e.reaction[j]) << (j + 1 < n ? "," : "");
+    out << "\n";
+  }
   for (size_t i = 0; i < e.outputs.size(); ++i)
     out << "  " << eq.outputNames[i] << " = " << number(e.outputs[i]) << "\n";
   for (const std::string &note : e.notes)
@@ -242,6 +314,15 @@ std::string evaluationJson(const Equations &eq, const Evaluation &e) {
     json.endArray();
   }
   json.endArray();
+  json.key("lambda").beginObject();
+  for (size_t i = 0; i < e.lambda.size(); ++i)
+    json.key(eq.constraints[i].name).value(e.lambda[i]);
+  json.endObject();
+  json.key("reaction");
+  if (e.reaction.empty())
+    json.beginObject().endObject();
+  else
+    byCoordinate(e.reaction);
   json.key("outputs").beginObject();
   for (size_t i = 0; i < e.outputs.size(); ++i)
     json.key(eq.outputNames[i]).value(e.outputs[i]);

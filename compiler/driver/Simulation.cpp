@@ -1,8 +1,11 @@
 // The simulation driver.
 #include "driver/Simulation.h"
 
+#include "driver/InitialState.h"
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
+#include "jit/ObjectCache.h"
+#include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
 #include "sema/Values.h"
 
@@ -19,6 +22,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Taken during static initialization, before main: the reference for the
+// time to the first step.
+const Clock::time_point processStart = Clock::now();
+
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -31,6 +38,8 @@ const char *methodName(runtime::Method method) {
     return "dop853";
   case runtime::Method::Rk4:
     return "rk4";
+  case runtime::Method::Midpoint:
+    return "midpoint";
   }
   return "?";
 }
@@ -41,50 +50,68 @@ std::string formatValue(double value) {
   return buffer;
 }
 
+std::string shortNumber(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
 } // namespace
+
+// The kernels on the chosen back end (the interpreter when the JIT fails,
+// with a note).
+std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
+                                                const SimulationOptions &options,
+                                                SimulationSummary &summary) {
+  summary.cache = "off";
+  if (options.backend == Backend::Interpreter)
+    return mechanics::interpretedKernels(programs);
+  std::string error, why;
+  std::optional<jit::ObjectCache> cache;
+  if (options.useCache) {
+    cache = jit::ObjectCache::openDefault(why);
+    if (!cache)
+      summary.cache = "unusable: " + why;
+  }
+  bool hit = false;
+  jit::CompileOptions compile;
+  compile.cache = cache ? &*cache : nullptr;
+  compile.momentumForce = options.integrator.method == runtime::Method::Midpoint;
+  auto kernels = jit::compileKernels(programs, error, compile, &hit);
+  if (cache)
+    summary.cache = hit ? "hit" : "miss";
+  if (kernels)
+    return kernels;
+  summary.backendNote = "the JIT is not available (" + error + "); using the interpreter";
+  return mechanics::interpretedKernels(programs);
+}
 
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
                                           double deriveSeconds, std::ostream &csv) {
   const mechanics::Equations &eq = loaded.equations();
   const sema::CheckedModel &model = loaded.model();
-  size_t n = eq.coordinates.size();
+  size_t n = eq.coordinates.size(), m = eq.constraints.size();
   SimulationSummary summary;
   summary.method = methodName(options.integrator.method);
   summary.deriveSeconds = deriveSeconds;
-
-  std::optional<mechanics::State> state = parseState(loaded, options.init);
-  if (!state)
+  if (m > 0 && options.integrator.method == runtime::Method::Midpoint) {
+    loaded.diagnostics().error(eq.constraints.front().location,
+                               "--method midpoint does not handle constraints; use dopri5 or "
+                               "dop853");
     return std::nullopt;
+  }
   std::vector<double> params = loaded.paramValues();
 
   auto compileStart = Clock::now();
   auto programs = mechanics::KernelPrograms::build(eq, params.size());
-  std::unique_ptr<mechanics::Kernels> kernels;
-  if (options.backend == Backend::Jit) {
-    std::string error;
-    kernels = jit::compileKernels(programs, error);
-    if (!kernels)
-      summary.backendNote = "the JIT is not available (" + error + "); using the interpreter";
-  }
-  if (!kernels)
-    kernels = mechanics::interpretedKernels(programs);
+  std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, options, summary);
   summary.compileSeconds = since(compileStart);
 
-  std::vector<double> x0(2 * n);
-  std::copy(state->q.begin(), state->q.end(), x0.begin());
-  std::copy(state->qd.begin(), state->qd.end(), x0.begin() + static_cast<long>(n));
-
-  // The mass matrix must be regular before the first step.
-  std::vector<double> xdot(2 * n);
-  if (kernels->rhs(state->t, x0.data(), params.data(), xdot.data()) != 0) {
-    std::vector<double> M(n * n);
-    kernels->massMatrix(state->t, x0.data(), params.data(), M.data());
-    loaded.diagnostics().error(
-        model.location, "mass matrix is singular at the initial state" +
-                            mechanics::describeMissingInertia(
-                                mechanics::coordinatesWithoutInertia(M.data(), eq.coordinates)));
+  double t0 = 0;
+  std::optional<std::vector<double>> x0 =
+      initialState(loaded, *kernels, params, options.start, t0, summary.notes);
+  if (!x0)
     return std::nullopt;
-  }
 
   // Energy drift is meaningful for a conservative model whose T has no
   // parts linear in or free of the velocities (then the Jacobi integral is T + V).
@@ -92,24 +119,21 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   double energy0 = 0;
   std::vector<double> TV(2);
 
-  // CSV header.
-  csv << "t";
-  for (const std::string &name : eq.coordinates)
-    csv << "," << name;
-  for (const std::string &name : eq.coordinates)
-    csv << "," << name << "'";
-  for (const std::string &name : eq.outputNames)
-    csv << "," << name;
-  csv << "\n";
-
-  // Series for the plot.
+  // Columns: t, q, q', the multipliers, the outputs.
   std::vector<std::string> columns;
   for (const std::string &name : eq.coordinates)
     columns.push_back(name);
   for (const std::string &name : eq.coordinates)
     columns.push_back(name + "'");
+  for (const auto &k : eq.constraints)
+    columns.push_back(k.name);
   for (const std::string &name : eq.outputNames)
     columns.push_back(name);
+  csv << "t";
+  for (const std::string &name : columns)
+    csv << "," << name;
+  csv << "\n";
+
   std::vector<std::string> plotted = options.plotVars;
   if (plotted.empty())
     plotted = eq.coordinates;
@@ -118,8 +142,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     auto found = std::find(columns.begin(), columns.end(), name);
     if (found == columns.end()) {
       loaded.diagnostics().error({}, "--plot-vars: '" + name +
-                                         "' is not a coordinate, velocity "
-                                         "or output of " +
+                                         "' is not a coordinate, velocity, multiplier or output "
+                                         "of " +
                                          model.name);
       return std::nullopt;
     }
@@ -130,14 +154,32 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   for (const std::string &name : plotted)
     plot.series.push_back({name, {}});
 
-  std::vector<double> outputs(eq.outputs.size());
-  std::vector<double> row(columns.size());
+  std::vector<bool> holonomic;
+  for (const auto &k : eq.constraints)
+    holonomic.push_back(k.holonomic);
+  mechanics::ConstraintProjector projector(*kernels, params, holonomic);
+  summary.constrained = m > 0;
+
+  std::vector<double> row(columns.size()), onManifold(2 * n);
   auto sample = [&](double t, const double *x) {
-    std::copy(x, x + 2 * n, row.begin());
-    if (!outputs.empty()) {
-      kernels->outputs(t, x, params.data(), outputs.data());
-      std::copy(outputs.begin(), outputs.end(), row.begin() + static_cast<long>(2 * n));
+    if (m > 0) {
+      // Samples inside a step come from the dense output, which drifts
+      // from the constraints by the local error: project them too.
+      double before = projector.residual(t, x);
+      summary.constraintDrift = std::max(summary.constraintDrift, before);
+      if (options.projection && before > 0) {
+        std::copy(x, x + 2 * n, onManifold.begin());
+        if (projector.projectPositions(t, onManifold.data()).ok &&
+            projector.projectVelocities(t, onManifold.data()).ok)
+          x = onManifold.data();
+      }
+      summary.constraintResidual = std::max(summary.constraintResidual, projector.residual(t, x));
     }
+    std::copy(x, x + 2 * n, row.begin());
+    if (m > 0)
+      kernels->multipliers(t, x, params.data(), row.data() + 2 * n);
+    if (!eq.outputs.empty())
+      kernels->outputs(t, x, params.data(), row.data() + 2 * n + m);
     csv << formatValue(t);
     for (double v : row)
       csv << "," << formatValue(v);
@@ -161,21 +203,50 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   };
 
   runtime::IntegratorOptions integrator = options.integrator;
-  integrator.t0 = state->t;
+  integrator.t0 = t0;
+  // The state of the last refused evaluation, to say why it was refused.
+  std::vector<double> refused;
+  double refusedAt = 0;
   auto rhs = [&](double t, const double *x, double *dx) {
-    return kernels->rhs(t, x, params.data(), dx);
+    int status = kernels->rhs(t, x, params.data(), dx);
+    if (status != 0) {
+      refused.assign(x, x + 2 * n);
+      refusedAt = t;
+    }
+    return status;
+  };
+  if (m > 0 && options.projection)
+    integrator.project = [&](double t, double *x) {
+      return projector.projectPositions(t, x).ok && projector.projectVelocities(t, x).ok;
+    };
+  // The variational integrator works on L's momenta and forces.
+  runtime::LagrangianForm lagrangian;
+  lagrangian.coordinates = static_cast<long>(n);
+  std::vector<double> momentumForce(2 * n);
+  lagrangian.momentumAndForce = [&](double t, const double *x, double *momentum, double *force) {
+    int status = kernels->momentumForce(t, x, params.data(), momentumForce.data());
+    std::copy(momentumForce.begin(), momentumForce.begin() + static_cast<long>(n), momentum);
+    std::copy(momentumForce.begin() + static_cast<long>(n), momentumForce.end(), force);
+    return status;
+  };
+  lagrangian.massMatrix = [&](double t, const double *q, double *M) {
+    return kernels->massMatrix(t, q, params.data(), M);
   };
   auto integrateStart = Clock::now();
-  runtime::IntegrationResult result = runtime::integrate(rhs, x0, integrator, sample);
+  summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart).count();
+  runtime::IntegrationResult result = runtime::integrate(rhs, *x0, integrator, sample, &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
   if (result.outcome != runtime::Outcome::Finished) {
     std::string text = result.message();
-    if (result.outcome == runtime::Outcome::RhsFailed &&
-        result.rhsStatus == mechanics::kStatusSingularMassMatrix) {
-      char buffer[64];
-      std::snprintf(buffer, sizeof buffer, "%.6g", result.failureTime);
-      text = "mass matrix became singular at t = " + std::string(buffer);
+    bool kernelRefused = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
+                         result.rhsStatus == mechanics::kStatusRedundantConstraints;
+    if (result.outcome == runtime::Outcome::RhsFailed && result.rhsStatus == 0) {
+      text = "the state could not be projected onto the constraints at t = " +
+             shortNumber(result.failureTime);
+    } else if (result.outcome == runtime::Outcome::RhsFailed && kernelRefused && !refused.empty()) {
+      text = describeFailure(eq, *kernels, params, result.rhsStatus, refusedAt, refused.data(),
+                             "at t = " + shortNumber(result.failureTime));
     } else if (result.outcome == runtime::Outcome::NonFinite && result.failureComponent >= 0 &&
                static_cast<size_t>(result.failureComponent) < columns.size()) {
       text += " ('" + columns[static_cast<size_t>(result.failureComponent)] + "')";
@@ -202,14 +273,25 @@ std::string summaryText(const SimulationSummary &s) {
                 s.method.c_str(), s.stats.accepted, s.stats.rejected, s.stats.rhsEvaluations,
                 s.samples);
   out << line;
-  std::snprintf(line, sizeof line, "time: derive %.3f s, compile %.3f s, integrate %.3f s\n",
-                s.deriveSeconds, s.compileSeconds, s.integrateSeconds);
+  std::snprintf(line, sizeof line,
+                "time: derive %.3f s, compile %.3f s (cache %s), integrate %.3f s; first step "
+                "%.3f s after start\n",
+                s.deriveSeconds, s.compileSeconds, s.cache.c_str(), s.integrateSeconds,
+                s.firstStepSeconds);
   out << line;
   if (s.energyTracked) {
     std::snprintf(line, sizeof line, "energy drift max|E(t) - E(0)|/|E(0)| = %.3g\n",
                   s.energyDrift);
     out << line;
   }
+  if (s.constrained) {
+    std::snprintf(line, sizeof line,
+                  "largest constraint residual %.3g in the output, %.3g before projection\n",
+                  s.constraintResidual, s.constraintDrift);
+    out << line;
+  }
+  for (const std::string &note : s.notes)
+    out << "note: " << note << "\n";
   if (!s.backendNote.empty())
     out << "note: " << s.backendNote << "\n";
   return out.str();

@@ -5,6 +5,7 @@
 // happened; the samples up to that time are kept.
 #pragma once
 
+#include "driver/InitialState.h"
 #include "driver/Pipeline.h"
 #include "runtime/Integrator.h"
 
@@ -19,7 +20,9 @@ enum class Backend { Jit, Interpreter };
 struct SimulationOptions {
   runtime::IntegratorOptions integrator;
   Backend backend = Backend::Jit;
-  std::string init;                  // --init "q=..., q'=..."
+  bool useCache = true;              // the on-disk cache of compiled kernels
+  StartOptions start;                // --init, --strict-init
+  bool projection = true;            // onto the constraints after each step
   std::string plotPath;              // --plot out.svg
   std::vector<std::string> plotVars; // --plot-vars th1,th2
 };
@@ -28,10 +31,17 @@ struct SimulationSummary {
   std::string method;
   runtime::IntegrationStats stats;
   double deriveSeconds = 0, compileSeconds = 0, integrateSeconds = 0;
+  // From the process's start (static initialization) to the first step.
+  double firstStepSeconds = 0;
+  std::string cache; // "hit", "miss", "off", or why the cache is unusable
   bool energyTracked = false;
   double energyDrift = 0; // max |E(t) - E(0)| / |E(0)|
   std::string backendNote;
-  std::string failure; // empty when the run finished
+  std::vector<std::string> notes; // e.g. the projection of the initial state
+  bool constrained = false;
+  double constraintResidual = 0; // the largest |Phi| or |psi| in the output
+  double constraintDrift = 0;    // the same before the samples' projection
+  std::string failure;           // empty when the run finished
   size_t samples = 0;
 };
 

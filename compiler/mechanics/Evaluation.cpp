@@ -1,6 +1,7 @@
 // Evaluation at a state.
 #include "mechanics/Evaluation.h"
 
+#include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
 
 #include <Eigen/Dense>
@@ -17,7 +18,9 @@ int InputLayout::index(const sym::SymbolInfo &s) const {
     return static_cast<int>(params + static_cast<size_t>(s.order) * coordinates +
                             static_cast<size_t>(s.index));
   case sym::SymbolKind::Time:
-    return static_cast<int>(params + 3 * coordinates);
+    return static_cast<int>(time());
+  case sym::SymbolKind::Multiplier:
+    return static_cast<int>(multiplier(static_cast<size_t>(s.index)));
   default:
     return -1;
   }
@@ -27,6 +30,7 @@ Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
     : equations_(equations), params_(std::move(params)) {
   layout_.params = params_.size();
   layout_.coordinates = equations.coordinates.size();
+  layout_.multipliers = equations.constraints.size();
   size_t n = layout_.coordinates;
   std::vector<sym::Expr> outputs = {equations.T, equations.V};
   for (size_t j = 0; j < n; ++j)
@@ -38,6 +42,11 @@ Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
   for (size_t j = 0; j < n; ++j)
     for (size_t k = 0; k < n; ++k)
       outputs.push_back(equations.M[j][k]);
+  for (const Equations::Constraint &k : equations.constraints) {
+    outputs.insert(outputs.end(), k.C.begin(), k.C.end());
+    outputs.push_back(k.gamma);
+    outputs.push_back(k.holonomic ? k.phi : k.psi);
+  }
   auto inputs = [this](const sym::SymbolInfo &s) { return layout_.index(s); };
   program_ = sym::Program(outputs, inputs);
   outputs_ = sym::Program(equations.outputs, inputs);
@@ -52,7 +61,7 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
     inputs[layout_.params + j] = state.q[j];
     inputs[layout_.params + n + j] = state.qd[j];
   }
-  inputs[layout_.params + 3 * n] = state.t;
+  inputs[layout_.time()] = state.t;
   std::vector<double> values = program_.evaluate(inputs);
 
   Evaluation e;
@@ -75,6 +84,8 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
       largest = std::max(largest, std::abs(e.M[j][k]));
     }
 
+  if (!equations_.constraints.empty())
+    return constrained(e, values, at + n * n, inputs, diagnostics, where);
   if (n > 0 && largest == 0) {
     e.notes.push_back("the model has no inertia (T = 0): accelerations are undefined");
   } else if (n > 0) {
@@ -104,11 +115,67 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
     for (size_t j = 0; j < n; ++j)
       inputs[layout_.params + 2 * n + j] = (*e.qdd)[j];
   }
+  evaluateOutputs(e, inputs);
+  return e;
+}
+
+void Evaluator::evaluateOutputs(Evaluation &e, std::vector<double> &inputs) const {
   std::vector<double> outputs = outputs_.evaluate(inputs);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    bool usesAcceleration = equations_.outputs[i].has(sym::kHasAcceleration);
+    bool usesAcceleration = equations_.outputs[i].has(sym::kHasAcceleration | sym::kHasMultiplier);
     e.outputs.push_back(usesAcceleration && !e.qdd ? NAN : outputs[i]);
   }
+}
+
+std::optional<Evaluation> Evaluator::constrained(Evaluation &e, const std::vector<double> &values,
+                                                 size_t at, std::vector<double> &inputs,
+                                                 Diagnostics &diagnostics, Location where) const {
+  size_t n = layout_.coordinates, m = equations_.constraints.size();
+  std::vector<double> M(n * n), C(m * n), gamma(m), qdd(n), lambda(m);
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k)
+      M[j * n + k] = e.M[j][k];
+  for (size_t i = 0; i < m; ++i) {
+    std::copy(values.begin() + static_cast<long>(at), values.begin() + static_cast<long>(at + n),
+              C.begin() + static_cast<long>(i * n));
+    gamma[i] = values[at + n];
+    e.constraintResiduals.push_back(values[at + n + 1]);
+    at += n + 2;
+  }
+  int status = solveConstrained(n, m, M.data(), e.f.data(), C.data(), gamma.data(), qdd.data(),
+                                lambda.data());
+  if (status == kStatusRedundantConstraints) {
+    std::vector<std::string> names;
+    for (const Equations::Constraint &k : equations_.constraints)
+      names.push_back(k.name);
+    std::vector<std::string> dependent = dependentConstraints(C.data(), m, n, names);
+    std::string list;
+    for (size_t i = 0; i < dependent.size(); ++i)
+      list += (i ? ", '" : "'") + dependent[i] + "'";
+    diagnostics.error(
+        where, "the constraints are redundant or conflicting at this state" +
+                   (list.empty() ? std::string()
+                                 : " (dependent rows of the constraint Jacobian: " + list + ")"));
+    return std::nullopt;
+  }
+  if (status != kStatusOk) {
+    diagnostics.error(where, "mass matrix is not positive definite on the directions the "
+                             "constraints allow at this state" +
+                                 describeMissingInertia(
+                                     coordinatesWithoutInertia(M.data(), equations_.coordinates)));
+    return std::nullopt;
+  }
+  e.qdd = qdd;
+  e.lambda = lambda;
+  e.reaction.assign(n, 0.0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j)
+      e.reaction[j] += C[i * n + j] * lambda[i];
+  for (size_t j = 0; j < n; ++j)
+    inputs[layout_.params + 2 * n + j] = qdd[j];
+  for (size_t i = 0; i < m; ++i)
+    inputs[layout_.multiplier(i)] = lambda[i];
+  evaluateOutputs(e, inputs);
   return e;
 }
 

@@ -1,8 +1,10 @@
 // Numeric evaluation of the derived equations at one state (`mech eval`):
 // the interpreter runs the CSE'd program of T, V, Q, Q^nc, M and f, solves
-// M q'' = f with Eigen's LDL^T, then evaluates the outputs (which may use
-// q''). A singular mass matrix is a diagnostic naming the coordinates with
-// no inertia; a model with no inertia at all evaluates with q'' undefined.
+// M q'' = f with Eigen's LDL^T (with constraints, the first-kind equations
+// for q'' and the multipliers), then evaluates the outputs (which may use
+// q'' and the multipliers). A singular mass matrix is a diagnostic naming
+// the coordinates with no inertia; a model with no inertia at all evaluates
+// with q'' undefined.
 #pragma once
 
 #include "mechanics/Lagrange.h"
@@ -27,13 +29,18 @@ struct Evaluation {
   std::vector<std::vector<double>> M;
   std::vector<double> outputs;
   std::vector<std::string> notes;
+  // With constraints: the multipliers, the generalized reaction C^T lambda
+  // (per coordinate) and the residuals Phi (holonomic) or psi.
+  std::vector<double> lambda, reaction, constraintResiduals;
 };
 
-// The layout of a program's inputs: params, q, q', q'', t.
+// The layout of a program's inputs: params, q, q', q'', t, the multipliers.
 struct InputLayout {
-  size_t params = 0, coordinates = 0;
+  size_t params = 0, coordinates = 0, multipliers = 0;
   int index(const sym::SymbolInfo &s) const;
-  size_t size() const { return params + 3 * coordinates + 1; }
+  size_t time() const { return params + 3 * coordinates; }
+  size_t multiplier(size_t i) const { return time() + 1 + i; }
+  size_t size() const { return time() + 1 + multipliers; }
 };
 
 class Evaluator {
@@ -47,6 +54,13 @@ public:
   const sym::Program &program() const { return program_; }
 
 private:
+  // The first-kind equations at the state whose program values are given
+  // (C, gamma and the residual of each constraint from `at` on).
+  std::optional<Evaluation> constrained(Evaluation &e, const std::vector<double> &values, size_t at,
+                                        std::vector<double> &inputs, Diagnostics &diagnostics,
+                                        Location where) const;
+  void evaluateOutputs(Evaluation &e, std::vector<double> &inputs) const;
+
   const Equations &equations_;
   std::vector<double> params_;
   InputLayout layout_;

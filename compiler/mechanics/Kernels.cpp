@@ -9,10 +9,11 @@ namespace mech::mechanics {
 
 KernelPrograms KernelPrograms::build(const Equations &equations, size_t params) {
   KernelPrograms programs;
-  size_t n = equations.coordinates.size();
+  size_t n = equations.coordinates.size(), m = equations.constraints.size();
   programs.coordinates = n;
   programs.params = params;
-  InputLayout layout{params, n};
+  programs.constraints = m;
+  InputLayout layout{params, n, m};
   auto inputs = [layout](const sym::SymbolInfo &s) { return layout.index(s); };
   std::vector<sym::Expr> dynamics;
   for (size_t j = 0; j < n; ++j)
@@ -20,40 +21,129 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params) 
       dynamics.push_back(equations.M[j][k]);
   for (size_t j = 0; j < n; ++j)
     dynamics.push_back(equations.f[j]);
+  std::vector<sym::Expr> residuals;
+  for (const Equations::Constraint &k : equations.constraints) {
+    dynamics.insert(dynamics.end(), k.C.begin(), k.C.end());
+    residuals.push_back(k.holonomic ? k.phi : k.phi.context().zero());
+  }
+  for (const Equations::Constraint &k : equations.constraints)
+    dynamics.push_back(k.gamma);
+  for (const Equations::Constraint &k : equations.constraints)
+    residuals.push_back(k.psi);
+  for (const Equations::Constraint &k : equations.constraints)
+    residuals.insert(residuals.end(), k.C.begin(), k.C.end());
   programs.dynamics = sym::Program(dynamics, inputs);
   programs.energy = sym::Program({equations.T, equations.V}, inputs);
   programs.outputs = sym::Program(equations.outputs, inputs);
+  std::vector<sym::Expr> momentumForce = equations.momentum;
+  momentumForce.insert(momentumForce.end(), equations.force.begin(), equations.force.end());
+  programs.momentumForce = sym::Program(momentumForce, inputs);
+  programs.residuals = sym::Program(residuals, inputs);
   return programs;
 }
 
-int solveLdlt(size_t n, double *M, double *b) {
+namespace {
+
+// LDL^T of the symmetric n*n matrix A in place (the strict lower triangle
+// holds L, the diagonal D); false on a pivot that is not positive relative
+// to the largest diagonal entry.
+bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   double largest = 0;
   for (size_t j = 0; j < n; ++j)
-    largest = std::max(largest, std::abs(M[j * n + j]));
-  double tolerance = 1e-13 * largest;
-  // Factor in place: the strict lower triangle holds L, the diagonal D.
+    largest = std::max(largest, std::abs(A[j * n + j]));
+  double tolerance = relativeTolerance * largest;
   for (size_t j = 0; j < n; ++j) {
-    double d = M[j * n + j];
+    double d = A[j * n + j];
     for (size_t k = 0; k < j; ++k)
-      d -= M[j * n + k] * M[j * n + k] * M[k * n + k];
+      d -= A[j * n + k] * A[j * n + k] * A[k * n + k];
     if (!(d > tolerance))
-      return kStatusSingularMassMatrix;
-    M[j * n + j] = d;
+      return false;
+    A[j * n + j] = d;
     for (size_t i = j + 1; i < n; ++i) {
-      double s = M[i * n + j];
+      double s = A[i * n + j];
       for (size_t k = 0; k < j; ++k)
-        s -= M[i * n + k] * M[j * n + k] * M[k * n + k];
-      M[i * n + j] = s / d;
+        s -= A[i * n + k] * A[j * n + k] * A[k * n + k];
+      A[i * n + j] = s / d;
     }
   }
+  return true;
+}
+
+// Solves with a factored A, b in place.
+void substituteLdlt(size_t n, const double *A, double *b) {
   for (size_t i = 0; i < n; ++i)
     for (size_t k = 0; k < i; ++k)
-      b[i] -= M[i * n + k] * b[k];
+      b[i] -= A[i * n + k] * b[k];
   for (size_t i = 0; i < n; ++i)
-    b[i] /= M[i * n + i];
+    b[i] /= A[i * n + i];
   for (size_t i = n; i-- > 0;)
     for (size_t k = i + 1; k < n; ++k)
-      b[i] -= M[k * n + i] * b[k];
+      b[i] -= A[k * n + i] * b[k];
+}
+
+} // namespace
+
+int solveLdlt(size_t n, double *M, double *b) {
+  if (!factorLdlt(n, M, kPivotTolerance))
+    return kStatusSingularMassMatrix;
+  substituteLdlt(n, M, b);
+  return kStatusOk;
+}
+
+double constraintScale(size_t n, size_t m, const double *M, const double *C) {
+  double inertia = 0, rows = 0;
+  for (size_t j = 0; j < n; ++j)
+    inertia = std::max(inertia, std::abs(M[j * n + j]));
+  for (size_t i = 0; i < m; ++i) {
+    double row = 0;
+    for (size_t k = 0; k < n; ++k)
+      row += C[i * n + k] * C[i * n + k];
+    rows = std::max(rows, row);
+  }
+  if (rows == 0)
+    return 1;
+  return (inertia > 0 ? inertia : 1) / rows;
+}
+
+int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
+                     const double *gamma, double *qdd, double *lambda) {
+  double s = constraintScale(n, m, M, C);
+  // M + s C^T C and f + s C^T gamma: the same solutions, since C q'' = gamma.
+  std::vector<double> y(f, f + n), Z(m * n), S(m * m), r(m);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      y[j] += s * C[i * n + j] * gamma[i];
+      for (size_t k = 0; k < n; ++k)
+        M[j * n + k] += s * C[i * n + j] * C[i * n + k];
+    }
+  if (!factorLdlt(n, M, kPivotTolerance))
+    return kStatusSingularMassMatrix;
+  substituteLdlt(n, M, y.data());
+  // Z = (M + s C^T C)^-1 C^T, one row of C at a time.
+  std::copy(C, C + m * n, Z.begin());
+  for (size_t i = 0; i < m; ++i)
+    substituteLdlt(n, M, Z.data() + i * n);
+  for (size_t i = 0; i < m; ++i) {
+    r[i] = -gamma[i];
+    for (size_t k = 0; k < n; ++k)
+      r[i] += C[i * n + k] * y[k];
+    for (size_t j = 0; j < m; ++j) {
+      double sum = 0;
+      for (size_t k = 0; k < n; ++k)
+        sum += C[i * n + k] * Z[j * n + k];
+      S[i * m + j] = sum;
+    }
+  }
+  if (!factorLdlt(m, S.data(), kSchurTolerance))
+    return kStatusRedundantConstraints;
+  substituteLdlt(m, S.data(), r.data()); // r = mu = -lambda
+  for (size_t k = 0; k < n; ++k) {
+    qdd[k] = y[k];
+    for (size_t i = 0; i < m; ++i)
+      qdd[k] -= Z[i * n + k] * r[i];
+  }
+  for (size_t i = 0; i < m; ++i)
+    lambda[i] = -r[i];
   return kStatusOk;
 }
 
@@ -61,13 +151,17 @@ namespace {
 
 class InterpretedKernels : public Kernels {
 public:
-  explicit InterpretedKernels(const KernelPrograms &programs) : programs_(programs) {
+  explicit InterpretedKernels(const KernelPrograms &programs)
+      : programs_(programs), layout_{programs.params, programs.coordinates, programs.constraints} {
     coordinates = programs.coordinates;
     params = programs.params;
+    constraintCount = programs.constraints;
     outputCount = programs.outputs.outputs().size();
-    size_t n = coordinates;
-    inputs_.assign(params + 3 * n + 1, 0.0);
-    values_.resize(n * n + n);
+    size_t n = coordinates, m = constraintCount;
+    inputs_.assign(layout_.size(), 0.0);
+    values_.resize(n * n + n + m * n + m);
+    qdd_.resize(n);
+    lambda_.resize(m);
   }
 
   int massMatrix(double t, const double *q, const double *p, double *M) override {
@@ -78,19 +172,31 @@ public:
   }
 
   int forcing(double t, const double *x, const double *p, double *f) override {
-    load(t, x, x + coordinates, p);
+    size_t n = coordinates;
+    load(t, x, x + n, p);
     evaluateDynamics();
-    std::copy(values_.begin() + static_cast<long>(coordinates * coordinates), values_.end(), f);
+    std::copy(values_.data() + n * n, values_.data() + n * n + n, f);
     return kStatusOk;
   }
 
   int rhs(double t, const double *x, const double *p, double *xdot) override {
     size_t n = coordinates;
-    load(t, x, x + n, p);
-    evaluateDynamics();
+    int status = accelerations(t, x, p);
     std::copy(x + n, x + 2 * n, xdot);
-    std::copy(values_.begin() + static_cast<long>(n * n), values_.end(), xdot + n);
-    return solveLdlt(n, values_.data(), xdot + n);
+    std::copy(qdd_.begin(), qdd_.end(), xdot + n);
+    return status;
+  }
+
+  int multipliers(double t, const double *x, const double *p, double *lambda) override {
+    int status = accelerations(t, x, p);
+    std::copy(lambda_.begin(), lambda_.end(), lambda);
+    return status;
+  }
+
+  int constraints(double t, const double *x, const double *p, double *out) override {
+    load(t, x, x + coordinates, p);
+    programs_.residuals.evaluate(inputs_.data(), out, scratch_);
+    return kStatusOk;
   }
 
   int energy(double t, const double *x, const double *p, double *TV) override {
@@ -99,13 +205,18 @@ public:
     return kStatusOk;
   }
 
+  int momentumForce(double t, const double *x, const double *p, double *out) override {
+    load(t, x, x + coordinates, p);
+    programs_.momentumForce.evaluate(inputs_.data(), out, scratch_);
+    return kStatusOk;
+  }
+
   int outputs(double t, const double *x, const double *p, double *out) override {
     size_t n = coordinates;
-    std::vector<double> &xdot = xdot_;
-    xdot.resize(2 * n);
-    int status = rhs(t, x, p, xdot.data());
-    std::copy(xdot.begin() + static_cast<long>(n), xdot.end(),
-              inputs_.begin() + static_cast<long>(params + 2 * n));
+    int status = accelerations(t, x, p);
+    std::copy(qdd_.begin(), qdd_.end(), inputs_.begin() + static_cast<long>(params + 2 * n));
+    for (size_t i = 0; i < constraintCount; ++i)
+      inputs_[layout_.multiplier(i)] = lambda_[i];
     programs_.outputs.evaluate(inputs_.data(), out, scratch_);
     return status;
   }
@@ -117,12 +228,26 @@ private:
     std::copy(q, q + n, inputs_.begin() + static_cast<long>(params));
     if (qd != nullptr)
       std::copy(qd, qd + n, inputs_.begin() + static_cast<long>(params + n));
-    inputs_[params + 3 * n] = t;
+    inputs_[layout_.time()] = t;
   }
   void evaluateDynamics() { programs_.dynamics.evaluate(inputs_.data(), values_.data(), scratch_); }
 
+  // q'' (and the multipliers) at x into qdd_ and lambda_.
+  int accelerations(double t, const double *x, const double *p) {
+    size_t n = coordinates, m = constraintCount;
+    load(t, x, x + n, p);
+    evaluateDynamics();
+    double *M = values_.data(), *f = M + n * n, *C = f + n, *gamma = C + m * n;
+    if (m == 0) {
+      std::copy(f, f + n, qdd_.begin());
+      return solveLdlt(n, M, qdd_.data());
+    }
+    return solveConstrained(n, m, M, f, C, gamma, qdd_.data(), lambda_.data());
+  }
+
   const KernelPrograms &programs_;
-  std::vector<double> inputs_, values_, scratch_, xdot_;
+  InputLayout layout_;
+  std::vector<double> inputs_, values_, scratch_, qdd_, lambda_;
 };
 
 } // namespace

@@ -2,7 +2,7 @@
 // signature over double arrays. Two back ends implement them: the
 // interpreter (InterpretedKernels, over the CSE'd programs) and the LLVM JIT
 // (jit/CompiledModel). Each returns 0, or 1 when the mass matrix is not
-// positive definite at the state.
+// positive definite at the state (2: a kernel the JIT was not asked for).
 #pragma once
 
 #include "mechanics/Lagrange.h"
@@ -15,6 +15,9 @@ namespace mech::mechanics {
 
 inline constexpr int kStatusOk = 0;
 inline constexpr int kStatusSingularMassMatrix = 1;
+inline constexpr int kStatusKernelNotCompiled = 2;
+// The constraint Jacobian C has dependent rows at the state.
+inline constexpr int kStatusRedundantConstraints = 3;
 
 class Kernels {
 public:
@@ -24,16 +27,25 @@ public:
   virtual int rhs(double t, const double *x, const double *p, double *xdot) = 0;     // 2n
   virtual int energy(double t, const double *x, const double *p, double *TV) = 0;    // T, V
   virtual int outputs(double t, const double *x, const double *p, double *out) = 0;
-  size_t coordinates = 0, params = 0, outputCount = 0;
+  // The momenta dL/dq' (n), then the forces dL/dq + Q^nc (n).
+  virtual int momentumForce(double t, const double *x, const double *p, double *out) = 0;
+  // With constraints: the multipliers (one per constraint), and the
+  // residuals Phi (0 for nonholonomic constraints), psi and the rows of C.
+  virtual int multipliers(double t, const double *x, const double *p, double *lambda) = 0;
+  virtual int constraints(double t, const double *x, const double *p, double *out) = 0;
+  size_t coordinates = 0, params = 0, outputCount = 0, constraintCount = 0;
 };
 
 // The programs every back end compiles: M (row-major) and f together, T and
-// V, and the outputs (which may use q'', taken from the solution of M q'' = f).
+// V, the outputs (which may use q'', taken from the solution of M q'' = f),
+// and the momenta with the forces.
 struct KernelPrograms {
-  size_t coordinates = 0, params = 0;
-  sym::Program dynamics; // n*n entries of M, then n of f
+  size_t coordinates = 0, params = 0, constraints = 0;
+  sym::Program dynamics; // n*n entries of M, n of f, then m*n of C (by rows) and m of gamma
   sym::Program energy;   // T, V
   sym::Program outputs;
+  sym::Program momentumForce; // n momenta, then n forces
+  sym::Program residuals;     // m of Phi, m of psi, m*n of C
   static KernelPrograms build(const Equations &equations, size_t params);
 };
 
@@ -41,6 +53,25 @@ struct KernelPrograms {
 // overwritten. Returns kStatusSingularMassMatrix on a pivot that is not
 // positive (relative to the largest diagonal entry).
 int solveLdlt(size_t n, double *M, double *b);
+
+// Pivots of M below this fraction of its largest diagonal entry count as
+// zero; so do pivots of the Schur complement below kSchurTolerance of its
+// largest (a looser bound: its entries carry the rounding of a solve).
+inline constexpr double kPivotTolerance = 1e-13;
+inline constexpr double kSchurTolerance = 1e-10;
+
+// The equations of the first kind, M q'' = f + C^T lambda, C q'' = gamma,
+// for n coordinates and m constraints (C row-major m*n). M may be singular
+// where C holds: the solve works on M + s C^T C (s scales C^T C to M),
+// which is positive definite exactly when M is on the null space of C,
+// then on the Schur complement S = C (M + s C^T C)^-1 C^T, positive
+// definite exactly when C has full rank. M is overwritten. Returns
+// kStatusSingularMassMatrix or kStatusRedundantConstraints on failure.
+int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
+                     const double *gamma, double *qdd, double *lambda);
+
+// The C++ original of the algorithm the JIT emits; the scale s.
+double constraintScale(size_t n, size_t m, const double *M, const double *C);
 
 std::unique_ptr<Kernels> interpretedKernels(const KernelPrograms &programs);
 

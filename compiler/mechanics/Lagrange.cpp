@@ -7,6 +7,8 @@
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 
+#include <algorithm>
+
 namespace mech::mechanics {
 
 using sym::Expr;
@@ -30,21 +32,63 @@ Tensor derivative(sym::Differentiator &d, Tensor t) {
   return t;
 }
 
+// Phi, psi, C and gamma of every constraint (see Equations::Constraint).
+bool deriveConstraints(const sema::CheckedModel &model, Lowering &lower,
+                       sym::Differentiator &velocityPart, Equations &eq, Diagnostics &diagnostics) {
+  sym::Context &c = lower.context();
+  const auto &q = lower.coordinates();
+  size_t n = q.size();
+  sym::Differentiator total = sym::totalTime(c);
+  std::vector<sym::Differentiator> byVelocity;
+  for (size_t j = 0; j < n; ++j)
+    byVelocity.push_back(sym::partial(q[j].qd));
+  eq.multipliers = lower.multipliers();
+  bool ok = true;
+  for (const sema::Constraint &source : model.constraints) {
+    Equations::Constraint k;
+    k.name = source.name;
+    k.location = source.location;
+    k.multiplierDim = source.multiplierDim;
+    k.phi = lower.scalar(source.lhs) - lower.scalar(source.rhs);
+    if (k.phi.has(sym::kHasAcceleration)) {
+      diagnostics.error(source.location, "constraint '" + k.name +
+                                             "' involves accelerations: a constraint relates "
+                                             "coordinates and velocities only");
+      ok = false;
+      continue;
+    }
+    k.holonomic = !k.phi.has(sym::kHasVelocity);
+    k.psi = k.holonomic ? total(k.phi) : k.phi;
+    bool linear = true;
+    for (size_t j = 0; j < n; ++j) {
+      k.C.push_back(byVelocity[j](k.psi));
+      linear = linear && !k.C.back().has(sym::kHasVelocity | sym::kHasAcceleration);
+    }
+    if (!linear) {
+      Diagnostic &d = diagnostics.error(source.location, "constraint '" + k.name +
+                                                             "' is not linear in the velocities");
+      Diagnostics::addNote(d, {},
+                           "a constraint is holonomic (no velocities) or linear in the velocities");
+      ok = false;
+      continue;
+    }
+    if (std::all_of(k.C.begin(), k.C.end(), [](const Expr &e) { return e.isZero(); })) {
+      diagnostics.error(source.location, "constraint '" + k.name +
+                                             "' does not depend on any coordinate" +
+                                             (k.holonomic ? "" : " velocity"));
+      ok = false;
+      continue;
+    }
+    k.gamma = -velocityPart(k.psi);
+    eq.constraints.push_back(std::move(k));
+  }
+  return ok;
+}
+
 } // namespace
 
 std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                                           Diagnostics &diagnostics) {
-  if (!model.constraints.empty()) {
-    const sema::Constraint &first = model.constraints.front();
-    Diagnostic &d = diagnostics.error(
-        first.location, "constraint '" + first.name +
-                            "': equations with constraints (Lagrange's equations of the first "
-                            "kind) are not supported yet");
-    Diagnostics::addNote(d, {},
-                         "eliminate the constraint with independent coordinates, or "
-                         "check the model with `mech check`");
-    return std::nullopt;
-  }
   Derivation result;
   result.context = std::make_unique<sym::Context>();
   result.lowering = std::make_unique<Lowering>(model, *result.context);
@@ -177,8 +221,11 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   sym::Differentiator velocityPart = sym::totalTime(c, /*dropAccelerations=*/true);
   eq.f.resize(n);
   eq.lhs.resize(n);
+  eq.momentum = g;
+  eq.force.resize(n);
   for (size_t j = 0; j < n; ++j) {
     Expr dTdq = byCoordinate[j](eq.T);
+    eq.force[j] = dTdq + eq.Q[j];
     Expr rest = velocityPart(g[j]) - dTdq;
     eq.f[j] = eq.Q[j] - rest;
     std::vector<Expr> terms = {rest};
@@ -201,6 +248,9 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   eq.T1 = c.add(linear);
   eq.T2 = c.add(quadratic);
 
+  if (!deriveConstraints(model, lower, velocityPart, eq, diagnostics))
+    return std::nullopt;
+
   for (const sema::Output &o : model.outputs) {
     eq.outputs.push_back(lower.scalar(o.value));
     eq.outputNames.push_back(o.name);
@@ -208,6 +258,10 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   // t may cancel only through identities (a rotating frame: sin^2 + cos^2).
   eq.hasExplicitTime =
       eq.L.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(eq.L)).has(sym::kHasTime);
+  // Constraints that move with time do work on the system.
+  for (const Equations::Constraint &k : eq.constraints)
+    if (k.phi.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(k.phi)).has(sym::kHasTime))
+      eq.hasExplicitTime = true;
   eq.conservative = model.dissipation.empty() && model.forces.empty() && model.torques.empty() &&
                     model.generalized.empty() && !eq.hasExplicitTime;
   return result;
@@ -216,9 +270,15 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
 Equations simplified(const Equations &eq) {
   Equations s = eq;
   auto apply = [](Expr &e) { e = sym::simplify(e); };
+  for (Equations::Constraint &k : s.constraints) {
+    for (Expr *e : {&k.phi, &k.psi, &k.gamma})
+      apply(*e);
+    for (Expr &e : k.C)
+      apply(e);
+  }
   for (Expr *e : {&s.T, &s.V, &s.D, &s.L, &s.T2, &s.T1, &s.T0})
     apply(*e);
-  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.outputs})
+  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.momentum, &s.force, &s.outputs})
     for (Expr &e : *list)
       apply(e);
   for (auto &row : s.M)

@@ -2,6 +2,8 @@
 // generalized forces Q_j = -dV/dq_j + Q_j^nc, the mass matrix
 // M_jk = d2T/dq_j'dq_k', the forcing f_j = dT/dq_j - sum_k d2T/dq_j'dq_k q_k'
 // - d2T/dq_j'dt + Q_j (so that M q'' = f), and T split as T2 + T1 + T0.
+// With constraints, the equations of the first kind M q'' = f + C^T lambda,
+// C q'' = gamma: per constraint Phi := lhs - rhs, its row of C and gamma.
 #pragma once
 
 #include "mechanics/Lowering.h"
@@ -26,10 +28,31 @@ struct Equations {
   std::vector<sema::DimInfo> Qdim;
   std::vector<std::vector<sym::Expr>> M; // symmetric, full
   std::vector<sym::Expr> f;
+  // The momenta p_j = dL/dq_j' and the forces dL/dq_j + Q_j^nc, the two
+  // sides of the equations d/dt p = force that a variational integrator
+  // discretizes.
+  std::vector<sym::Expr> momentum, force;
   // d/dt(dT/dq_j') - dT/dq_j, written with the accelerations.
   std::vector<sym::Expr> lhs;
   std::vector<sym::Expr> outputs;
   std::vector<std::string> outputNames;
+
+  // Constraints, in declaration order: Phi = lhs - rhs; holonomic ones
+  // (no velocities) are also imposed at velocity level as psi = dPhi/dt =
+  // C q' + dPhi/dt|_q; a nonholonomic Phi is linear in q' and is its own psi.
+  // Differentiating psi = 0 once more gives C q'' = gamma.
+  struct Constraint {
+    std::string name;
+    bool holonomic = true;
+    sym::Expr phi, psi;
+    std::vector<sym::Expr> C; // dpsi/dq' (= dPhi/dq when holonomic)
+    sym::Expr gamma;          // -(d psi/dt with q'' = 0)
+    sema::DimInfo multiplierDim;
+    Location location;
+  };
+  std::vector<Constraint> constraints;
+  std::vector<sym::Expr> multipliers; // the symbols lambda_i, named after the constraints
+
   bool conservative = false;
   bool hasExplicitTime = false;
 };
@@ -40,9 +63,11 @@ struct Derivation {
   Equations equations;
 };
 
-// Derives the equations of the second kind. Reports (and returns nullopt
-// for) what the derivation does not support: constraints, and a T that is
-// not a polynomial of degree 2 in the velocities.
+// Derives the equations of the second kind, and of the first kind when the
+// model has constraints. Reports (and returns nullopt for) what the
+// derivation does not support: a T that is not a polynomial of degree 2 in
+// the velocities, a constraint that is not linear in the velocities or that
+// involves accelerations.
 std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                                           Diagnostics &diagnostics);
 

@@ -7,6 +7,8 @@ root="$2"
 build="${3:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Compiled kernels are cached under the test's own directory.
+export XDG_CACHE_HOME="$work/cache"
 passed=0
 failed=0
 
@@ -100,8 +102,6 @@ save
 expect "equations json parses" 0 python3 -c "import json,sys; d=json.load(open('$work/saved')); assert d['Q']['s'] == 'm*g*cos(phi)', d['Q']"
 expect "equations --latex" 0 "$mech" equations --latex examples/double_pendulum.mech
 contains "latex has align" out "\\begin{align}"
-expect "equations of a constrained model are refused" 1 "$mech" equations examples/cartesian_pendulum.mech
-contains "refusal says why" err "not supported yet"
 expect "eval" 0 "$mech" eval examples/double_pendulum.mech --at "th1=0.6, th2=-0.45, th1'=1.2, th2'=-0.7, t=0"
 expect "eval --json with --set and units" 0 "$mech" eval --json examples/double_pendulum.mech --set "m1=1300 [g]" --at "th1=0.6, th2=-0.45, th1'=1.2, th2'=-0.7"
 save
@@ -158,7 +158,29 @@ expect "simulate with the interpreter" 0 "$mech" simulate examples/bead_on_rod.m
 expect "simulate rk4 with a plot" 0 "$mech" simulate examples/driven_rod.mech --until 2 --method rk4 --step 0.001 --plot "$work/rod.svg" -o "$work/rod.csv"
 expect "plot is svg" 0 grep -q "<svg" "$work/rod.svg"
 expect "simulate the chain" 0 "$mech" simulate examples/chain.mech --until 1 -o "$work/chain.csv"
-expect "simulate a constrained model is refused" 1 "$mech" simulate examples/cartesian_pendulum.mech
+expect "simulate a constrained model" 0 "$mech" simulate examples/cartesian_pendulum.mech --until 1 --dt 0.5
+contains "multiplier column" out "t,x,y,x',y',rod,tension"
+contains "constraint residual in the summary" err "largest constraint residual"
+expect "simulate the knife edge" 0 "$mech" simulate examples/knife_edge.mech --until 1 --dt 0.5
+contains "knife edge multiplier column" out "t,x,y,phi,x',y',phi',sideways"
+sed 's/  init x = 0.6, y = -0.8/  init x = 0.6/' examples/cartesian_pendulum.mech >"$work/offrod.mech"
+expect "an init off the constraint is projected" 0 "$mech" simulate "$work/offrod.mech" --until 0.1
+contains "projection note" err "note: the initial state was projected onto the constraints: y = -0.8 (was 0)"
+expect "--strict-init refuses it" 1 "$mech" simulate "$work/offrod.mech" --until 0.1 --strict-init
+contains "strict-init message" err "violates the constraints"
+printf 'model R {\n  coord x [m], y [m]\n  particle p mass 1 [kg] at [x, y]\n  constraint a: x + y == 1 [m]\n  constraint b: 2*x + 2*y == 2 [m]\n  init x = 0.5, y = 0.5\n}\n' >"$work/redundant.mech"
+expect "redundant constraints" 1 "$mech" simulate "$work/redundant.mech"
+contains "redundant constraints are named" err "constraints 'a' and 'b' are redundant or conflicting"
+expect "eval with a multiplier" 0 "$mech" eval examples/cartesian_pendulum.mech --json
+save
+expect "eval json has lambda and reaction" 0 python3 -c "
+import json; d = json.load(open('$work/saved'))
+assert abs(d['lambda']['rod'] + 3.924) < 1e-12, d['lambda']
+assert abs(d['reaction']['x'] - 2*0.6*d['lambda']['rod']) < 1e-12, d['reaction']
+assert abs(d['outputs']['tension'] - 9.81*0.8) < 1e-12, d['outputs']
+"
+expect "equations of the first kind" 0 "$mech" equations examples/cartesian_pendulum.mech
+contains "first-kind equation" out "x: m*x'' = 2*x*rod"
 expect "simulate bad method" 2 "$mech" simulate examples/chain.mech --method euler
 expect "simulate bad number" 2 "$mech" simulate examples/chain.mech --until soon
 printf 'model S {\n  param m = 1 [kg]\n  coord x [m], phi [rad]\n  particle p mass m at [x, 0]\n  potential V = 1 [J] * cos(phi)\n}\n' >"$work/singular.mech"
@@ -167,6 +189,22 @@ contains "singular message names the coordinate" err "coordinate 'phi' has no in
 printf 'model B {\n  param m = 1 [kg], k = 1 [N/m^3]\n  coord x [m]\n  particle p mass m at x\n  generalized k*x^3 on x\n  init x = 1\n}\n' >"$work/blowup.mech"
 expect "blow-up is reported" 1 "$mech" simulate "$work/blowup.mech" --until 10 -o "$work/blowup.csv"
 contains "blow-up message has the time" err "at t = "
+
+# The cache of compiled kernels: a miss, then a hit; --no-cache bypasses it.
+export XDG_CACHE_HOME="$work/fresh-cache"
+expect "simulate fills the cache" 0 "$mech" simulate examples/double_pendulum.mech --until 0.1
+contains "first run misses" err "cache miss"
+expect "cache directory is private" 0 test "$(stat -c %a "$work/fresh-cache/mech")" = 700
+expect "simulate from the cache" 0 "$mech" simulate examples/double_pendulum.mech --until 0.1
+contains "second run hits" err "cache hit"
+save
+expect "simulate without the cache" 0 "$mech" simulate examples/double_pendulum.mech --until 0.1 --no-cache
+contains "no-cache" err "cache off"
+cp "$work/out" "$work/fresh"
+expect "cached and fresh code give the same trajectory" 0 cmp "$work/fresh" "$work/saved"
+export XDG_CACHE_HOME="$work/cache"
+expect "midpoint method" 0 "$mech" simulate examples/double_pendulum.mech --until 1 --method midpoint --step 0.01 --no-cache
+contains "midpoint summary" err "method midpoint"
 
 # An installed mech finds its standard library without the source tree.
 if [ -n "$build" ]; then

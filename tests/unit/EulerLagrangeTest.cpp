@@ -154,6 +154,21 @@ void checkArc(const mechanics::Equations &eq, const std::vector<double> &params,
     for (double x : s.q)
       REQUIRE(std::isfinite(x));
 
+  // The momenta and forces the variational integrator uses: dL/dq' and
+  // dL/dq + Q^nc, against the same finite differences.
+  for (size_t i = 0; i < arc.size(); i += 50) {
+    const State &s = arc[i];
+    Vec p = test::evaluateExpressions(eq, eq.momentum, params, s);
+    Vec force = test::evaluateExpressions(eq, eq.force, params, s);
+    Vec forces = Qnc ? Qnc(s.q, s.qd, s.t) : Vec(s.q.size(), 0.0);
+    for (size_t j = 0; j < s.q.size(); ++j) {
+      double expectedP = momentum(L, s, j), expectedF = generalizedGradient(L, s, j) + forces[j];
+      INFO(eq.model << ": coordinate " << j << " at t = " << s.t);
+      CHECK(std::abs(p[j] - expectedP) <= 1e-6 * (1 + std::abs(expectedP)));
+      CHECK(std::abs(force[j] - expectedF) <= 1e-5 * (1 + std::abs(expectedF)));
+    }
+  }
+
   Accelerations perturbed = [&](const State &s) {
     Vec a = exact(s);
     for (size_t j = 0; j < a.size(); ++j)

@@ -146,6 +146,7 @@ inline std::vector<double> evaluateExpressions(const mechanics::Equations &eq,
   mechanics::InputLayout layout;
   layout.params = params.size();
   layout.coordinates = eq.coordinates.size();
+  layout.multipliers = eq.constraints.size();
   sym::Program program(exprs, [&](const sym::SymbolInfo &info) { return layout.index(info); });
   size_t n = layout.coordinates;
   std::vector<double> inputs(layout.size(), 0.0);

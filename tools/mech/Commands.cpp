@@ -127,9 +127,14 @@ int runCheck(const Invocation &invocation) {
   for (const std::string &path : args.files) {
     sema::Compilation compilation(searchPath(invocation));
     sema::Analysis analysis = sema::analyzeFile(compilation, path);
+    // The derivation's own checks: T quadratic in the velocities,
+    // constraints linear in them.
+    bool ok = analysis.ok;
+    if (ok && analysis.model)
+      ok = mechanics::deriveEquations(*analysis.model, compilation.diagnostics()).has_value();
     compilation.diagnostics().print(std::cerr);
     if (json) {
-      out.beginObject().key("file").value(path).key("ok").value(analysis.ok);
+      out.beginObject().key("file").value(path).key("ok").value(ok);
       out.key("errors").value(static_cast<double>(compilation.diagnostics().errorCount()));
       if (analysis.model) {
         const sema::CheckedModel &m = *analysis.model;
@@ -144,12 +149,12 @@ int runCheck(const Invocation &invocation) {
           out.value(c.name);
         out.endArray();
         out.key("bodies").value(static_cast<double>(m.particles.size() + m.bodies.size()));
-      } else if (analysis.ok) {
+      } else if (ok) {
         out.key("defs").value(static_cast<double>(analysis.defCount));
       }
       out.endObject();
     }
-    if (!analysis.ok) {
+    if (!ok) {
       status = kExitModelError;
       continue;
     }
@@ -306,6 +311,15 @@ int runSimulate(const Invocation &invocation) {
     static const std::vector<std::string> known = {
         "--until", "--dt", "--method", "--rtol",      "--atol",    "--max-steps", "--set",
         "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step"};
+    if (arg == "--no-cache" || arg == "--strict-init" || arg == "--no-projection") {
+      if (arg == "--no-cache")
+        options.useCache = false;
+      else if (arg == "--strict-init")
+        options.start.strictInit = true;
+      else
+        options.projection = false;
+      continue;
+    }
     if (std::find(known.begin(), known.end(), name) == known.end())
       return usageError("simulate: unknown option '" + name + "'");
     if (!inlineValue) {
@@ -344,8 +358,11 @@ int runSimulate(const Invocation &invocation) {
         integrator.method = runtime::Method::Dop853;
       else if (value == "rk4")
         integrator.method = runtime::Method::Rk4;
+      else if (value == "midpoint")
+        integrator.method = runtime::Method::Midpoint;
       else
-        return usageError("simulate: unknown method '" + value + "' (dopri5, dop853 or rk4)");
+        return usageError("simulate: unknown method '" + value +
+                          "' (dopri5, dop853, rk4 or midpoint)");
     } else if (name == "--backend") {
       if (value == "jit")
         options.backend = driver::Backend::Jit;
@@ -356,7 +373,7 @@ int runSimulate(const Invocation &invocation) {
     } else if (name == "--set") {
       settings.push_back(value);
     } else if (name == "--init") {
-      options.init += (options.init.empty() ? "" : ", ") + value;
+      options.start.init += (options.start.init.empty() ? "" : ", ") + value;
     } else if (name == "-o") {
       output = value;
     } else if (name == "--plot") {

@@ -22,11 +22,16 @@ commands:
   equations FILE [--set p=v ...] [--latex | --json]
                        Lagrange's equations: T, V, L, the generalized forces,
                        the mass matrix M and forcing f (M*q'' = f)
-  simulate FILE [--until T] [--dt h] [--method dopri5|dop853|rk4] [--rtol r]
-         [--atol a] [--max-steps N] [--init "q=v, q'=w"] [--set p=v ...]
-         [-o out.csv] [--plot out.svg] [--plot-vars th1,th2] [--backend jit|interp]
+  simulate FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint]
+         [--rtol r] [--atol a] [--step h] [--max-steps N] [--init "q=v, q'=w"]
+         [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]
+         [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]
                        integrate the equations with compiled code; CSV on
-                       stdout (or -o), a summary on stderr
+                       stdout (or -o), a summary on stderr; compiled code is
+                       cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an
+                       initial state off the constraints is projected onto
+                       them (an error with --strict-init), and so is the
+                       state after every step (unless --no-projection)
   eval FILE [--at "q=v, q'=w, t=v"] [--set p=v ...] [--json]
                        evaluate everything at a state and solve for q''
                        (unlisted coordinates take the model's init values)

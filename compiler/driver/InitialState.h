@@ -1,0 +1,38 @@
+// The state a simulation starts from: the model's init with --init applied,
+// put onto the constraint manifold when it is off it (a note says what
+// changed; --strict-init makes it an error), and checked to have regular
+// equations of motion. Also words why the kernels refuse a state (singular
+// mass matrix, dependent constraints) for the start and for mid-run
+// failures alike.
+#pragma once
+
+#include "driver/Pipeline.h"
+#include "mechanics/Kernels.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+struct StartOptions {
+  std::string init;        // --init "q=..., q'=..."
+  bool strictInit = false; // --strict-init
+};
+
+// x0 = (q, q') at state t, or nullopt with the errors reported. Notes go to
+// `notes`.
+std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::Kernels &kernels,
+                                                const std::vector<double> &params,
+                                                const StartOptions &options, double &t0,
+                                                std::vector<std::string> &notes);
+
+// Why the kernels returned `status` at (t, x), with `when` ("at t = 2.5")
+// after the headline: "mass matrix is singular at t = 2.5: coordinate 'phi'
+// has no inertia", "constraints 'a' and 'b' are redundant or conflicting at
+// t = 0 (...)".
+std::string describeFailure(const mechanics::Equations &equations, mechanics::Kernels &kernels,
+                            const std::vector<double> &params, int status, double t,
+                            const double *x, const std::string &when);
+
+} // namespace mech::driver

@@ -1,0 +1,205 @@
+// Weighted least-change projection: dq = -W^-1 C^T (C W^-1 C^T)^-1 r, with
+// W the mass matrix (regularized: it may be singular) plus a heavy weight
+// on the coordinates to keep.
+#include "mechanics/ConstraintProjection.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mech::mechanics {
+
+namespace {
+
+constexpr int kMaxIterations = 50;
+constexpr double kTolerance = 1e-13;
+
+} // namespace
+
+struct ConstraintProjector::Linearization {
+  Eigen::MatrixXd C; // the rows in use
+  Eigen::VectorXd r; // their residuals
+  Eigen::MatrixXd W; // the metric
+  double scale = 1;  // of the residuals, for the tolerance
+};
+
+ConstraintProjector::ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
+                                         std::vector<bool> holonomic)
+    : kernels_(kernels), params_(params), holonomic_(std::move(holonomic)) {
+  size_t n = kernels.coordinates, m = kernels.constraintCount;
+  residuals_.resize(2 * m + m * n);
+  M_.resize(n * n);
+}
+
+double ConstraintProjector::residual(double t, const double *x) {
+  size_t m = kernels_.constraintCount;
+  kernels_.constraints(t, x, params_.data(), residuals_.data());
+  double worst = 0;
+  for (size_t i = 0; i < m; ++i) {
+    if (holonomic_[i])
+      worst = std::max(worst, std::abs(residuals_[i]));
+    worst = std::max(worst, std::abs(residuals_[m + i]));
+  }
+  return worst;
+}
+
+bool ConstraintProjector::linearize(double t, const double *x, bool positions, Linearization &out) {
+  size_t n = kernels_.coordinates, m = kernels_.constraintCount;
+  kernels_.constraints(t, x, params_.data(), residuals_.data());
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < m; ++i)
+    if (!positions || holonomic_[i])
+      rows.push_back(i);
+  out.C.resize(static_cast<long>(rows.size()), static_cast<long>(n));
+  out.r.resize(static_cast<long>(rows.size()));
+  for (size_t k = 0; k < rows.size(); ++k) {
+    size_t i = rows[k];
+    out.r(static_cast<long>(k)) = positions ? residuals_[i] : residuals_[m + i];
+    for (size_t j = 0; j < n; ++j)
+      out.C(static_cast<long>(k), static_cast<long>(j)) = residuals_[2 * m + i * n + j];
+  }
+  kernels_.massMatrix(t, x, params_.data(), M_.data());
+  out.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      M_.data(), static_cast<long>(n), static_cast<long>(n));
+  // A singular M (massless coordinates) still needs a metric: a small
+  // multiple of the identity, relative to the largest inertia.
+  double largest = n ? out.W.diagonal().cwiseAbs().maxCoeff() : 0;
+  out.W.diagonal().array() += (largest > 0 ? largest : 1) * 1e-6;
+  return !rows.empty();
+}
+
+ProjectionResult ConstraintProjector::projectPositions(double t, double *x,
+                                                       const std::vector<bool> &kept) {
+  size_t n = kernels_.coordinates;
+  if (std::find(kept.begin(), kept.end(), true) != kept.end()) {
+    std::vector<double> start(x, x + n);
+    ProjectionResult result = projectPositionsMoving(t, x, kept);
+    if (result.ok)
+      return result;
+    std::copy(start.begin(), start.end(), x);
+  }
+  return projectPositionsMoving(t, x, {});
+}
+
+ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x,
+                                                             const std::vector<bool> &frozen) {
+  size_t n = kernels_.coordinates;
+  auto isFrozen = [&](size_t j) { return j < frozen.size() && frozen[j]; };
+  ProjectionResult result;
+  bool nudged = false;
+  Linearization lin;
+  for (; result.iterations < kMaxIterations; ++result.iterations) {
+    if (!linearize(t, x, /*positions=*/true, lin))
+      return result; // no holonomic constraints
+    double scale = 1 + lin.C.cwiseAbs().maxCoeff();
+    result.residual = lin.r.cwiseAbs().maxCoeff();
+    if (result.residual <= kTolerance * scale)
+      return result;
+    // Frozen coordinates neither move nor couple to the others.
+    for (size_t j = 0; j < n; ++j)
+      if (isFrozen(j)) {
+        lin.C.col(static_cast<long>(j)).setZero();
+        double diagonal = lin.W(static_cast<long>(j), static_cast<long>(j));
+        lin.W.row(static_cast<long>(j)).setZero();
+        lin.W.col(static_cast<long>(j)).setZero();
+        lin.W(static_cast<long>(j), static_cast<long>(j)) = diagonal;
+      }
+    Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
+    Eigen::MatrixXd WinvCt = metric.solve(lin.C.transpose());
+    Eigen::MatrixXd A = lin.C * WinvCt;
+    Eigen::FullPivLU<Eigen::MatrixXd> schur(A);
+    schur.setThreshold(1e-10);
+    if (schur.rank() < A.rows()) {
+      if (nudged || result.iterations > 0) {
+        result.ok = false;
+        return result;
+      }
+      // Degenerate start: step downhill (along M^-1 f at rest) and retry.
+      std::vector<double> rest(2 * n, 0.0), f(n);
+      std::copy(x, x + n, rest.begin());
+      kernels_.forcing(t, rest.data(), params_.data(), f.data());
+      Eigen::VectorXd direction =
+          metric.solve(Eigen::Map<const Eigen::VectorXd>(f.data(), static_cast<long>(n)));
+      for (size_t j = 0; j < n; ++j)
+        if (isFrozen(j))
+          direction(static_cast<long>(j)) = 0;
+      double size = direction.cwiseAbs().maxCoeff();
+      if (!(size > 0)) {
+        result.ok = false;
+        return result;
+      }
+      for (size_t j = 0; j < n; ++j)
+        x[j] += 1e-3 * direction(static_cast<long>(j)) / size;
+      nudged = true;
+      continue;
+    }
+    Eigen::VectorXd step = -WinvCt * schur.solve(lin.r);
+    for (size_t j = 0; j < n; ++j)
+      x[j] += step(static_cast<long>(j));
+  }
+  result.ok = false;
+  return result;
+}
+
+ProjectionResult ConstraintProjector::projectVelocities(double t, double *x) {
+  size_t n = kernels_.coordinates;
+  ProjectionResult result;
+  Linearization lin;
+  if (!linearize(t, x, /*positions=*/false, lin))
+    return result;
+  // psi is linear in q': one step is exact.
+  Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
+  Eigen::MatrixXd WinvCt = metric.solve(lin.C.transpose());
+  Eigen::MatrixXd A = lin.C * WinvCt;
+  Eigen::FullPivLU<Eigen::MatrixXd> schur(A);
+  schur.setThreshold(1e-10);
+  if (schur.rank() < A.rows()) {
+    result.ok = false;
+    result.residual = lin.r.cwiseAbs().maxCoeff();
+    return result;
+  }
+  Eigen::VectorXd step = -WinvCt * schur.solve(lin.r);
+  for (size_t j = 0; j < n; ++j)
+    x[n + j] += step(static_cast<long>(j));
+  result.iterations = 1;
+  result.residual = residual(t, x);
+  return result;
+}
+
+std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
+                                              const std::vector<std::string> &names) {
+  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<const Matrix> rows(C, static_cast<long>(m), static_cast<long>(n));
+  std::vector<size_t> independent;
+  std::vector<bool> involved(m, false);
+  for (size_t i = 0; i < m; ++i) {
+    Eigen::VectorXd row = rows.row(static_cast<long>(i)).transpose();
+    double size = row.norm();
+    if (size == 0) {
+      involved[i] = true;
+      continue;
+    }
+    if (!independent.empty()) {
+      Eigen::MatrixXd basis(static_cast<long>(n), static_cast<long>(independent.size()));
+      for (size_t k = 0; k < independent.size(); ++k)
+        basis.col(static_cast<long>(k)) = rows.row(static_cast<long>(independent[k])).transpose();
+      Eigen::VectorXd coefficients = basis.colPivHouseholderQr().solve(row);
+      if ((basis * coefficients - row).norm() <= 1e-8 * size) {
+        involved[i] = true;
+        for (size_t k = 0; k < independent.size(); ++k)
+          if (std::abs(coefficients(static_cast<long>(k))) > 1e-8)
+            involved[independent[k]] = true;
+        continue;
+      }
+    }
+    independent.push_back(i);
+  }
+  std::vector<std::string> result;
+  for (size_t i = 0; i < m; ++i)
+    if (involved[i])
+      result.push_back(names[i]);
+  return result;
+}
+
+} // namespace mech::mechanics

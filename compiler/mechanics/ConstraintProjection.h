@@ -1,0 +1,59 @@
+// Putting a state on the constraint manifold: positions onto Phi(q, t) = 0
+// (holonomic constraints) by Gauss-Newton, velocities onto psi = C q' + ... = 0
+// (every constraint) by one linear projection. Both changes are the smallest
+// in the metric of the mass matrix, so that a correction moves the light
+// coordinates rather than the heavy ones; the initial state additionally
+// keeps the coordinates the user gave where the constraints allow. Used for
+// the initial state (with a note, or an error under --strict-init) and
+// after every step of a simulation, against drift.
+#pragma once
+
+#include "mechanics/Kernels.h"
+
+#include <string>
+#include <vector>
+
+namespace mech::mechanics {
+
+struct ProjectionResult {
+  bool ok = true;      // converged, with C of full rank
+  double residual = 0; // max |Phi| and |psi| after the projection
+  int iterations = 0;
+};
+
+class ConstraintProjector {
+public:
+  ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
+                      std::vector<bool> holonomic);
+
+  // The largest |Phi| (holonomic) and |psi| at x = (q, q').
+  double residual(double t, const double *x);
+
+  // Moves q (x's first half) onto Phi = 0. `kept` marks coordinates to keep
+  // where the constraints allow: they are held fixed unless the others
+  // cannot satisfy the constraints alone; empty = none.
+  // When the start is degenerate (a constraint's gradient vanishes along
+  // every free coordinate), the free coordinates are first nudged along the
+  // generalized force at rest, i.e. downhill: a pendulum rod from y = 0 then
+  // finds the hanging position.
+  ProjectionResult projectPositions(double t, double *x, const std::vector<bool> &kept = {});
+  // Moves q' onto psi = 0 for every constraint.
+  ProjectionResult projectVelocities(double t, double *x);
+
+private:
+  struct Linearization;
+  ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
+  bool linearize(double t, const double *x, bool positions, Linearization &out);
+
+  Kernels &kernels_;
+  const std::vector<double> &params_;
+  std::vector<bool> holonomic_;
+  std::vector<double> residuals_, M_;
+};
+
+// The names of the constraints whose rows of C (m*n, row-major) depend on
+// the others: each dependent row with the rows it is a combination of.
+std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
+                                              const std::vector<std::string> &names);
+
+} // namespace mech::mechanics
