@@ -1,45 +1,7 @@
 #!/usr/bin/env bash
 # Command-line tests: exit codes and the shape of diagnostics, as a user sees
 # them. Usage: run.sh MECH_BINARY SOURCE_ROOT
-set -u
-mech="$1"
-root="$2"
-build="${3:-}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-# Compiled kernels are cached under the test's own directory.
-export XDG_CACHE_HOME="$work/cache"
-passed=0
-failed=0
-
-# expect NAME EXPECTED_EXIT COMMAND...: runs the command, checks the exit code.
-expect() {
-  local name="$1" expected="$2"
-  shift 2
-  "$@" >"$work/out" 2>"$work/err"
-  local status=$?
-  if [ "$status" -eq "$expected" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $name: exit $status, expected $expected"
-    sed 's/^/  | /' "$work/out" "$work/err" | head -20
-  fi
-}
-
-# save: keeps the output of the last command for a later check.
-save() { cp "$work/out" "$work/saved"; }
-
-# contains NAME FILE TEXT: the output of the last command contains TEXT.
-contains() {
-  if grep -qF -- "$3" "$work/$2"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $1: '$3' not in $2"
-    sed 's/^/  | /' "$work/$2" | head -20
-  fi
-}
+source "$(dirname "$0")/lib.sh" "$@"
 
 cd "$root"
 expect "check all examples" 0 "$mech" check examples/*.mech
@@ -216,5 +178,4 @@ if [ -n "$build" ]; then
     { failed=$((failed + 1)); echo "FAIL: stdlib not installed"; }
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

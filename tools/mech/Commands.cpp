@@ -50,19 +50,13 @@ Arguments split(const std::vector<std::string> &args) {
   return result;
 }
 
+
+} // namespace
+
 sema::SearchPath searchPath(const Invocation &invocation) {
   return sema::SearchPath::fromEnvironment(invocation.executable);
 }
 
-// Options of the model commands: --set (repeatable), --at, --json, --latex.
-struct ModelOptions {
-  std::string file;
-  std::vector<std::string> settings;
-  std::string at;
-  bool json = false, latex = false;
-};
-
-// Parses the options of `command`; returns an exit code on usage errors.
 std::optional<int> parseModelOptions(const std::string &command,
                                      const std::vector<std::string> &args,
                                      const std::vector<std::string> &allowed,
@@ -100,6 +94,12 @@ std::optional<int> parseModelOptions(const std::string &command,
       options.settings.push_back(value);
     else if (name == "--at")
       options.at += (options.at.empty() ? "" : ", ") + value;
+    else if (name == "--in")
+      options.in += (options.in.empty() ? "" : ", ") + value;
+    else if (name == "--for")
+      options.fors.push_back(value);
+    else if (name == "--time")
+      options.time = value;
   }
   if (options.json && options.latex)
     return usageError(command + ": --json and --latex exclude each other");
@@ -109,7 +109,6 @@ std::optional<int> parseModelOptions(const std::string &command,
   return std::nullopt;
 }
 
-} // namespace
 
 int runCheck(const Invocation &invocation) {
   Arguments args = split(invocation.args);

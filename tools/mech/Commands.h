@@ -2,6 +2,9 @@
 // 1 errors in a model, 2 usage errors.
 #pragma once
 
+#include "sema/Compilation.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,30 @@ int runDump(const Invocation &invocation, const std::string &stage);
 int runEquations(const Invocation &invocation);
 int runEval(const Invocation &invocation);
 int runSimulate(const Invocation &invocation);
+int runConserved(const Invocation &invocation);   // ConservedCommand.cpp
+int runEquilibria(const Invocation &invocation);  // EquilibriaCommand.cpp
+int runLinearize(const Invocation &invocation);   // EquilibriaCommand.cpp
+int runSolve(const Invocation &invocation);       // SolveCommand.cpp
+
+// The import search path: MECH_PATH, then the standard library.
+sema::SearchPath searchPath(const Invocation &invocation);
+
+// Options of the model commands: --set (repeatable), --at, --in, --for
+// (repeatable), --time, --json, --latex.
+struct ModelOptions {
+  std::string file;
+  std::vector<std::string> settings;
+  std::string at, in, time;
+  std::vector<std::string> fors;
+  bool json = false, latex = false;
+};
+
+// Parses the options of `command`, accepting those in `allowed`; returns an
+// exit code on usage errors.
+std::optional<int> parseModelOptions(const std::string &command,
+                                     const std::vector<std::string> &args,
+                                     const std::vector<std::string> &allowed,
+                                     ModelOptions &options);
 
 // Reports a usage error on stderr and returns kExitUsage.
 int usageError(const std::string &message);

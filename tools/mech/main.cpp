@@ -35,6 +35,18 @@ commands:
   eval FILE [--at "q=v, q'=w, t=v"] [--set p=v ...] [--json]
                        evaluate everything at a state and solve for q''
                        (unlisted coordinates take the model's init values)
+  equilibria FILE [--in "q=a..b, ..."] [--time t0] [--set p=v ...] [--json]
+                       the states of rest in a box, their stability and
+                       small oscillations
+  linearize FILE --at "q=v, ..." [--set p=v ...] [--json]
+                       M, K = -df/dq, C = -df/dq' and the first-order matrix A
+                       at an equilibrium
+  conserved FILE [--json]
+                       cyclic coordinates with their momenta, and the energy
+                       (Jacobi) integral
+  solve FILE --at "q=v, ..." --for P [--for P2 ...] [--set p=v ...] [--json]
+                       statics by virtual work: the params that make the
+                       configuration an equilibrium
 options:
   --dump=ast FILE      print the syntax tree
   --dump=sema FILE     print the checked model (names resolved, SI values)
@@ -79,6 +91,14 @@ int dispatch(int argc, char **argv) {
     return runEval(invocation);
   if (command == "simulate")
     return runSimulate(invocation);
+  if (command == "equilibria")
+    return runEquilibria(invocation);
+  if (command == "linearize")
+    return runLinearize(invocation);
+  if (command == "conserved")
+    return runConserved(invocation);
+  if (command == "solve")
+    return runSolve(invocation);
   return usageError("unknown command '" + command + "'");
 }
 

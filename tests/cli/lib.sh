@@ -1,0 +1,50 @@
+# Shared by the command-line test scripts: `source lib.sh "$@"` with the
+# arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
+# $build, a scratch folder $work (removed at exit, also the kernel cache's
+# home), counters, and the checks expect, save and contains; a script ends
+# with `finish`.
+set -u
+mech="$1"
+root="$2"
+build="${3:-}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# Compiled kernels are cached under the test's own directory.
+export XDG_CACHE_HOME="$work/cache"
+passed=0
+failed=0
+
+# expect NAME EXPECTED_EXIT COMMAND...: runs the command, checks the exit code.
+expect() {
+  local name="$1" expected="$2"
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local status=$?
+  if [ "$status" -eq "$expected" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $name: exit $status, expected $expected"
+    sed 's/^/  | /' "$work/out" "$work/err" | head -20
+  fi
+}
+
+# save: keeps the output of the last command for a later check.
+save() { cp "$work/out" "$work/saved"; }
+
+# contains NAME FILE TEXT: the output of the last command contains TEXT.
+contains() {
+  if grep -qF -- "$3" "$work/$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: '$3' not in $2"
+    sed 's/^/  | /' "$work/$2" | head -20
+  fi
+}
+
+# Prints the counts; the exit status says whether every check passed.
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
