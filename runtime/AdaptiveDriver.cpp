@@ -13,16 +13,6 @@ namespace {
 // A step shorter than this relative to t no longer moves t reliably.
 constexpr double kUnderflow = 1e-14;
 
-IntegrationResult stopped(const Failure &failure, const IntegrationStats &stats) {
-  IntegrationResult result;
-  result.outcome = failure.outcome;
-  result.failureTime = failure.time;
-  result.failureComponent = failure.component;
-  result.rhsStatus = failure.status;
-  result.stats = stats;
-  return result;
-}
-
 } // namespace
 
 IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x0,
@@ -32,7 +22,7 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
   IntegrationStats stats;
   auto stop = [&](Failure failure) {
     stats.rhsEvaluations = f.evaluations();
-    return stopped(failure, stats);
+    return resultOf(failure, stats);
   };
 
   TimeGrid samples(options.t0, options.tEnd, options.dt);

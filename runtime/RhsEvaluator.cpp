@@ -5,6 +5,16 @@
 
 namespace mech::runtime {
 
+IntegrationResult resultOf(const Failure &failure, const IntegrationStats &stats) {
+  IntegrationResult result;
+  result.outcome = failure.outcome;
+  result.failureTime = failure.time;
+  result.failureComponent = failure.component;
+  result.rhsStatus = failure.status;
+  result.stats = stats;
+  return result;
+}
+
 int firstNonFinite(const double *x, long n) {
   for (long i = 0; i < n; ++i)
     if (!std::isfinite(x[i]))

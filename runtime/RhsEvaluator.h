@@ -15,6 +15,10 @@ struct Failure {
   int status = 0;
 };
 
+// The result of a run that ended with `failure` (Outcome::Finished for a
+// run that completed), with its statistics.
+IntegrationResult resultOf(const Failure &failure, const IntegrationStats &stats);
+
 // The index of the first NaN or infinite value in x[0, n), or -1.
 int firstNonFinite(const double *x, long n);
 

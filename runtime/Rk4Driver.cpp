@@ -21,12 +21,8 @@ IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
                                const IntegratorOptions &options, const SampleCallback &sample) {
   IntegrationResult result;
   auto stop = [&](Failure failure) {
-    result.outcome = failure.outcome;
-    result.failureTime = failure.time;
-    result.failureComponent = failure.component;
-    result.rhsStatus = failure.status;
     result.stats.rhsEvaluations = f.evaluations();
-    return result;
+    return resultOf(failure, result.stats);
   };
 
   TimeGrid samples(options.t0, options.tEnd, options.dt);

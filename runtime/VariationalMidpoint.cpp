@@ -207,12 +207,8 @@ IntegrationResult integrateMidpoint(RhsEvaluator &f, const LagrangianForm &lagra
   LagrangianEvaluator model(lagrangian);
   IntegrationResult result;
   auto stop = [&](Failure failure) {
-    result.outcome = failure.outcome;
-    result.failureTime = failure.time;
-    result.failureComponent = failure.component;
-    result.rhsStatus = failure.status;
     result.stats.rhsEvaluations = f.evaluations() + model.evaluations();
-    return result;
+    return resultOf(failure, result.stats);
   };
 
   TimeGrid samples(options.t0, options.tEnd, options.dt);

@@ -24,6 +24,24 @@ struct ConstraintProjector::Linearization {
   double scale = 1;  // of the residuals, for the tolerance
 };
 
+namespace {
+
+// The change dq with C dq = -r smallest in the metric W:
+// dq = -W^-1 C^T (C W^-1 C^T)^-1 r. False when the rows of C (seen through
+// W) are dependent.
+bool leastChangeStep(const Eigen::MatrixXd &C, const Eigen::VectorXd &r,
+                     const Eigen::LDLT<Eigen::MatrixXd> &metric, Eigen::VectorXd &step) {
+  Eigen::MatrixXd WinvCt = metric.solve(C.transpose());
+  Eigen::FullPivLU<Eigen::MatrixXd> schur(C * WinvCt);
+  schur.setThreshold(1e-10);
+  if (schur.rank() < C.rows())
+    return false;
+  step = -WinvCt * schur.solve(r);
+  return true;
+}
+
+} // namespace
+
 ConstraintProjector::ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
                                          std::vector<bool> holonomic)
     : kernels_(kernels), params_(params), holonomic_(std::move(holonomic)) {
@@ -106,11 +124,8 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
         lin.W(static_cast<long>(j), static_cast<long>(j)) = diagonal;
       }
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
-    Eigen::MatrixXd WinvCt = metric.solve(lin.C.transpose());
-    Eigen::MatrixXd A = lin.C * WinvCt;
-    Eigen::FullPivLU<Eigen::MatrixXd> schur(A);
-    schur.setThreshold(1e-10);
-    if (schur.rank() < A.rows()) {
+    Eigen::VectorXd step;
+    if (!leastChangeStep(lin.C, lin.r, metric, step)) {
       if (nudged || result.iterations > 0) {
         result.ok = false;
         return result;
@@ -134,7 +149,6 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
       nudged = true;
       continue;
     }
-    Eigen::VectorXd step = -WinvCt * schur.solve(lin.r);
     for (size_t j = 0; j < n; ++j)
       x[j] += step(static_cast<long>(j));
   }
@@ -150,16 +164,12 @@ ProjectionResult ConstraintProjector::projectVelocities(double t, double *x) {
     return result;
   // psi is linear in q': one step is exact.
   Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
-  Eigen::MatrixXd WinvCt = metric.solve(lin.C.transpose());
-  Eigen::MatrixXd A = lin.C * WinvCt;
-  Eigen::FullPivLU<Eigen::MatrixXd> schur(A);
-  schur.setThreshold(1e-10);
-  if (schur.rank() < A.rows()) {
+  Eigen::VectorXd step;
+  if (!leastChangeStep(lin.C, lin.r, metric, step)) {
     result.ok = false;
     result.residual = lin.r.cwiseAbs().maxCoeff();
     return result;
   }
-  Eigen::VectorXd step = -WinvCt * schur.solve(lin.r);
   for (size_t j = 0; j < n; ++j)
     x[n + j] += step(static_cast<long>(j));
   result.iterations = 1;

@@ -10,6 +10,7 @@
 //   M q'' = f + C^T lambda,   C q'' = gamma,
 // so C^T lambda is the generalized reaction of the constraints.
 #include "MechanicsTestSupport.h"
+#include "TrajectorySupport.h"
 
 #include "driver/Pipeline.h"
 #include "driver/Simulation.h"
@@ -41,31 +42,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Plumbing: a model file, loading it, running it, reading its CSV.
 
-// A .mech file in the temporary folder, removed at the end of the test.
-class ConstraintModelFile {
-public:
-  explicit ConstraintModelFile(const std::string &text) {
-    static std::atomic<int> serial{0};
-    path_ = (std::filesystem::temp_directory_path() /
-             ("mech_constraint_test_" + std::to_string(::getpid()) + "_" +
-              std::to_string(serial++) + ".mech"))
-                .string();
-    std::ofstream out(path_);
-    out << text;
-    out.close();
-    REQUIRE(out);
-  }
-  ~ConstraintModelFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  ConstraintModelFile(const ConstraintModelFile &) = delete;
-  ConstraintModelFile &operator=(const ConstraintModelFile &) = delete;
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using ConstraintModelFile = test::TemporaryModelFile;
 
 std::string messagesOf(driver::LoadedModel &loaded) {
   std::ostringstream out;
@@ -86,59 +63,7 @@ std::unique_ptr<driver::LoadedModel> loadText(const std::string &text,
   return loaded;
 }
 
-// The columns of a CSV trajectory by name.
-struct Trajectory {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> rows;
-
-  size_t column(const std::string &name) const {
-    auto found = std::find(names.begin(), names.end(), name);
-    std::string all;
-    for (const std::string &n : names)
-      all += n + " ";
-    INFO("looking for column '" << name << "' among: " << all);
-    REQUIRE(found != names.end());
-    return static_cast<size_t>(found - names.begin());
-  }
-  std::vector<double> operator[](const std::string &name) const {
-    size_t c = column(name);
-    std::vector<double> values;
-    for (const auto &row : rows)
-      values.push_back(row[c]);
-    return values;
-  }
-};
-
-Trajectory readCsv(const std::string &text) {
-  Trajectory out;
-  std::istringstream in(text);
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  {
-    std::istringstream header(line);
-    std::string name;
-    while (std::getline(header, name, ','))
-      out.names.push_back(name);
-  }
-  while (std::getline(in, line)) {
-    if (line.empty())
-      continue;
-    std::vector<double> row;
-    std::istringstream fields(line);
-    std::string field;
-    while (std::getline(fields, field, ',')) {
-      char *end = nullptr;
-      double value = std::strtod(field.c_str(), &end);
-      INFO("CSV row: " << line);
-      REQUIRE(end != field.c_str());
-      row.push_back(value);
-    }
-    INFO("CSV row: " << line);
-    REQUIRE(row.size() == out.names.size());
-    out.rows.push_back(std::move(row));
-  }
-  return out;
-}
+using Trajectory = test::Csv;
 
 struct RunResult {
   driver::SimulationSummary summary;
@@ -173,7 +98,7 @@ RunResult run(driver::LoadedModel &loaded, const driver::SimulationOptions &opti
   CHECK(summary->backendNote.empty());
   RunResult result;
   result.summary = *summary;
-  result.csv = readCsv(csv.str());
+  result.csv = test::parseCsv(csv.str());
   CHECK(result.csv.rows.size() == summary->samples);
   return result;
 }
@@ -311,8 +236,13 @@ TEST_CASE("Cartesian pendulum: tension, reaction and multiplier sign at states o
   struct Sample {
     double phi, rate;
   };
-  const Sample samples[] = {{0, 0},     {0.4, 1.7}, {-1.1, -2.3}, {2.0, 3.5},
-                            {3.0, 4.2}, {-0.2, 0}, {1.5707963267948966, -1}};
+  const Sample samples[] = {{0, 0},
+                            {0.4, 1.7},
+                            {-1.1, -2.3},
+                            {2.0, 3.5},
+                            {3.0, 4.2},
+                            {-0.2, 0},
+                            {1.5707963267948966, -1}};
   double worst = 0;
   for (const Sample &sample : samples) {
     double phi = sample.phi, w = sample.rate;
@@ -340,9 +270,9 @@ TEST_CASE("Cartesian pendulum: tension, reaction and multiplier sign at states o
     MECH_CHECK_NEAR((*e.qdd)[1], ydd, 1e-12, accScale);
     REQUIRE(e.constraintResiduals.size() == 1);
     CHECK(std::abs(e.constraintResiduals[0]) < 1e-14 * l * l);
-    worst = std::max({worst, std::abs(e.outputs[0] - tension) / forceScale,
-                      std::abs((*e.qdd)[0] - xdd) / accScale,
-                      std::abs((*e.qdd)[1] - ydd) / accScale});
+    worst =
+        std::max({worst, std::abs(e.outputs[0] - tension) / forceScale,
+                  std::abs((*e.qdd)[0] - xdd) / accScale, std::abs((*e.qdd)[1] - ydd) / accScale});
 
     // The flipped constraint: lambda changes sign, nothing physical does.
     mechanics::Evaluation f = evaluateAt(*flipped, s);
@@ -401,8 +331,8 @@ TEST_CASE("Cartesian pendulum follows the angle pendulum, with the rod kept by p
   INFO("max tension error " << force.error << " N at t = " << force.at);
   INFO("max multiplier error " << multiplier.error << " at t = " << multiplier.at);
   INFO("constraint residual " << c.summary.constraintResidual << ", energy drift "
-                              << c.summary.energyDrift << " (angle model: "
-                              << a.summary.energyDrift << ")");
+                              << c.summary.energyDrift << " (angle model: " << a.summary.energyDrift
+                              << ")");
   CHECK(position.error < 1e-8);
   CHECK(velocity.error < 1e-7);
   CHECK(force.error < 1e-6);
@@ -429,8 +359,7 @@ TEST_CASE("Cartesian pendulum follows the angle pendulum, with the rod kept by p
 //   lambda = -m g sin(alpha)/3   (friction, acting up the slope),
 //   s''    = (2/3) g sin(alpha), phi'' = s''/r,
 // and from s0, v0: s(t) = s0 + v0 t + g sin(alpha) t^2/3, phi = s/r.
-TEST_CASE("Disk rolling down an incline: friction multiplier and acceleration",
-          "[constraints]") {
+TEST_CASE("Disk rolling down an incline: friction multiplier and acceleration", "[constraints]") {
   const double m = 2, r = 0.3, g = 9.81, alpha = 0.4;
   const double lambda = -m * g * std::sin(alpha) / 3, acc = 2 * g * std::sin(alpha) / 3;
   auto loaded = loadText(kRollingDisk);
@@ -451,8 +380,8 @@ TEST_CASE("Disk rolling down an incline: friction multiplier and acceleration",
       options.backend = backend;
       RunResult result = run(*loaded, options);
       const double s0 = 0.1, v0 = 0.5;
-      auto t = result.csv["t"], s = result.csv["s"], phi = result.csv["phi"],
-           sd = result.csv["s'"], roll = result.csv["roll"];
+      auto t = result.csv["t"], s = result.csv["s"], phi = result.csv["phi"], sd = result.csv["s'"],
+           roll = result.csv["roll"];
       Worst position, angle, speed, multiplier;
       for (size_t i = 0; i < t.size(); ++i) {
         double sExpected = s0 + v0 * t[i] + g * std::sin(alpha) * t[i] * t[i] / 3;
@@ -461,10 +390,10 @@ TEST_CASE("Disk rolling down an incline: friction multiplier and acceleration",
         speed.add(sd[i], v0 + acc * t[i], t[i]);
         multiplier.add(roll[i], lambda, t[i]);
       }
-      INFO("max errors: s " << position.error << ", phi " << angle.error << ", s' "
-                            << speed.error << ", roll " << multiplier.error
-                            << "; constraint residual " << result.summary.constraintResidual
-                            << ", energy drift " << result.summary.energyDrift);
+      INFO("max errors: s " << position.error << ", phi " << angle.error << ", s' " << speed.error
+                            << ", roll " << multiplier.error << "; constraint residual "
+                            << result.summary.constraintResidual << ", energy drift "
+                            << result.summary.energyDrift);
       CHECK(t.back() == 2.0);
       CHECK(position.error < 1e-10);
       CHECK(angle.error < 1e-9);
@@ -523,9 +452,9 @@ TEST_CASE("Knife edge: closed-form trajectory and sideways force", "[constraints
       options.backend = backend;
       options.start.strictInit = true; // phi' = 1 from rest satisfies psi = 0
       RunResult result = run(*loaded, options);
-      auto t = result.csv["t"], x = result.csv["x"], y = result.csv["y"],
-           phi = result.csv["phi"], xd = result.csv["x'"], yd = result.csv["y'"],
-           phid = result.csv["phi'"], lambda = result.csv["sideways"];
+      auto t = result.csv["t"], x = result.csv["x"], y = result.csv["y"], phi = result.csv["phi"],
+           xd = result.csv["x'"], yd = result.csv["y'"], phid = result.csv["phi'"],
+           lambda = result.csv["sideways"];
       REQUIRE(t.size() == 201);
       Worst position, velocity, heading, multiplier;
       for (size_t i = 0; i < t.size(); ++i) {
@@ -538,11 +467,10 @@ TEST_CASE("Knife edge: closed-form trajectory and sideways force", "[constraints
         heading.add(phid[i], 1, s);
         multiplier.add(lambda[i], -m * v * 1.0, s);
       }
-      INFO("max errors: position " << position.error << " (t = " << position.at
-                                   << "), velocity " << velocity.error << ", heading "
-                                   << heading.error << ", multiplier " << multiplier.error
-                                   << "; constraint residual "
-                                   << result.summary.constraintResidual);
+      INFO("max errors: position "
+           << position.error << " (t = " << position.at << "), velocity " << velocity.error
+           << ", heading " << heading.error << ", multiplier " << multiplier.error
+           << "; constraint residual " << result.summary.constraintResidual);
       CHECK(position.error < 1e-8);
       CHECK(velocity.error < 1e-8);
       CHECK(heading.error < 1e-10);
@@ -766,8 +694,7 @@ model PartialInit {
     driver::SimulationOptions options = runOptions(0.5, 0.05);
     options.start.strictInit = true;
     std::ostringstream csv;
-    std::optional<driver::SimulationSummary> summary =
-        driver::simulate(*loaded, options, 0.0, csv);
+    std::optional<driver::SimulationSummary> summary = driver::simulate(*loaded, options, 0.0, csv);
     std::string text = messagesOf(*loaded);
     INFO(text);
     CHECK_FALSE(summary.has_value());
@@ -784,8 +711,7 @@ model PartialInit {
 // Phi = u - x. The equations: m x'' = -lambda, 0 u'' = -k u + lambda,
 // u'' = x''. So lambda = k u = k x (the spring force carried through the
 // link) and m x'' = -k x: x = x0 cos(w t) + v0/w sin(w t), w = sqrt(k/m).
-TEST_CASE("Massless slider: singular mass matrix, regular first-kind equations",
-          "[constraints]") {
+TEST_CASE("Massless slider: singular mass matrix, regular first-kind equations", "[constraints]") {
   const double m = 0.8, k = 5, x0 = 0.3, v0 = 0.2, w = std::sqrt(k / m);
   auto loaded = loadText(kMasslessSlider);
 
@@ -819,9 +745,8 @@ TEST_CASE("Massless slider: singular mass matrix, regular first-kind equations",
       }
       INFO("max errors: position " << position.error << ", velocity " << velocity.error
                                    << ", multiplier " << multiplier.error
-                                   << "; constraint residual "
-                                   << result.summary.constraintResidual << ", energy drift "
-                                   << result.summary.energyDrift);
+                                   << "; constraint residual " << result.summary.constraintResidual
+                                   << ", energy drift " << result.summary.energyDrift);
       CHECK(t.back() == 5.0);
       CHECK(position.error < 1e-9);
       CHECK(velocity.error < 1e-9);

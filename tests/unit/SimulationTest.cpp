@@ -7,6 +7,7 @@
 // pendulum, and the failures (a mass matrix that becomes singular, a
 // solution that blows up in finite time).
 #include "TestSupport.h"
+#include "TrajectorySupport.h"
 
 #include "driver/Pipeline.h"
 #include "driver/Simulation.h"
@@ -39,95 +40,9 @@ constexpr double kPi = 3.141592653589793238462643383279502884;
 // ---------------------------------------------------------------------------
 // Running a model and reading its CSV.
 
-// The trajectory as written: the header's column names and one row of
-// numbers per sample.
-struct Csv {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> rows;
-
-  size_t column(const std::string &name) const {
-    auto found = std::find(names.begin(), names.end(), name);
-    INFO("CSV columns: " << join());
-    REQUIRE(found != names.end());
-    return static_cast<size_t>(found - names.begin());
-  }
-  std::vector<double> values(const std::string &name) const {
-    size_t c = column(name);
-    std::vector<double> out;
-    out.reserve(rows.size());
-    for (const auto &row : rows)
-      out.push_back(row[c]);
-    return out;
-  }
-  std::string join() const {
-    std::string out;
-    for (const std::string &n : names)
-      out += (out.empty() ? "" : ",") + n;
-    return out;
-  }
-};
-
-std::vector<std::string> split(const std::string &line) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, ','))
-    fields.push_back(field);
-  if (!line.empty() && line.back() == ',')
-    fields.emplace_back();
-  return fields;
-}
-
-Csv parseCsv(const std::string &text) {
-  Csv csv;
-  std::istringstream in(text);
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  csv.names = split(line);
-  while (std::getline(in, line)) {
-    if (line.empty())
-      continue;
-    std::vector<std::string> fields = split(line);
-    INFO("CSV row: " << line);
-    REQUIRE(fields.size() == csv.names.size());
-    std::vector<double> row;
-    for (const std::string &f : fields) {
-      char *end = nullptr;
-      double v = std::strtod(f.c_str(), &end);
-      REQUIRE(end != f.c_str());
-      REQUIRE(*end == '\0');
-      row.push_back(v);
-    }
-    csv.rows.push_back(std::move(row));
-  }
-  return csv;
-}
-
-// A model file in the temporary folder, removed again at the end of the test.
-class TempModel {
-public:
-  explicit TempModel(const std::string &text) {
-    static std::atomic<int> counter{0};
-    path_ = (std::filesystem::temp_directory_path() /
-             ("mech_simulation_test_" + std::to_string(::getpid()) + "_" +
-              std::to_string(counter++) + ".mech"))
-                .string();
-    std::ofstream out(path_);
-    out << text;
-    out.close();
-    REQUIRE(out);
-  }
-  ~TempModel() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  TempModel(const TempModel &) = delete;
-  TempModel &operator=(const TempModel &) = delete;
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using test::Csv;
+using test::parseCsv;
+using TempModel = test::TemporaryModelFile;
 
 struct Run {
   driver::SimulationSummary summary;
@@ -152,8 +67,7 @@ Run simulateFile(const std::string &path, const driver::SimulationOptions &optio
   REQUIRE(loaded->derivation.has_value());
   REQUIRE_FALSE(loaded->diagnostics().hasErrors());
   std::ostringstream out;
-  std::optional<driver::SimulationSummary> summary =
-      driver::simulate(*loaded, options, 0.0, out);
+  std::optional<driver::SimulationSummary> summary = driver::simulate(*loaded, options, 0.0, out);
   INFO(diagnosticsText(*loaded));
   REQUIRE(summary.has_value());
   Run run;
@@ -183,7 +97,7 @@ driver::SimulationOptions options(runtime::Method method, double tEnd, double dt
   o.integrator.rtol = rtol;
   o.integrator.atol = atol;
   o.integrator.step = 0; // automatic initial step
-  o.useCache = false;     // compile afresh; leave the on-disk cache alone
+  o.useCache = false;    // compile afresh; leave the on-disk cache alone
   return o;
 }
 
@@ -282,8 +196,8 @@ struct ForcedOscillator {
     B = F0 * damp / det;
     gamma = c / (2 * m);
     wd = std::sqrt(k / m - gamma * gamma);
-    C1 = x0 - A;                             // x(0) = C1 + A
-    C2 = (v0 - w * B + gamma * C1) / wd;     // x'(0) = -gamma C1 + wd C2 + w B
+    C1 = x0 - A;                         // x(0) = C1 + A
+    C2 = (v0 - w * B + gamma * C1) / wd; // x'(0) = -gamma C1 + wd C2 + w B
   }
   double x(double t) const {
     return A * std::cos(w * t) + B * std::sin(w * t) +
@@ -448,13 +362,13 @@ TEST_CASE("simulate: the pendulum period is the exact elliptic one", "[simulate]
         REQUIRE(zeros.size() == 6);
         double worst = 0;
         for (size_t j = 0; j < zeros.size(); ++j)
-          worst = std::max(worst, std::abs(zeros[j] - static_cast<double>(j + 1) * period / 2) /
-                                      period);
+          worst = std::max(worst,
+                           std::abs(zeros[j] - static_cast<double>(j + 1) * period / 2) / period);
         double measured = 2 * zeros.back() / static_cast<double>(zeros.size());
         double error = std::abs(measured - period) / period;
-        INFO(std::setprecision(17) << "exact period " << period << ", measured " << measured
-                                   << ", relative error " << error
-                                   << ", worst turning point error (in periods) " << worst);
+        INFO(std::setprecision(17)
+             << "exact period " << period << ", measured " << measured << ", relative error "
+             << error << ", worst turning point error (in periods) " << worst);
         INFO("energy drift " << run.summary.energyDrift);
         CHECK(error <= 1e-9);
         CHECK(worst <= 1e-9);
@@ -482,9 +396,8 @@ TEST_CASE("simulate: a free particle moves uniformly", "[simulate]") {
       Run run = simulateText(kFreeParticle, options(method, 4, 0.01, 1e-10, 1e-12));
       REQUIRE(run.summary.failure.empty());
       CHECK(run.csv.join() == "t,x,y,x',y'");
-      std::vector<double> t = run.csv.values("t"), x = run.csv.values("x"),
-                          y = run.csv.values("y"), xd = run.csv.values("x'"),
-                          yd = run.csv.values("y'");
+      std::vector<double> t = run.csv.values("t"), x = run.csv.values("x"), y = run.csv.values("y"),
+                          xd = run.csv.values("x'"), yd = run.csv.values("y'");
       REQUIRE(t.size() == 401);
       checkSampleTimes(t, 0.01, 4.0);
       double worst = 0;
@@ -518,7 +431,9 @@ TEST_CASE("simulate: a projectile follows the parabola", "[simulate]") {
         for (size_t i = 0; i < t.size(); ++i) {
           double s = t[i];
           // Scaled by the size of the value (y reaches about -5 m, y' -17 m/s).
-          auto err = [](double a, double e) { return std::abs(a - e) / std::max(1.0, std::abs(e)); };
+          auto err = [](double a, double e) {
+            return std::abs(a - e) / std::max(1.0, std::abs(e));
+          };
           worst = std::max(worst, err(x[i], x0 + vx * s));
           worst = std::max(worst, err(y[i], y0 + vy * s - g * s * s / 2));
           worst = std::max(worst, err(xd[i], vx));
@@ -556,8 +471,8 @@ TEST_CASE("simulate: the damped forced oscillator matches the exact solution", "
           worstX = std::max(worstX, std::abs(x[i] - exact.x(t[i])));
           worstV = std::max(worstV, std::abs(xd[i] - exact.v(t[i])));
         }
-        INFO(methodName(method) << ", " << form << ": forced oscillator, largest error x "
-                                << worstX << ", x' " << worstV);
+        INFO(methodName(method) << ", " << form << ": forced oscillator, largest error x " << worstX
+                                << ", x' " << worstV);
         CHECK(worstX <= 1e-7);
         CHECK(worstV <= 1e-7);
         // The closed form itself starts from the model's initial state.
@@ -573,10 +488,9 @@ TEST_CASE("simulate: the double pendulum conserves energy to 1e-8", "[simulate]"
   // The parameters of examples/double_pendulum.mech.
   const double m1 = 1.0, m2 = 1.0, l1 = 1.0, l2 = 0.8, g = 9.81;
   auto energy = [&](double th1, double th2, double w1, double w2) {
-    double T = m1 / 2 * l1 * l1 * w1 * w1 +
-               m2 / 2 *
-                   (l1 * l1 * w1 * w1 + l2 * l2 * w2 * w2 +
-                    2 * l1 * l2 * w1 * w2 * std::cos(th1 - th2));
+    double T = m1 / 2 * l1 * l1 * w1 * w1 + m2 / 2 *
+                                                (l1 * l1 * w1 * w1 + l2 * l2 * w2 * w2 +
+                                                 2 * l1 * l2 * w1 * w2 * std::cos(th1 - th2));
     double V = -(m1 + m2) * g * l1 * std::cos(th1) - m2 * g * l2 * std::cos(th2);
     return T + V;
   };
@@ -605,8 +519,8 @@ TEST_CASE("simulate: the double pendulum conserves energy to 1e-8", "[simulate]"
       for (size_t i = 0; i < t.size(); ++i)
         drift = std::max(drift, std::abs(energy(th1[i], th2[i], w1[i], w2[i]) - e0) / std::abs(e0));
       // It does move: th2 swings well past its start.
-      double th2Range = *std::max_element(th2.begin(), th2.end()) -
-                        *std::min_element(th2.begin(), th2.end());
+      double th2Range =
+          *std::max_element(th2.begin(), th2.end()) - *std::min_element(th2.begin(), th2.end());
       CHECK(th2Range > 0.5);
       INFO(methodName(method) << ": double pendulum, summary drift " << run.summary.energyDrift
                               << ", drift from the CSV " << drift << ", "
@@ -634,8 +548,8 @@ TEST_CASE("simulate: a mass matrix that becomes singular stops the run", "[simul
         CHECK(run.summary.failure.find("'phi'") != std::string::npos);
       std::optional<double> when = timeInMessage(run.summary.failure);
       REQUIRE(when.has_value());
-      INFO(methodName(method) << ": \"" << run.summary.failure << "\", t* = "
-                              << std::setprecision(10) << tStar << ", error "
+      INFO(methodName(method) << ": \"" << run.summary.failure
+                              << "\", t* = " << std::setprecision(10) << tStar << ", error "
                               << std::abs(*when - tStar));
       // The message has six significant digits: 0.894427.
       CHECK(std::abs(*when - tStar) <= 1e-6);
@@ -674,8 +588,7 @@ TEST_CASE("simulate: a solution that blows up stops near the blow-up time", "[si
       std::optional<double> when = timeInMessage(run.summary.failure);
       REQUIRE(when.has_value());
       INFO(methodName(method) << ": \"" << run.summary.failure << "\", t* = "
-                              << std::setprecision(17) << tStar << ", error "
-                              << *when - tStar);
+                              << std::setprecision(17) << tStar << ", error " << *when - tStar);
       CHECK(std::abs(*when - tStar) <= 1e-6);
 
       std::vector<double> t = run.csv.values("t"), x = run.csv.values("x"),
@@ -688,8 +601,8 @@ TEST_CASE("simulate: a solution that blows up stops near the blow-up time", "[si
       for (size_t i = 0; i < t.size(); ++i) {
         double left = tStar - t[i];
         worst = std::max(worst, std::abs(x[i] - 6 / (left * left)) / (6 / (left * left)));
-        worst = std::max(worst, std::abs(xd[i] - 12 / (left * left * left)) /
-                                    (12 / (left * left * left)));
+        worst = std::max(worst,
+                         std::abs(xd[i] - 12 / (left * left * left)) / (12 / (left * left * left)));
       }
       INFO(methodName(method) << ": blow-up, largest relative error of the samples " << worst
                               << " (last sample at t = " << t.back() << ", x = " << x.back()
