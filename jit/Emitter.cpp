@@ -1,0 +1,228 @@
+// Emission of programs: the per-instruction visitor, powers, elementary
+// functions (LLVM intrinsics where LLVM has one, libm otherwise).
+#include "jit/Emitter.h"
+
+#include "support/Diagnostics.h"
+
+#include <map>
+
+namespace mech::jit {
+
+using sym::Instruction;
+using sym::Operand;
+
+// int name(double t, const double *a, const double *p, double *out)
+llvm::Function *Emitter::kernel(const std::string &name) {
+  auto *type = llvm::FunctionType::get(b_.getInt32Ty(), {f64(), ptr(), ptr(), ptr()}, false);
+  auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_);
+  const char *names[] = {"t", "x", "p", "out"};
+  for (size_t i = 0; i < 4; ++i)
+    f->getArg(static_cast<unsigned>(i))->setName(names[i]);
+  for (unsigned i = 1; i < 4; ++i)
+    f->addParamAttr(i, llvm::Attribute::NoAlias);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  b_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", f));
+  return f;
+}
+
+// Emits the instructions of `program` needed for the given outputs.
+std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
+                                         const std::vector<size_t> &wanted,
+                                         const std::function<llvm::Value *(uint32_t)> &input) {
+  const auto &code = program.instructions();
+  const auto &ops = program.operands();
+  std::vector<bool> needed(code.size(), false);
+  for (size_t w : wanted)
+    needed[program.outputs()[w]] = true;
+  for (size_t i = code.size(); i-- > 0;) {
+    if (!needed[i] || code[i].op == Instruction::Op::Constant ||
+        code[i].op == Instruction::Op::Input)
+      continue;
+    for (uint32_t k = 0; k < code[i].count; ++k) {
+      needed[ops[code[i].first + k].value] = true;
+      if (ops[code[i].first + k].mode == Operand::Mode::GeneralPower)
+        needed[ops[code[i].first + k].exponent] = true;
+    }
+  }
+  // sin and cos of one argument come from one sincos call.
+  std::map<uint32_t, std::pair<long, long>> trig;
+  for (size_t i = 0; i < code.size(); ++i)
+    if (needed[i] && code[i].op == Instruction::Op::Function &&
+        (code[i].fn == sym::Fn::Sin || code[i].fn == sym::Fn::Cos)) {
+      auto &pair = trig.try_emplace(ops[code[i].first].value, -1, -1).first->second;
+      (code[i].fn == sym::Fn::Sin ? pair.first : pair.second) = static_cast<long>(i);
+    }
+  std::vector<llvm::Value *> v(code.size(), nullptr);
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (!needed[i] || v[i] != nullptr)
+      continue;
+    const Instruction &instr = code[i];
+    const Operand *o = ops.data() + instr.first;
+    switch (instr.op) {
+    case Instruction::Op::Constant:
+      v[i] = constant(instr.constant);
+      break;
+    case Instruction::Op::Input:
+      v[i] = input(instr.first);
+      break;
+    case Instruction::Op::Sum: {
+      llvm::Value *s = instr.constant != 0 ? constant(instr.constant) : nullptr;
+      for (uint32_t k = 0; k < instr.count; ++k) {
+        llvm::Value *x = v[o[k].value];
+        double c = o[k].scale;
+        if (s == nullptr) {
+          s = c == 1 ? x : c == -1 ? b_.CreateFNeg(x) : b_.CreateFMul(constant(c), x);
+        } else if (c == 1) {
+          s = b_.CreateFAdd(s, x);
+        } else if (c == -1) {
+          s = b_.CreateFSub(s, x);
+        } else {
+          s = b_.CreateFAdd(s, b_.CreateFMul(constant(c), x));
+        }
+      }
+      v[i] = s ? s : constant(0);
+      break;
+    }
+    case Instruction::Op::Product: {
+      llvm::Value *p = nullptr;
+      llvm::Value *divisor = nullptr; // factors with negative powers, divided once
+      for (uint32_t k = 0; k < instr.count; ++k) {
+        llvm::Value *x = v[o[k].value];
+        llvm::Value *factor = nullptr;
+        bool inverse = false;
+        switch (o[k].mode) {
+        case Operand::Mode::IntegerPower: {
+          int power = o[k].power;
+          inverse = power < 0;
+          factor = integerPower(x, inverse ? -power : power);
+          break;
+        }
+        case Operand::Mode::Sqrt:
+          factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
+          break;
+        case Operand::Mode::InverseSqrt:
+          factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
+          inverse = true;
+          break;
+        case Operand::Mode::GeneralPower:
+          factor = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, x, v[o[k].exponent]);
+          break;
+        case Operand::Mode::Scaled:
+          factor = x;
+          break;
+        }
+        llvm::Value *&target = inverse ? divisor : p;
+        target = target ? b_.CreateFMul(target, factor) : factor;
+      }
+      if (instr.constant != 1)
+        p = p ? b_.CreateFMul(constant(instr.constant), p) : constant(instr.constant);
+      if (p == nullptr)
+        p = constant(1);
+      v[i] = divisor ? b_.CreateFDiv(p, divisor) : p;
+      break;
+    }
+    case Instruction::Op::Function: {
+      llvm::Value *x = v[o[0].value];
+      auto pair = trig.find(o[0].value);
+      if ((instr.fn == sym::Fn::Sin || instr.fn == sym::Fn::Cos) && pair != trig.end() &&
+          pair->second.first >= 0 && pair->second.second >= 0) {
+        auto [s, c] = sincos(x);
+        v[static_cast<size_t>(pair->second.first)] = s;
+        v[static_cast<size_t>(pair->second.second)] = c;
+        break;
+      }
+      v[i] = function(instr.fn, x, instr.count > 1 ? v[o[1].value] : nullptr);
+      break;
+    }
+    }
+    if (v[i] == nullptr)
+      internalError("code generation produced no value");
+  }
+  std::vector<llvm::Value *> result;
+  for (size_t w : wanted)
+    result.push_back(v[program.outputs()[w]]);
+  return result;
+}
+
+// x^k for k >= 0 by repeated squaring in straight-line code.
+llvm::Value *Emitter::integerPower(llvm::Value *x, int k) {
+  if (k == 0)
+    return constant(1);
+  if (k == 1)
+    return x;
+  if (k > 16)
+    return b_.CreateIntrinsic(f64(), llvm::Intrinsic::powi, {x, b_.getInt32(k)});
+  llvm::Value *result = nullptr, *base = x;
+  while (k > 0) {
+    if (k & 1)
+      result = result ? b_.CreateFMul(result, base) : base;
+    k >>= 1;
+    if (k)
+      base = b_.CreateFMul(base, base);
+  }
+  return result;
+}
+
+llvm::Value *Emitter::libm(const char *name, std::vector<llvm::Value *> args) {
+  std::vector<llvm::Type *> types(args.size(), f64());
+  llvm::FunctionCallee callee =
+      module_.getOrInsertFunction(name, llvm::FunctionType::get(f64(), types, false));
+  auto *call = b_.CreateCall(callee, args);
+  call->setDoesNotThrow();
+  return call;
+}
+
+std::pair<llvm::Value *, llvm::Value *> Emitter::sincos(llvm::Value *x) {
+  llvm::Value *s = stackSlot(f64()), *c = stackSlot(f64());
+  llvm::FunctionCallee callee = module_.getOrInsertFunction(
+      "sincos", llvm::FunctionType::get(b_.getVoidTy(), {f64(), ptr(), ptr()}, false));
+  b_.CreateCall(callee, {x, s, c});
+  return {b_.CreateLoad(f64(), s), b_.CreateLoad(f64(), c)};
+}
+
+llvm::Value *Emitter::function(sym::Fn fn, llvm::Value *x, llvm::Value *y) {
+  using sym::Fn;
+  switch (fn) {
+  case Fn::Sin:
+    return unaryIntrinsic(llvm::Intrinsic::sin, x);
+  case Fn::Cos:
+    return unaryIntrinsic(llvm::Intrinsic::cos, x);
+  case Fn::Exp:
+    return unaryIntrinsic(llvm::Intrinsic::exp, x);
+  case Fn::Log:
+    return unaryIntrinsic(llvm::Intrinsic::log, x);
+  case Fn::Abs:
+    return unaryIntrinsic(llvm::Intrinsic::fabs, x);
+  case Fn::Sign: {
+    llvm::Value *positive = b_.CreateUIToFP(b_.CreateFCmpOGT(x, constant(0)), f64());
+    llvm::Value *negative = b_.CreateUIToFP(b_.CreateFCmpOLT(x, constant(0)), f64());
+    return b_.CreateFSub(positive, negative);
+  }
+  case Fn::Tan:
+    return libm("tan", {x});
+  case Fn::Asin:
+    return libm("asin", {x});
+  case Fn::Acos:
+    return libm("acos", {x});
+  case Fn::Atan:
+    return libm("atan", {x});
+  case Fn::Atan2:
+    return libm("atan2", {x, y});
+  case Fn::Sinh:
+    return libm("sinh", {x});
+  case Fn::Cosh:
+    return libm("cosh", {x});
+  case Fn::Tanh:
+    return libm("tanh", {x});
+  }
+  internalError("unhandled function in code generation");
+}
+
+// Stack memory in the current function's entry block.
+llvm::Value *Emitter::stackSlot(llvm::Type *type, size_t count) {
+  llvm::Function *f = b_.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+  return entry.CreateAlloca(type, b_.getInt64(count));
+}
+
+} // namespace mech::jit

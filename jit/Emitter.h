@@ -1,0 +1,109 @@
+// The IR emitter of the kernels: an IRBuilder that writes one llvm::Value
+// per instruction of a CSE'd program (sin and cos of one argument from one
+// sincos call), and the linear algebra the kernels need around it (LDL^T
+// unrolled or in loops, the first-kind KKT solve). Only FMA contraction is
+// allowed: results stay IEEE.
+#pragma once
+
+#include "symbolic/Program.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mech::jit {
+
+class Emitter {
+public:
+  Emitter(llvm::LLVMContext &context, llvm::Module &module)
+      : context_(context), module_(module), b_(context) {
+    llvm::FastMathFlags flags;
+    flags.setAllowContract(true); // FMA contraction only: results stay IEEE
+    b_.setFastMathFlags(flags);
+  }
+
+  llvm::Type *f64() { return b_.getDoubleTy(); }
+  llvm::Type *ptr() { return b_.getPtrTy(); }
+  llvm::Value *constant(double v) { return llvm::ConstantFP::get(f64(), v); }
+
+  // int name(double t, const double *a, const double *p, double *out)
+  llvm::Function *kernel(const std::string &name);
+
+  llvm::Value *load(llvm::Value *base, size_t index) {
+    return b_.CreateLoad(f64(), b_.CreateConstInBoundsGEP1_64(f64(), base, index));
+  }
+  void store(llvm::Value *value, llvm::Value *base, size_t index) {
+    b_.CreateStore(value, b_.CreateConstInBoundsGEP1_64(f64(), base, index));
+  }
+
+  // Emits the instructions of `program` needed for the given outputs.
+  std::vector<llvm::Value *> emit(const sym::Program &program, const std::vector<size_t> &wanted,
+                                  const std::function<llvm::Value *(uint32_t)> &input);
+
+  // x^k for k >= 0 by repeated squaring in straight-line code.
+  llvm::Value *integerPower(llvm::Value *x, int k);
+
+  llvm::Value *unaryIntrinsic(llvm::Intrinsic::ID id, llvm::Value *x) {
+    return b_.CreateUnaryIntrinsic(id, x);
+  }
+
+  llvm::Value *libm(const char *name, std::vector<llvm::Value *> args);
+
+  std::pair<llvm::Value *, llvm::Value *> sincos(llvm::Value *x);
+
+  llvm::Value *function(sym::Fn fn, llvm::Value *x, llvm::Value *y);
+
+  llvm::Value *ret(llvm::Value *status) {
+    b_.CreateRet(status);
+    return status;
+  }
+
+  // Unrolled LDL^T solve of M y = f; returns the status (0 or 1) as i32.
+  llvm::Value *solveUnrolled(size_t n, std::vector<llvm::Value *> M, std::vector<llvm::Value *> &y);
+
+  // for (i = from; i < to; ++i) body(i), with i64 induction.
+  void loop(llvm::Value *from, llvm::Value *to, const std::function<void(llvm::Value *)> &body);
+
+  llvm::Value *at(llvm::Value *base, llvm::Value *index);
+  llvm::Value *element(llvm::Value *base, llvm::Value *row, llvm::Value *column, size_t n);
+
+  // LDL^T in place of the n*n matrix A in memory (row-major); the status
+  // (i32 1) when a pivot is not above relativeTolerance times the largest
+  // diagonal entry. Mirrors mechanics::solveLdlt.
+  llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
+
+  // Forward substitution, diagonal, back substitution with a factored A; y
+  // (n doubles in memory) in place.
+  void substituteLoops(size_t n, llvm::Value *A, llvm::Value *y);
+
+  // LDL^T solve of M y = f with loops over memory; M overwritten.
+  llvm::Value *solveLoops(size_t n, llvm::Value *M, llvm::Value *y);
+
+  // The first-kind equations from the buffer M (n*n), f (n), C (m*n),
+  // gamma (m), as mechanics::solveConstrained (read that for the method);
+  // q'' into qdd and the multipliers into lambda (memory). Returns the
+  // status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
+  llvm::Value *solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,
+                                     llvm::Value *lambda);
+
+  // Stack memory in the current function's entry block.
+  llvm::Value *stackSlot(llvm::Type *type, size_t count = 1);
+  llvm::Value *offset(llvm::Value *base, size_t index) {
+    return b_.CreateConstInBoundsGEP1_64(f64(), base, index);
+  }
+
+  llvm::IRBuilder<> &builder() { return b_; }
+
+private:
+  llvm::LLVMContext &context_;
+  llvm::Module &module_;
+  llvm::IRBuilder<> b_;
+};
+
+} // namespace mech::jit

@@ -1,0 +1,260 @@
+// Emission of the kernels' linear algebra: M q'' = f by LDL^T (unrolled
+// into straight-line code for small systems, loops over memory for large
+// ones) and the first-kind equations with constraints. The algorithms mirror
+// mechanics::solveLdlt and mechanics::solveConstrained, which the
+// interpreter runs, so that both back ends give one answer.
+#include "jit/Emitter.h"
+
+#include "mechanics/Kernels.h"
+
+namespace mech::jit {
+
+// Unrolled LDL^T solve of M y = f; returns the status (0 or 1) as i32.
+llvm::Value *Emitter::solveUnrolled(size_t n, std::vector<llvm::Value *> M,
+                                    std::vector<llvm::Value *> &y) {
+  llvm::Value *largest = constant(0);
+  for (size_t j = 0; j < n; ++j)
+    largest = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, largest,
+                                       unaryIntrinsic(llvm::Intrinsic::fabs, M[j * n + j]));
+  llvm::Value *tolerance = b_.CreateFMul(constant(1e-13), largest);
+  llvm::Value *bad = b_.getFalse();
+  std::vector<llvm::Value *> d(n);
+  for (size_t j = 0; j < n; ++j) {
+    llvm::Value *dj = M[j * n + j];
+    for (size_t k = 0; k < j; ++k)
+      dj = b_.CreateFSub(dj, b_.CreateFMul(b_.CreateFMul(M[j * n + k], M[j * n + k]), d[k]));
+    d[j] = dj;
+    bad = b_.CreateOr(bad, b_.CreateFCmpULE(dj, tolerance));
+    for (size_t i = j + 1; i < n; ++i) {
+      llvm::Value *s = M[i * n + j];
+      for (size_t k = 0; k < j; ++k)
+        s = b_.CreateFSub(s, b_.CreateFMul(b_.CreateFMul(M[i * n + k], M[j * n + k]), d[k]));
+      M[i * n + j] = b_.CreateFDiv(s, dj);
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < i; ++k)
+      y[i] = b_.CreateFSub(y[i], b_.CreateFMul(M[i * n + k], y[k]));
+  for (size_t i = 0; i < n; ++i)
+    y[i] = b_.CreateFDiv(y[i], d[i]);
+  for (size_t i = n; i-- > 0;)
+    for (size_t k = i + 1; k < n; ++k)
+      y[i] = b_.CreateFSub(y[i], b_.CreateFMul(M[k * n + i], y[k]));
+  return b_.CreateZExt(bad, b_.getInt32Ty());
+}
+
+// for (i = from; i < to; ++i) body(i), with i64 induction.
+void Emitter::loop(llvm::Value *from, llvm::Value *to,
+                   const std::function<void(llvm::Value *)> &body) {
+  llvm::Function *f = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "loop", f);
+  llvm::BasicBlock *inside = llvm::BasicBlock::Create(context_, "body", f);
+  llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "done", f);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  llvm::PHINode *i = b_.CreatePHI(b_.getInt64Ty(), 2);
+  i->addIncoming(from, before);
+  b_.CreateCondBr(b_.CreateICmpSLT(i, to), inside, after);
+  b_.SetInsertPoint(inside);
+  body(i);
+  llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
+  i->addIncoming(next, b_.GetInsertBlock());
+  b_.CreateBr(header);
+  b_.SetInsertPoint(after);
+}
+
+llvm::Value *Emitter::at(llvm::Value *base, llvm::Value *index) {
+  return b_.CreateInBoundsGEP(f64(), base, index);
+}
+
+llvm::Value *Emitter::element(llvm::Value *base, llvm::Value *row, llvm::Value *column, size_t n) {
+  return at(base, b_.CreateAdd(b_.CreateMul(row, b_.getInt64(n)), column));
+}
+
+// LDL^T in place of the n*n matrix A in memory (row-major); the status
+// (i32 1) when a pivot is not above relativeTolerance times the largest
+// diagonal entry. Mirrors mechanics::solveLdlt.
+llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
+  llvm::Value *status = stackSlot(b_.getInt32Ty());
+  b_.CreateStore(b_.getInt32(0), status);
+  llvm::Value *largestSlot = stackSlot(f64());
+  b_.CreateStore(constant(0), largestSlot);
+  loop(zero, size, [&](llvm::Value *j) {
+    llvm::Value *diag =
+        unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), element(A, j, j, n)));
+    b_.CreateStore(
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largestSlot), diag),
+        largestSlot);
+  });
+  llvm::Value *tolerance =
+      b_.CreateFMul(constant(relativeTolerance), b_.CreateLoad(f64(), largestSlot));
+  llvm::Value *acc = stackSlot(f64());
+  loop(zero, size, [&](llvm::Value *j) {
+    b_.CreateStore(b_.CreateLoad(f64(), element(A, j, j, n)), acc);
+    loop(zero, j, [&](llvm::Value *k) {
+      llvm::Value *l = b_.CreateLoad(f64(), element(A, j, k, n));
+      llvm::Value *dk = b_.CreateLoad(f64(), element(A, k, k, n));
+      b_.CreateStore(
+          b_.CreateFSub(b_.CreateLoad(f64(), acc), b_.CreateFMul(b_.CreateFMul(l, l), dk)), acc);
+    });
+    llvm::Value *dj = b_.CreateLoad(f64(), acc);
+    b_.CreateStore(dj, element(A, j, j, n));
+    llvm::Value *bad = b_.CreateZExt(b_.CreateFCmpULE(dj, tolerance), b_.getInt32Ty());
+    b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), status), bad), status);
+    loop(b_.CreateAdd(j, b_.getInt64(1)), size, [&](llvm::Value *i) {
+      b_.CreateStore(b_.CreateLoad(f64(), element(A, i, j, n)), acc);
+      loop(zero, j, [&](llvm::Value *k) {
+        llvm::Value *term = b_.CreateFMul(b_.CreateFMul(b_.CreateLoad(f64(), element(A, i, k, n)),
+                                                        b_.CreateLoad(f64(), element(A, j, k, n))),
+                                          b_.CreateLoad(f64(), element(A, k, k, n)));
+        b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), acc), term), acc);
+      });
+      b_.CreateStore(b_.CreateFDiv(b_.CreateLoad(f64(), acc), dj), element(A, i, j, n));
+    });
+  });
+  return b_.CreateLoad(b_.getInt32Ty(), status);
+}
+
+// Forward substitution, diagonal, back substitution with a factored A; y
+// (n doubles in memory) in place.
+void Emitter::substituteLoops(size_t n, llvm::Value *A, llvm::Value *y) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
+  loop(zero, size, [&](llvm::Value *i) {
+    loop(zero, i, [&](llvm::Value *k) {
+      llvm::Value *yi = b_.CreateLoad(f64(), at(y, i));
+      llvm::Value *term =
+          b_.CreateFMul(b_.CreateLoad(f64(), element(A, i, k, n)), b_.CreateLoad(f64(), at(y, k)));
+      b_.CreateStore(b_.CreateFSub(yi, term), at(y, i));
+    });
+  });
+  loop(zero, size, [&](llvm::Value *i) {
+    b_.CreateStore(
+        b_.CreateFDiv(b_.CreateLoad(f64(), at(y, i)), b_.CreateLoad(f64(), element(A, i, i, n))),
+        at(y, i));
+  });
+  loop(zero, size, [&](llvm::Value *step) {
+    llvm::Value *i = b_.CreateSub(b_.getInt64(n - 1), step);
+    loop(b_.CreateAdd(i, b_.getInt64(1)), size, [&](llvm::Value *k) {
+      llvm::Value *yi = b_.CreateLoad(f64(), at(y, i));
+      llvm::Value *term =
+          b_.CreateFMul(b_.CreateLoad(f64(), element(A, k, i, n)), b_.CreateLoad(f64(), at(y, k)));
+      b_.CreateStore(b_.CreateFSub(yi, term), at(y, i));
+    });
+  });
+}
+
+// LDL^T solve of M y = f with loops over memory; M overwritten.
+llvm::Value *Emitter::solveLoops(size_t n, llvm::Value *M, llvm::Value *y) {
+  llvm::Value *status = factorLoops(n, M, mechanics::kPivotTolerance);
+  substituteLoops(n, M, y);
+  return status;
+}
+
+// The first-kind equations from the buffer M (n*n), f (n), C (m*n),
+// gamma (m), as mechanics::solveConstrained (read that for the method);
+// q'' into qdd and the multipliers into lambda (memory). Returns the
+// status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
+llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,
+                                            llvm::Value *lambda) {
+  llvm::Value *M = Mf, *f = offset(Mf, n * n), *C = offset(Mf, n * n + n),
+              *gamma = offset(Mf, n * n + n + m * n);
+  llvm::Value *zero = b_.getInt64(0), *nn = b_.getInt64(n), *mm = b_.getInt64(m);
+  // s = max diag(M) / max |C_i|^2 (1 for a zero C; diag 0 counts as 1).
+  llvm::Value *inertia = stackSlot(f64()), *rows = stackSlot(f64()), *acc = stackSlot(f64());
+  b_.CreateStore(constant(0), inertia);
+  b_.CreateStore(constant(0), rows);
+  loop(zero, nn, [&](llvm::Value *j) {
+    llvm::Value *d =
+        unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), element(M, j, j, n)));
+    b_.CreateStore(
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), inertia), d),
+        inertia);
+  });
+  loop(zero, mm, [&](llvm::Value *i) {
+    b_.CreateStore(constant(0), acc);
+    loop(zero, nn, [&](llvm::Value *k) {
+      llvm::Value *c = b_.CreateLoad(f64(), element(C, i, k, n));
+      b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), acc), b_.CreateFMul(c, c)), acc);
+    });
+    b_.CreateStore(b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), rows),
+                                            b_.CreateLoad(f64(), acc)),
+                   rows);
+  });
+  llvm::Value *I = b_.CreateLoad(f64(), inertia), *R = b_.CreateLoad(f64(), rows);
+  llvm::Value *numerator = b_.CreateSelect(b_.CreateFCmpOGT(I, constant(0)), I, constant(1));
+  llvm::Value *s =
+      b_.CreateSelect(b_.CreateFCmpOEQ(R, constant(0)), constant(1), b_.CreateFDiv(numerator, R));
+  // M += s C^T C, y = f + s C^T gamma.
+  llvm::Value *y = stackSlot(f64(), n);
+  loop(zero, nn, [&](llvm::Value *j) { b_.CreateStore(b_.CreateLoad(f64(), at(f, j)), at(y, j)); });
+  loop(zero, mm, [&](llvm::Value *i) {
+    llvm::Value *sg = b_.CreateFMul(s, b_.CreateLoad(f64(), at(gamma, i)));
+    loop(zero, nn, [&](llvm::Value *j) {
+      llvm::Value *cij = b_.CreateLoad(f64(), element(C, i, j, n));
+      b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), at(y, j)), b_.CreateFMul(cij, sg)),
+                     at(y, j));
+      llvm::Value *scj = b_.CreateFMul(s, cij);
+      loop(zero, nn, [&](llvm::Value *k) {
+        llvm::Value *target = element(M, j, k, n);
+        llvm::Value *term = b_.CreateFMul(scj, b_.CreateLoad(f64(), element(C, i, k, n)));
+        b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), target), term), target);
+      });
+    });
+  });
+  llvm::Value *status = stackSlot(b_.getInt32Ty());
+  b_.CreateStore(factorLoops(n, M, mechanics::kPivotTolerance), status);
+  substituteLoops(n, M, y);
+  // Z = (M + s C^T C)^-1 C^T by rows of C; S = C Z^T; r = C y - gamma.
+  llvm::Value *Z = stackSlot(f64(), m * n), *S = stackSlot(f64(), m * m), *r = lambda;
+  loop(zero, mm, [&](llvm::Value *i) {
+    loop(zero, nn, [&](llvm::Value *k) {
+      b_.CreateStore(b_.CreateLoad(f64(), element(C, i, k, n)), element(Z, i, k, n));
+    });
+    substituteLoops(n, M, element(Z, i, zero, n));
+  });
+  loop(zero, mm, [&](llvm::Value *i) {
+    b_.CreateStore(b_.CreateFNeg(b_.CreateLoad(f64(), at(gamma, i))), acc);
+    loop(zero, nn, [&](llvm::Value *k) {
+      llvm::Value *term =
+          b_.CreateFMul(b_.CreateLoad(f64(), element(C, i, k, n)), b_.CreateLoad(f64(), at(y, k)));
+      b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), acc), term), acc);
+    });
+    b_.CreateStore(b_.CreateLoad(f64(), acc), at(r, i));
+    loop(zero, mm, [&](llvm::Value *j) {
+      b_.CreateStore(constant(0), acc);
+      loop(zero, nn, [&](llvm::Value *k) {
+        llvm::Value *term = b_.CreateFMul(b_.CreateLoad(f64(), element(C, i, k, n)),
+                                          b_.CreateLoad(f64(), element(Z, j, k, n)));
+        b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), acc), term), acc);
+      });
+      b_.CreateStore(b_.CreateLoad(f64(), acc), element(S, i, j, m));
+    });
+  });
+  llvm::Value *schurBad = factorLoops(m, S, mechanics::kSchurTolerance);
+  llvm::Value *previous = b_.CreateLoad(b_.getInt32Ty(), status);
+  b_.CreateStore(
+      b_.CreateSelect(b_.CreateICmpNE(previous, b_.getInt32(0)),
+                      b_.getInt32(mechanics::kStatusSingularMassMatrix),
+                      b_.CreateSelect(b_.CreateICmpNE(schurBad, b_.getInt32(0)),
+                                      b_.getInt32(mechanics::kStatusRedundantConstraints),
+                                      b_.getInt32(0))),
+      status);
+  substituteLoops(m, S, r); // r = mu = -lambda
+  loop(zero, nn, [&](llvm::Value *k) {
+    b_.CreateStore(b_.CreateLoad(f64(), at(y, k)), acc);
+    loop(zero, mm, [&](llvm::Value *i) {
+      llvm::Value *term =
+          b_.CreateFMul(b_.CreateLoad(f64(), element(Z, i, k, n)), b_.CreateLoad(f64(), at(r, i)));
+      b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), acc), term), acc);
+    });
+    b_.CreateStore(b_.CreateLoad(f64(), acc), at(qdd, k));
+  });
+  loop(zero, mm, [&](llvm::Value *i) {
+    b_.CreateStore(b_.CreateFNeg(b_.CreateLoad(f64(), at(r, i))), at(r, i));
+  });
+  return b_.CreateLoad(b_.getInt32Ty(), status);
+}
+
+} // namespace mech::jit
