@@ -22,6 +22,10 @@ std::string forceUnit(const sema::DimInfo &dim) {
     return "N";
   if (dim.dimension == sema::Dimension::energy())
     return "N*m";
+  // A rod's multiplier (work over an area) reads best as a stiffness.
+  if (auto stiffness = sema::Dimension::force().over(sema::Dimension::length());
+      stiffness && dim.dimension == *stiffness)
+    return "N/m";
   return dim.dimension.toString();
 }
 
@@ -46,10 +50,7 @@ sym::Expr reaction(const Equations &eq, size_t j) {
 std::string generalizedForceWithReaction(const Equations &eq, size_t j) {
   if (eq.constraints.empty())
     return toMech(eq.Q[j]);
-  sym::Expr r = reaction(eq, j);
-  if (r.isZero())
-    return toMech(eq.Q[j]);
-  return eq.Q[j].isZero() ? toMech(r) : toMech(eq.Q[j]) + " + " + toMech(r);
+  return toMech(eq.Q[j] + reaction(eq, j));
 }
 
 std::string multiplierUnit(const sema::DimInfo &dim) {
