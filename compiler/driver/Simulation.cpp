@@ -103,7 +103,11 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::vector<double> params = loaded.paramValues();
 
   auto compileStart = Clock::now();
-  auto programs = mechanics::KernelPrograms::build(eq, params.size());
+  std::optional<mechanics::Equations> stabilized;
+  if (options.baumgarte)
+    stabilized =
+        mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
+  auto programs = mechanics::KernelPrograms::build(stabilized ? *stabilized : eq, params.size());
   std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, options, summary);
   summary.compileSeconds = since(compileStart);
 

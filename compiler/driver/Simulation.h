@@ -10,7 +10,9 @@
 #include "runtime/Integrator.h"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mech::driver {
@@ -20,11 +22,12 @@ enum class Backend { Jit, Interpreter };
 struct SimulationOptions {
   runtime::IntegratorOptions integrator;
   Backend backend = Backend::Jit;
-  bool useCache = true;              // the on-disk cache of compiled kernels
-  StartOptions start;                // --init, --strict-init
-  bool projection = true;            // onto the constraints after each step
-  std::string plotPath;              // --plot out.svg
-  std::vector<std::string> plotVars; // --plot-vars th1,th2
+  bool useCache = true;                               // the on-disk cache of compiled kernels
+  StartOptions start;                                 // --init, --strict-init
+  bool projection = true;                             // onto the constraints after each step
+  std::optional<std::pair<double, double>> baumgarte; // --baumgarte a,b
+  std::string plotPath;                               // --plot out.svg
+  std::vector<std::string> plotVars;                  // --plot-vars th1,th2
 };
 
 struct SimulationSummary {

@@ -287,4 +287,15 @@ Equations simplified(const Equations &eq) {
   return s;
 }
 
+Equations baumgarteStabilized(const Equations &equations, double a, double b) {
+  Equations s = equations;
+  for (Equations::Constraint &k : s.constraints) {
+    sym::Context &c = k.gamma.context();
+    k.gamma = k.gamma - c.number(sym::Num::inexact(2 * a)) * k.psi;
+    if (k.holonomic)
+      k.gamma = k.gamma - c.number(sym::Num::inexact(b * b)) * k.phi;
+  }
+  return s;
+}
+
 } // namespace mech::mechanics

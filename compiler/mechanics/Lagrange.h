@@ -75,4 +75,9 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
 // (trigonometric identities, parameters collected).
 Equations simplified(const Equations &equations);
 
+// Baumgarte's stabilization of the constraints: C q'' = gamma - 2 a psi
+// - b^2 Phi (holonomic) or gamma - 2 a psi (nonholonomic), so that a drift
+// from the constraints decays instead of growing.
+Equations baumgarteStabilized(const Equations &equations, double a, double b);
+
 } // namespace mech::mechanics

@@ -710,6 +710,16 @@ model CartesianPendulum {
     // d/dt(2x x' + 2y y') = 2x'^2 + 2y'^2 + (C q''): gamma = -2(x'^2 + y'^2).
     MECH_CHECK_NEAR(v.gamma, -2 * (vx * vx + vy * vy), 1e-14, 0);
   }
+  // Baumgarte: gamma - 2a psi - b^2 Phi, off the constraint (x, y) = (1, 1).
+  auto stabilized = mechanics::baumgarteStabilized(d->equations(), 3, 2);
+  const auto &s = stabilized.constraints.at(0);
+  {
+    double x = 1, y = 1, vx = 0.5, vy = -0.25;
+    auto v = test::evaluateExpressions(stabilized, {s.gamma}, d->params(),
+                                       test::state({x, y}, {vx, vy}));
+    double psi = 2 * x * vx + 2 * y * vy, phi = x * x + y * y - 1.5 * 1.5;
+    MECH_CHECK_NEAR(v[0], -2 * (vx * vx + vy * vy) - 2 * 3 * psi - 4 * phi, 1e-14, 0);
+  }
   // Writing the sides the other way round flips Phi (and so lambda) only.
   auto flipped = test::derive(R"(
 model CartesianPendulum {

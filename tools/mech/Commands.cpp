@@ -50,7 +50,6 @@ Arguments split(const std::vector<std::string> &args) {
   return result;
 }
 
-
 } // namespace
 
 sema::SearchPath searchPath(const Invocation &invocation) {
@@ -108,7 +107,6 @@ std::optional<int> parseModelOptions(const std::string &command,
   options.file = files[0];
   return std::nullopt;
 }
-
 
 int runCheck(const Invocation &invocation) {
   Arguments args = split(invocation.args);
@@ -309,7 +307,7 @@ int runSimulate(const Invocation &invocation) {
     }
     static const std::vector<std::string> known = {
         "--until", "--dt", "--method", "--rtol",      "--atol",    "--max-steps", "--set",
-        "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step"};
+        "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step",      "--baumgarte"};
     if (arg == "--no-cache" || arg == "--strict-init" || arg == "--no-projection") {
       if (arg == "--no-cache")
         options.useCache = false;
@@ -369,6 +367,14 @@ int runSimulate(const Invocation &invocation) {
         options.backend = driver::Backend::Interpreter;
       else
         return usageError("simulate: unknown backend '" + value + "' (jit or interp)");
+    } else if (name == "--baumgarte") {
+      size_t comma = value.find(',');
+      double a = 0, b = 0;
+      if (comma == std::string::npos || !parseNumber(value.substr(0, comma), a) ||
+          !parseNumber(value.substr(comma + 1), b) || a < 0 || b < 0)
+        return usageError("simulate: --baumgarte needs two non-negative numbers 'a,b', got '" +
+                          value + "'");
+      options.baumgarte = std::make_pair(a, b);
     } else if (name == "--set") {
       settings.push_back(value);
     } else if (name == "--init") {

@@ -26,12 +26,14 @@ commands:
          [--rtol r] [--atol a] [--step h] [--max-steps N] [--init "q=v, q'=w"]
          [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]
          [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]
+         [--baumgarte a,b]
                        integrate the equations with compiled code; CSV on
                        stdout (or -o), a summary on stderr; compiled code is
                        cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an
                        initial state off the constraints is projected onto
                        them (an error with --strict-init), and so is the
-                       state after every step (unless --no-projection)
+                       state after every step (unless --no-projection);
+                       --baumgarte a,b stabilizes C*q'' = gamma - 2a*psi - b^2*Phi
   eval FILE [--at "q=v, q'=w, t=v"] [--set p=v ...] [--json]
                        evaluate everything at a state and solve for q''
                        (unlisted coordinates take the model's init values)
