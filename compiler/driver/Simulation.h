@@ -34,7 +34,7 @@ struct SimulationSummary {
   std::string method;
   runtime::IntegrationStats stats;
   double deriveSeconds = 0, compileSeconds = 0, integrateSeconds = 0;
-  // From the process's start (static initialization) to the first step.
+  // From the program's start (markProcessStart) to the first step.
   double firstStepSeconds = 0;
   std::string cache; // "hit", "miss", "off", or why the cache is unusable
   bool energyTracked = false;
@@ -54,5 +54,9 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
                                           double deriveSeconds, std::ostream &csv);
 
 std::string summaryText(const SimulationSummary &summary);
+
+// Marks the start of the program (main's first statement): the summary's
+// time to the first step counts from here.
+void markProcessStart();
 
 } // namespace mech::driver

@@ -1,6 +1,7 @@
 // The `mech` command line: parses the subcommand and hands over to it.
 #include "Commands.h"
 
+#include "driver/Simulation.h"
 #include "jit/HostInfo.h"
 #include "support/Diagnostics.h"
 
@@ -107,6 +108,7 @@ int dispatch(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  mech::driver::markProcessStart();
   try {
     return dispatch(argc, argv);
   } catch (const mech::InternalError &error) {
