@@ -5,10 +5,12 @@
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
 #include "jit/ObjectCache.h"
+#include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
 #include "sema/Values.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -58,6 +60,38 @@ std::string shortNumber(double value) {
   std::snprintf(buffer, sizeof buffer, "%.6g", value);
   return buffer;
 }
+
+// The drift of the conserved quantities along the samples (a sample on
+// the constraints when they are projected).
+class ConservedDrift {
+public:
+  ConservedDrift(const mechanics::Equations &eq, const std::vector<double> &params,
+                 SimulationSummary &summary)
+      : evaluator_(eq, mechanics::findConserved(eq), params), initial_(evaluator_.size()),
+        values_(evaluator_.size()), scales_(evaluator_.size()), change_(evaluator_.size()),
+        scale_(evaluator_.size()) {
+    for (const std::string &name : evaluator_.names())
+      summary.conservedDrift.push_back({name, 0.0});
+  }
+
+  void sample(double t, const double *x, SimulationSummary &summary) {
+    if (evaluator_.size() == 0)
+      return;
+    evaluator_.evaluate(t, x, values_.data(), scales_.data());
+    for (size_t i = 0; i < values_.size(); ++i) {
+      if (summary.samples == 0)
+        initial_[i] = values_[i];
+      change_[i] = std::max(change_[i], std::abs(values_[i] - initial_[i]));
+      scale_[i] = std::max({scale_[i], scales_[i], std::abs(initial_[i])});
+      // A quantity that stays exactly 0 (no scale at all) has no drift.
+      summary.conservedDrift[i].second = scale_[i] > 0 ? change_[i] / scale_[i] : change_[i];
+    }
+  }
+
+private:
+  mechanics::ConservedEvaluator evaluator_;
+  std::vector<double> initial_, values_, scales_, change_, scale_;
+};
 
 } // namespace
 
@@ -167,6 +201,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   mechanics::ConstraintProjector projector(*kernels, params, holonomic);
   summary.constrained = m > 0;
 
+  ConservedDrift conserved(eq, params, summary);
+
   std::vector<double> row(columns.size()), onManifold(2 * n);
   auto sample = [&](double t, const double *x) {
     if (m > 0) {
@@ -205,6 +241,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
         summary.energyDrift =
             std::max(summary.energyDrift, std::abs(e - energy0) / std::abs(energy0));
     }
+    conserved.sample(t, x, summary);
     ++summary.samples;
     return true;
   };
@@ -293,6 +330,10 @@ std::string summaryText(const SimulationSummary &s) {
   if (s.energyTracked) {
     std::snprintf(line, sizeof line, "energy drift max|E(t) - E(0)|/|E(0)| = %.3g\n",
                   s.energyDrift);
+    out << line;
+  }
+  for (const auto &[name, drift] : s.conservedDrift) {
+    std::snprintf(line, sizeof line, "conserved %s: drift %.3g\n", name.c_str(), drift);
     out << line;
   }
   if (s.constrained) {

@@ -39,6 +39,10 @@ struct SimulationSummary {
   std::string cache; // "hit", "miss", "off", or why the cache is unusable
   bool energyTracked = false;
   double energyDrift = 0; // max |E(t) - E(0)| / |E(0)|
+  // Every conserved quantity found symbolically (mechanics/Conservation.h):
+  // name and drift max |c(t) - c(0)| / max(|c(0)|, scale), scale being the
+  // largest sum of the magnitudes of c's terms over the run.
+  std::vector<std::pair<std::string, double>> conservedDrift;
   std::string backendNote;
   std::vector<std::string> notes; // e.g. the projection of the initial state
   bool constrained = false;

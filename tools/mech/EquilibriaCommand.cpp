@@ -1,10 +1,338 @@
-// PLACEHOLDER: being written.
+// `mech linearize` (M, K, D and A at a state) and `mech equilibria` (states
+// of rest in a box, their stability and small oscillations): option parsing
+// and reports over mechanics::Linearizer and mechanics::findEquilibria.
 #include "Commands.h"
+
+#include "driver/Pipeline.h"
+#include "mechanics/Equilibria.h"
+#include "mechanics/Linearization.h"
+#include "sema/Values.h"
+#include "support/Json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
 
 namespace mech::cli {
 
-int runEquilibria(const Invocation &) { return usageError("not available yet"); }
+namespace {
 
-int runLinearize(const Invocation &) { return usageError("not available yet"); }
+using mechanics::Matrix;
+
+std::string number(double x) {
+  if (std::abs(x) < 1e-12)
+    x = 0; // -0 and rounding noise read as 0
+  std::ostringstream out;
+  out << std::setprecision(6) << x;
+  return out.str();
+}
+
+std::string complexNumber(std::complex<double> z) {
+  if (std::abs(z.imag()) < 1e-12)
+    return number(z.real());
+  return number(z.real()) + (z.imag() < 0 ? " - " : " + ") + number(std::abs(z.imag())) + "i";
+}
+
+std::string list(const std::vector<double> &values) {
+  std::string text;
+  for (double v : values)
+    text += (text.empty() ? "" : ", ") + number(v);
+  return text;
+}
+
+void printMatrix(std::ostream &out, const std::string &name, const Matrix &m) {
+  out << "  " << name << " =\n";
+  std::vector<std::vector<std::string>> cells;
+  size_t width = 0;
+  for (const auto &row : m) {
+    cells.emplace_back();
+    for (double v : row) {
+      cells.back().push_back(number(v));
+      width = std::max(width, cells.back().back().size());
+    }
+  }
+  for (const auto &row : cells) {
+    out << "    [";
+    for (const std::string &cell : row)
+      out << " " << std::setw(static_cast<int>(width)) << cell;
+    out << " ]\n";
+  }
+}
+
+void jsonMatrix(JsonWriter &json, const std::string &name, const Matrix &m) {
+  json.key(name).beginArray();
+  for (const auto &row : m) {
+    json.beginArray();
+    for (double v : row)
+      json.value(v);
+    json.endArray();
+  }
+  json.endArray();
+}
+
+std::string stateText(const mechanics::Equations &eq, const std::vector<double> &q,
+                      const std::vector<bool> *arbitrary = nullptr) {
+  std::string text;
+  for (size_t j = 0; j < q.size(); ++j)
+    text += (j == 0 ? "" : ", ") + eq.coordinates[j] + " = " +
+            (arbitrary != nullptr && (*arbitrary)[j] ? "arbitrary" : number(q[j]));
+  return text;
+}
+
+// Splits at the commas outside parentheses and brackets.
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items(1);
+  int depth = 0;
+  for (char c : text) {
+    depth += (c == '(' || c == '[') - (c == ')' || c == ']');
+    if (c == ',' && depth == 0)
+      items.emplace_back();
+    else
+      items.back() += c;
+  }
+  return items;
+}
+
+// Applies --in "q = a..b, ..." to the box; nullopt on success, else the exit
+// code (usage errors for the shape, model errors for the values).
+std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &text,
+                              mechanics::Box &box) {
+  const sema::CheckedModel &model = loaded.model();
+  for (const std::string &item : splitList(text)) {
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      continue;
+    size_t equals = item.find('='), dots = item.find("..");
+    if (equals == std::string::npos || dots == std::string::npos || dots < equals)
+      return usageError("equilibria: --in expects 'q = low..high', got '" + item + "'");
+    std::string name = item.substr(0, equals);
+    std::string low = name + "=" + item.substr(equals + 1, dots - equals - 1);
+    std::string high = name + "=" + item.substr(dots + 2);
+    auto a = sema::parseAssignments(*loaded.compilation, "--in", low, &model);
+    auto b = sema::parseAssignments(*loaded.compilation, "--in", high, &model);
+    if (!a || !b || a->size() != 1 || b->size() != 1)
+      return kExitModelError;
+    int found = -1;
+    for (size_t j = 0; j < model.coords.size(); ++j)
+      if (model.coords[j].name == (*a)[0].name)
+        found = static_cast<int>(j);
+    if (found < 0 || (*a)[0].primes != 0) {
+      loaded.diagnostics().error((*a)[0].location,
+                                 "'" + (*a)[0].name + "' is not a coordinate of " + model.name);
+      return kExitModelError;
+    }
+    double lo = (*a)[0].value, hi = (*b)[0].value;
+    if (!(lo < hi))
+      return usageError("equilibria: --in range for '" + (*a)[0].name + "' is empty");
+    box.lo[static_cast<size_t>(found)] = lo;
+    box.hi[static_cast<size_t>(found)] = hi;
+  }
+  return std::nullopt;
+}
+
+std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box &box, double t,
+                           bool timed, const std::vector<mechanics::Equilibrium> &found) {
+  std::ostringstream out;
+  out << eq.model << ": " << found.size() << (found.size() == 1 ? " equilibrium" : " equilibria")
+      << " in ";
+  for (size_t j = 0; j < eq.coordinates.size(); ++j)
+    out << (j == 0 ? "" : ", ") << eq.coordinates[j] << " = " << number(box.lo[j]) << ".."
+        << number(box.hi[j]);
+  if (timed)
+    out << " (t frozen at " << number(t) << ")";
+  out << "\n";
+  for (size_t i = 0; i < found.size(); ++i) {
+    const mechanics::Equilibrium &e = found[i];
+    out << "\n" << i + 1 << ". " << stateText(eq, e.q, &e.arbitrary) << "\n";
+    bool family = std::find(e.arbitrary.begin(), e.arbitrary.end(), true) != e.arbitrary.end();
+    if (family)
+      out << "   a continuous family: the arbitrary coordinates take any value (the "
+          << "analysis below sets them to 0 and looks across the family)\n";
+    out << "   "
+        << (e.stable == true    ? (e.asymptotic ? "asymptotically stable" : "stable")
+            : e.stable == false ? "unstable"
+                                : "stability undetermined")
+        << " -- " << e.criterion << "\n";
+    if (!e.hessianEigenvalues.empty())
+      out << "   eigenvalues of the Hessian of W = V - T0" << (e.lambda.empty() ? "" : " (reduced)")
+          << ": " << list(e.hessianEigenvalues) << "\n";
+    for (size_t c = 0; c < e.lambda.size(); ++c)
+      out << "   multiplier " << eq.constraints[c].name << " = " << number(e.lambda[c]) << "\n";
+    for (size_t k = 0; k < e.frequencies.size(); ++k) {
+      out << "   mode " << k + 1 << ": omega = " << number(e.frequencies[k]) << " rad/s (period "
+          << (e.frequencies[k] > 0 ? number(2 * M_PI / e.frequencies[k]) + " s" : "infinite")
+          << "), shape [" << list(e.modes[k]) << "]\n";
+    }
+    if (!e.eigenvalues.empty()) {
+      out << "   eigenvalues of A:";
+      for (size_t k = 0; k < e.eigenvalues.size(); ++k)
+        out << (k == 0 ? " " : ", ") << complexNumber(e.eigenvalues[k]);
+      out << "\n";
+      if (std::any_of(e.dampingRatios.begin(), e.dampingRatios.end(),
+                      [](double zeta) { return zeta != 0; }))
+        out << "   damping ratios: " << list(e.dampingRatios) << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string equilibriaJson(const mechanics::Equations &eq,
+                           const std::vector<mechanics::Equilibrium> &found) {
+  JsonWriter json;
+  json.beginObject().key("model").value(eq.model).key("equilibria").beginArray();
+  for (const mechanics::Equilibrium &e : found) {
+    json.beginObject().key("q").beginObject();
+    for (size_t j = 0; j < e.q.size(); ++j) {
+      json.key(eq.coordinates[j]);
+      if (e.arbitrary[j])
+        json.value("arbitrary");
+      else
+        json.value(e.q[j]);
+    }
+    json.endObject().key("stable");
+    if (e.stable)
+      json.value(*e.stable);
+    else
+      json.null();
+    json.key("asymptotic").value(e.asymptotic);
+    json.key("criterion").value(e.criterion);
+    json.key("multipliers").beginObject();
+    for (size_t c = 0; c < e.lambda.size(); ++c)
+      json.key(eq.constraints[c].name).value(e.lambda[c]);
+    json.endObject().key("hessian_eigenvalues").beginArray();
+    for (double v : e.hessianEigenvalues)
+      json.value(v);
+    json.endArray().key("frequencies").beginArray();
+    for (double v : e.frequencies)
+      json.value(v);
+    json.endArray();
+    jsonMatrix(json, "modes", e.modes);
+    json.key("eigenvalues").beginArray();
+    for (auto z : e.eigenvalues)
+      json.beginArray().value(z.real()).value(z.imag()).endArray();
+    json.endArray().key("damping_ratios").beginArray();
+    for (double v : e.dampingRatios)
+      json.value(v);
+    json.endArray().endObject();
+  }
+  json.endArray().endObject();
+  return json.str() + "\n";
+}
+
+} // namespace
+
+int runLinearize(const Invocation &invocation) {
+  ModelOptions options;
+  if (auto status =
+          parseModelOptions("linearize", invocation.args, {"--set", "--at", "--json"}, options))
+    return *status;
+  if (options.at.empty())
+    return usageError("linearize: --at \"q=...\" is required");
+  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+  if (!loaded->derivation) {
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  std::optional<mechanics::State> state = driver::parseState(*loaded, options.at);
+  loaded->diagnostics().print(std::cerr);
+  if (!state)
+    return kExitModelError;
+  const mechanics::Equations &eq = loaded->equations();
+  mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  mechanics::LinearSample s = linearizer.at(*state);
+  Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
+  double force = 0;
+  for (double v : s.f)
+    force = std::max(force, std::abs(v));
+  if (options.json) {
+    JsonWriter json;
+    json.beginObject().key("model").value(eq.model).key("q").beginObject();
+    for (size_t j = 0; j < state->q.size(); ++j)
+      json.key(eq.coordinates[j]).value(state->q[j]);
+    json.endObject().key("t").value(state->t);
+    json.key("f").beginArray();
+    for (double v : s.f)
+      json.value(v);
+    json.endArray();
+    jsonMatrix(json, "M", s.M);
+    jsonMatrix(json, "K", s.K);
+    jsonMatrix(json, "D", s.D);
+    if (!eq.constraints.empty())
+      jsonMatrix(json, "C", s.C);
+    if (A.empty())
+      json.key("A").null();
+    else
+      jsonMatrix(json, "A", A);
+    json.endObject();
+    std::cout << json.str() << "\n";
+    return kExitOk;
+  }
+  std::cout << "Linearization of " << eq.model << " about " << stateText(eq, state->q)
+            << " (t = " << number(state->t) << "): M dq'' + D dq' + K dq = 0\n";
+  if (force > 1e-9)
+    std::cout << "  note: not an equilibrium (f = [" << list(s.f)
+              << "]); K and D are the derivatives of f there\n";
+  printMatrix(std::cout, "M", s.M);
+  printMatrix(std::cout, "K = -df/dq", s.K);
+  printMatrix(std::cout, "D = -df/dq'", s.D);
+  if (!eq.constraints.empty()) {
+    printMatrix(std::cout, "C", s.C);
+    std::cout << "  A: not formed for a constrained model (mech equilibria reduces it to the "
+                 "constraint tangent space)\n";
+  } else if (A.empty()) {
+    std::cout << "  A: not formed, the mass matrix is singular\n";
+  } else {
+    printMatrix(std::cout, "A = [[0, I], [-M^-1 K, -M^-1 D]]", A);
+  }
+  return kExitOk;
+}
+
+int runEquilibria(const Invocation &invocation) {
+  ModelOptions options;
+  if (auto status = parseModelOptions("equilibria", invocation.args,
+                                      {"--set", "--in", "--time", "--json"}, options))
+    return *status;
+  double t = 0;
+  if (!options.time.empty()) {
+    char *end = nullptr;
+    t = std::strtod(options.time.c_str(), &end);
+    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(t))
+      return usageError("equilibria: --time needs a number, got '" + options.time + "'");
+  }
+  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+  if (!loaded->derivation) {
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  const mechanics::Equations &eq = loaded->equations();
+  mechanics::EquilibriaOptions search;
+  search.box = mechanics::defaultBox(eq);
+  search.t = t;
+  if (auto status = applyRange(*loaded, options.in, search.box)) {
+    loaded->diagnostics().print(std::cerr);
+    return *status;
+  }
+  if (options.time.empty() && mechanics::dependsOnTime(eq)) {
+    loaded->diagnostics().error(loaded->model().location,
+                                "the equations of " + eq.model +
+                                    " depend on t explicitly, so states of rest need not exist; "
+                                    "freeze the time with --time t0");
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  auto found = mechanics::findEquilibria(linearizer, search, loaded->diagnostics(),
+                                         loaded->model().location);
+  loaded->diagnostics().print(std::cerr);
+  if (!found)
+    return kExitModelError;
+  if (options.json)
+    std::cout << equilibriaJson(eq, *found);
+  else
+    std::cout << equilibriaText(eq, search.box, t, !options.time.empty(), *found);
+  return kExitOk;
+}
 
 } // namespace mech::cli

@@ -1,8 +1,334 @@
-// PLACEHOLDER: being written.
+// `mech solve FILE --at "phi=0.3" --for P [--for Q ...]`: statics by
+// virtual work. Finds the values of the named params that make the
+// configuration given by --at an equilibrium (mechanics/Statics.h), puts
+// the configuration onto the constraints first (the coordinates --at gives
+// are kept), and prints the solution with units, the support reactions and
+// whether the question was exactly, under- or over-determined.
 #include "Commands.h"
+
+#include "driver/Pipeline.h"
+#include "driver/Reports.h"
+#include "mechanics/ConstraintProjection.h"
+#include "mechanics/Kernels.h"
+#include "mechanics/Statics.h"
+#include "sema/Values.h"
+#include "support/Json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
 
 namespace mech::cli {
 
-int runSolve(const Invocation &) { return usageError("not available yet"); }
+namespace {
+
+using mechanics::StaticsSolution;
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value == 0 ? 0.0 : value);
+  return buffer;
+}
+
+// " N", " N*m", " kg": the unit of a param or multiplier, or "" when the
+// dimension is not known or is a pure number.
+std::string unitOf(const sema::DimInfo &dim) {
+  if (!dim.isKnown() || dim.dimension.isDimensionless())
+    return "";
+  return driver::forceUnit(dim);
+}
+
+// --for values, each possibly a comma-separated list.
+std::vector<std::string> unknownNames(const std::vector<std::string> &fors) {
+  std::vector<std::string> names;
+  for (const std::string &text : fors) {
+    std::stringstream list(text);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      size_t first = name.find_first_not_of(" \t"), last = name.find_last_not_of(" \t");
+      if (first != std::string::npos)
+        names.push_back(name.substr(first, last - first + 1));
+    }
+  }
+  return names;
+}
+
+// The param indices of the names, or errors located at the model.
+std::optional<std::vector<size_t>> resolveUnknowns(driver::LoadedModel &loaded,
+                                                   const std::vector<std::string> &names) {
+  const sema::CheckedModel &model = loaded.model();
+  std::vector<size_t> indices;
+  bool ok = true;
+  for (const std::string &name : names) {
+    auto found = std::find_if(model.params.begin(), model.params.end(),
+                              [&](const sema::Param &p) { return p.name == name; });
+    if (found == model.params.end()) {
+      std::string list;
+      for (const sema::Param &p : model.params)
+        if (!p.structural)
+          list += (list.empty() ? "" : ", ") + p.name;
+      loaded.diagnostics().error(
+          model.location,
+          "--for '" + name + "': not a param of " + model.name +
+              (list.empty() ? " (it has no params)" : " (its params: " + list + ")"));
+      ok = false;
+      continue;
+    }
+    size_t index = static_cast<size_t>(found - model.params.begin());
+    if (found->structural) {
+      loaded.diagnostics().error(found->location, "--for '" + name +
+                                                      "': a structural param (a range bound) "
+                                                      "cannot be solved for");
+      ok = false;
+    } else if (std::find(indices.begin(), indices.end(), index) != indices.end()) {
+      loaded.diagnostics().error(model.location, "--for '" + name + "' is given twice");
+      ok = false;
+    } else {
+      indices.push_back(index);
+    }
+  }
+  if (!ok)
+    return std::nullopt;
+  return indices;
+}
+
+// The coordinates --at names: they are what the question is about, so they
+// win over the model's init when the two together miss the constraints.
+// Falls back to `init` (the coordinates init gives) when --at names none.
+std::vector<bool> keptCoordinates(driver::LoadedModel &loaded, const std::string &at,
+                                  std::vector<bool> init, bool &fromAt) {
+  const sema::CheckedModel &model = loaded.model();
+  std::vector<bool> kept(model.coords.size(), false);
+  bool any = false;
+  if (at.find_first_not_of(" \t") != std::string::npos)
+    if (auto assignments = sema::parseAssignments(*loaded.compilation, "--at", at, &model))
+      for (const sema::Assignment &a : *assignments)
+        for (size_t j = 0; j < kept.size(); ++j)
+          if (a.primes == 0 && model.coords[j].name == a.name)
+            kept[j] = any = true;
+  fromAt = any;
+  return any ? kept : init;
+}
+
+// " m", " (60 deg)": how a coordinate's value reads.
+std::string coordinateValue(const sema::DimInfo &dim, double value) {
+  if (dim.isKnown() && dim.dimension.isDimensionless())
+    return number(value) + " (" + number(value * 180 / 3.14159265358979323846) + " deg)";
+  if (dim.isKnown())
+    return number(value) + " " + dim.dimension.toString();
+  return number(value);
+}
+
+// Puts q onto the holonomic constraints, keeping the coordinates in `given`
+// where the constraints allow; marks those that moved.
+bool placeOnConstraints(driver::LoadedModel &loaded, const std::vector<double> &params,
+                        mechanics::State &state, const std::vector<bool> &given,
+                        std::vector<bool> &moved) {
+  const mechanics::Equations &eq = loaded.equations();
+  size_t n = eq.coordinates.size();
+  moved.assign(n, false);
+  std::vector<bool> holonomic;
+  for (const mechanics::Equations::Constraint &k : eq.constraints)
+    holonomic.push_back(k.holonomic);
+  if (std::find(holonomic.begin(), holonomic.end(), true) == holonomic.end())
+    return true;
+  auto programs = mechanics::KernelPrograms::build(eq, params.size());
+  auto kernels = mechanics::interpretedKernels(programs);
+  mechanics::ConstraintProjector projector(*kernels, params, holonomic);
+  std::vector<double> x(2 * n, 0.0);
+  std::copy(state.q.begin(), state.q.end(), x.begin());
+  mechanics::ProjectionResult result = projector.projectPositions(state.t, x.data(), given);
+  if (!result.ok) {
+    loaded.diagnostics().error(loaded.model().location,
+                               "the configuration given by --at cannot be put onto the "
+                               "constraints (largest residual " +
+                                   number(result.residual) + ")");
+    return false;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    moved[j] = std::abs(x[j] - state.q[j]) > 1e-12 * (1 + std::abs(state.q[j]));
+    state.q[j] = x[j];
+  }
+  return true;
+}
+
+std::string determinedText(const StaticsSolution &s, size_t unknowns) {
+  std::string counts = std::to_string(unknowns) + (unknowns == 1 ? " unknown, " : " unknowns, ") +
+                       std::to_string(s.equations) +
+                       (s.equations == 1 ? " equilibrium condition" : " equilibrium conditions");
+  switch (s.determined) {
+  case StaticsSolution::Determined::Under:
+    return "under-determined (" + counts + ", " + std::to_string(s.rank) +
+           " independent): the minimum-norm solution is shown";
+  case StaticsSolution::Determined::Over:
+    return "over-determined (" + counts + "): the least-squares solution is shown";
+  default:
+    return "exactly determined (" + counts + ")";
+  }
+}
+
+std::string solutionText(const driver::LoadedModel &loaded, const mechanics::State &state,
+                         const std::vector<bool> &moved, const std::vector<size_t> &unknowns,
+                         const StaticsSolution &s) {
+  const sema::CheckedModel &model = loaded.model();
+  const mechanics::Equations &eq = loaded.equations();
+  std::ostringstream out;
+  out << "model " << model.name << ": statics at ";
+  for (size_t j = 0; j < eq.coordinates.size(); ++j)
+    out << (j ? ", " : "") << eq.coordinates[j] << " = "
+        << coordinateValue(eq.coordinateDims[j], state.q[j])
+        << (moved[j] ? " (from the constraints)" : "");
+  if (eq.hasExplicitTime)
+    out << ", t = " << number(state.t);
+  out << "\n" << determinedText(s, unknowns.size()) << "\n\n";
+  size_t width = 0;
+  for (size_t u : unknowns)
+    width = std::max(width, model.params[u].name.size());
+  for (size_t i = 0; i < unknowns.size(); ++i) {
+    const sema::Param &p = model.params[unknowns[i]];
+    std::string unit = unitOf(p.dim);
+    out << "  " << p.name << std::string(width - p.name.size(), ' ') << " = " << number(s.values[i])
+        << (unit.empty() ? "" : " " + unit) << "\n";
+  }
+  for (size_t i : s.inert)
+    out << "  (" << model.params[unknowns[i]].name
+        << " does not act on the balance at this configuration: its value is left as given)\n";
+  if (!s.freeDirections.empty()) {
+    out << "\nfree directions (adding any multiple keeps the balance):\n";
+    for (const std::vector<double> &v : s.freeDirections) {
+      out << "  ";
+      for (size_t i = 0; i < unknowns.size(); ++i)
+        out << (i ? ", " : "") << "d" << model.params[unknowns[i]].name << " = " << number(v[i]);
+      out << "\n";
+    }
+  }
+  if (!s.lambda.empty()) {
+    out << "\nsupport reactions (multipliers; C^T*lambda is the generalized reaction):\n";
+    for (size_t i = 0; i < eq.constraints.size(); ++i) {
+      std::string unit = unitOf(eq.constraints[i].multiplierDim);
+      out << "  " << eq.constraints[i].name << " = " << number(s.lambda[i])
+          << (unit.empty() ? "" : " " + unit) << "\n";
+    }
+  }
+  out << "\nresidual " << (eq.constraints.empty() ? "|f|" : "|f + C^T*lambda|") << " = "
+      << number(s.residual);
+  if (s.balanced)
+    out << " (balanced)\n";
+  else
+    out << " against forces of " << number(s.forceScale)
+        << ": the configuration cannot be balanced exactly by "
+        << (unknowns.size() == 1 ? "this param" : "these params") << "\n";
+  if (!s.converged)
+    out << "warning: Newton's method did not converge in " << s.iterations << " iterations\n";
+  return out.str();
+}
+
+std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::State &state,
+                         const std::vector<size_t> &unknowns, const StaticsSolution &s) {
+  const sema::CheckedModel &model = loaded.model();
+  const mechanics::Equations &eq = loaded.equations();
+  JsonWriter json;
+  json.beginObject().key("model").value(model.name);
+  json.key("at").beginObject();
+  for (size_t j = 0; j < eq.coordinates.size(); ++j)
+    json.key(eq.coordinates[j]).value(state.q[j]);
+  json.endObject().key("t").value(state.t);
+  json.key("solution").beginObject();
+  for (size_t i = 0; i < unknowns.size(); ++i)
+    json.key(model.params[unknowns[i]].name).value(s.values[i]);
+  json.endObject().key("units").beginObject();
+  for (size_t u : unknowns) {
+    std::string unit = unitOf(model.params[u].dim);
+    json.key(model.params[u].name);
+    unit.empty() ? json.null() : json.value(unit);
+  }
+  json.endObject();
+  json.key("residual").value(s.residual);
+  json.key("balanced").value(s.balanced);
+  json.key("determined").value(mechanics::determinedName(s.determined));
+  json.key("equations").value(static_cast<double>(s.equations));
+  json.key("rank").value(static_cast<double>(s.rank));
+  json.key("free_directions").beginArray();
+  for (const std::vector<double> &v : s.freeDirections) {
+    json.beginObject();
+    for (size_t i = 0; i < unknowns.size(); ++i)
+      json.key(model.params[unknowns[i]].name).value(v[i]);
+    json.endObject();
+  }
+  json.endArray();
+  if (!eq.constraints.empty()) {
+    json.key("reactions").beginObject();
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      json.key(eq.constraints[i].name).value(s.lambda[i]);
+    json.endObject();
+  }
+  json.key("inert").beginArray();
+  for (size_t i : s.inert)
+    json.value(model.params[unknowns[i]].name);
+  json.endArray();
+  json.key("converged").value(s.converged);
+  json.endObject();
+  return json.str() + "\n";
+}
+
+} // namespace
+
+int runSolve(const Invocation &invocation) {
+  ModelOptions options;
+  if (auto status = parseModelOptions("solve", invocation.args,
+                                      {"--set", "--at", "--for", "--json"}, options))
+    return *status;
+  std::vector<std::string> names = unknownNames(options.fors);
+  if (names.empty())
+    return usageError("solve: name the param to solve for with --for PARAM");
+  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
+  if (!loaded->derivation) {
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
+  std::optional<std::vector<size_t>> unknowns = resolveUnknowns(*loaded, names);
+  std::vector<bool> given, moved;
+  std::optional<mechanics::State> state;
+  if (unknowns)
+    state = driver::parseState(*loaded, options.at, &given);
+  std::vector<double> params = loaded->paramValues();
+  std::optional<StaticsSolution> solution;
+  if (state) {
+    std::fill(state->qd.begin(), state->qd.end(), 0.0); // statics: at rest
+    bool fromAt = false;
+    given = keptCoordinates(*loaded, options.at, given, fromAt);
+    bool placed = placeOnConstraints(*loaded, params, *state, given, moved);
+    // Moving what --at asked about would answer another question.
+    for (size_t j = 0; placed && fromAt && j < moved.size(); ++j)
+      if (given[j] && moved[j]) {
+        loaded->diagnostics().error(loaded->model().location,
+                                    "the configuration given by --at is not on the constraints: "
+                                    "'" +
+                                        loaded->equations().coordinates[j] +
+                                        "' would have to move to " + number(state->q[j]) +
+                                        "; give values that satisfy them");
+        placed = false;
+      }
+    if (placed) {
+      std::vector<std::string> paramNames;
+      for (const sema::Param &p : loaded->model().params)
+        paramNames.push_back(p.name);
+      mechanics::StaticsProblem problem{params, *unknowns, *state};
+      solution = mechanics::solveStatics(loaded->equations(),
+                                         loaded->derivation->lowering->params(), paramNames,
+                                         problem, loaded->diagnostics(), loaded->model().location);
+    }
+  }
+  loaded->diagnostics().print(std::cerr);
+  if (!solution)
+    return kExitModelError;
+  if (options.json)
+    std::cout << solutionJson(*loaded, *state, *unknowns, *solution);
+  else
+    std::cout << solutionText(*loaded, *state, moved, *unknowns, *solution);
+  return kExitOk;
+}
 
 } // namespace mech::cli

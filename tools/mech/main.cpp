@@ -44,7 +44,7 @@ commands:
   linearize FILE --at "q=v, ..." [--set p=v ...] [--json]
                        M, K = -df/dq, C = -df/dq' and the first-order matrix A
                        at an equilibrium
-  conserved FILE [--json]
+  conserved FILE [--set p=v ...] [--json]
                        cyclic coordinates with their momenta, and the energy
                        (Jacobi) integral
   solve FILE --at "q=v, ..." --for P [--for P2 ...] [--set p=v ...] [--json]

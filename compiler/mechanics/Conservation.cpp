@@ -1,0 +1,184 @@
+// The symbolic decisions and the numeric evaluation of the first integrals.
+#include "mechanics/Conservation.h"
+
+#include "symbolic/Diff.h"
+#include "symbolic/Print.h"
+#include "symbolic/Simplify.h"
+#include "symbolic/Subs.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+namespace mech::mechanics {
+
+using sym::Expr;
+
+namespace {
+
+// The additive terms of e expanded (e itself when it is not a sum).
+std::vector<Expr> additiveTerms(const Expr &e) {
+  Expr x = sym::expand(e);
+  if (x.kind() != sym::Kind::Add)
+    return {x};
+  std::vector<Expr> terms = {x.context().number(x->num)};
+  for (size_t i = 0; i < x->ops.size(); i += 2)
+    terms.push_back(Expr(x->ops[i]) * Expr(x->ops[i + 1]));
+  return terms;
+}
+
+// The simplifier misses identities of deep trigonometric products (a heavy
+// top's Euler angles), so an expression it leaves nonzero is also tested
+// at random points, params included (a polynomial identity test): zero up
+// to rounding, relative to the sizes of its terms, at every point. A value
+// that is not finite counts as nonzero, so the test only ever errs towards
+// "not conserved".
+bool vanishesAtRandomPoints(const Expr &e) {
+  std::vector<Expr> outputs = additiveTerms(e);
+  std::map<std::tuple<int, int, int>, int> slots;
+  sym::Program program(outputs, [&](const sym::SymbolInfo &s) {
+    auto key = std::make_tuple(static_cast<int>(s.kind), s.index, s.order);
+    return slots.emplace(key, static_cast<int>(slots.size())).first->second;
+  });
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto uniform = [&state](double lo, double hi) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * static_cast<double>(state >> 11) * (1.0 / 9007199254740992.0);
+  };
+  for (int point = 0; point < 4; ++point) {
+    std::vector<double> inputs(slots.size());
+    for (double &x : inputs)
+      x = uniform(0.3, 1.7);
+    std::vector<double> values = program.evaluate(inputs);
+    double sum = 0, size = 0;
+    for (double v : values) {
+      sum += v;
+      size += std::abs(v);
+    }
+    if (!std::isfinite(size) || std::abs(sum) > 1e-10 * size)
+      return false;
+  }
+  return true;
+}
+
+// Zero after simplification. The cheap canonical form is tried first; the
+// trigonometric pass is what cancels sin^2 + cos^2 from a rotating frame.
+bool vanishes(const Expr &e) {
+  if (e.isZero())
+    return true;
+  return sym::simplify(e).isZero() || vanishesAtRandomPoints(e);
+}
+
+bool dependsOnTime(const Expr &e) {
+  return e.has(sym::kHasTime) && !vanishes(sym::diff(e, e.context().time()));
+}
+
+// Why column j of the constraints is not zero: the first constraint acting on q_j.
+std::string constraintOn(const Equations &eq, size_t j) {
+  for (const Equations::Constraint &k : eq.constraints)
+    if (!vanishes(k.C[j]))
+      return k.name;
+  return "";
+}
+
+} // namespace
+
+Conservation findConserved(const Equations &eq) {
+  Conservation result;
+  size_t n = eq.coordinates.size();
+  sym::Context &c = eq.L.context();
+  std::vector<sym::Context::Coordinate> q;
+  for (size_t j = 0; j < n; ++j)
+    q.push_back(c.coordinate(eq.coordinates[j], static_cast<int>(j)));
+
+  std::vector<Expr> momenta(n);
+  for (size_t j = 0; j < n; ++j) {
+    momenta[j] = sym::diff(eq.L, q[j].qd);
+    std::string why;
+    if (!vanishes(sym::diff(eq.L, q[j].q)))
+      why = "it appears in L";
+    else if (!vanishes(eq.Qnc[j]))
+      why = "a non-conservative force acts on it (Qnc = " + sym::toMech(sym::simplify(eq.Qnc[j])) +
+            ")";
+    else if (std::string k = constraintOn(eq, j); !k.empty())
+      why = "constraint '" + k + "' acts on it";
+    if (why.empty())
+      result.cyclic.push_back({j, eq.coordinates[j], sym::simplify(momenta[j])});
+    else
+      result.notCyclic.push_back({eq.coordinates[j], why});
+  }
+
+  // dh/dt = -dL/dt|explicit + sum (Q^nc_j + (C^T lambda)_j) q_j', and along
+  // the motion (C^T lambda).q' = lambda.(C q') = -lambda.(psi at q' = 0).
+  if (dependsOnTime(eq.L))
+    result.noEnergyIntegral.push_back("L depends explicitly on t");
+  std::vector<Expr> power;
+  for (size_t j = 0; j < n; ++j)
+    power.push_back(eq.Qnc[j] * q[j].qd);
+  if (!vanishes(c.add(power)))
+    result.noEnergyIntegral.push_back("the non-conservative forces do work");
+  sym::Substitution atRest;
+  for (size_t j = 0; j < n; ++j)
+    atRest.set(q[j].qd, c.zero());
+  for (const Equations::Constraint &k : eq.constraints)
+    if (!vanishes(atRest(k.psi)))
+      result.noEnergyIntegral.push_back(
+          "constraint '" + k.name + "' " +
+          (k.holonomic ? "moves with t" : "is not homogeneous in the velocities") +
+          ", so its reaction does work");
+
+  result.T2 = sym::simplify(eq.T2);
+  result.T1 = sym::simplify(eq.T1);
+  result.T0 = sym::simplify(eq.T0);
+  if (result.noEnergyIntegral.empty()) {
+    result.energyIntegral = sym::simplify(eq.T2 - eq.T0 + eq.V);
+    result.energyIsTPlusV = vanishes(eq.T1) && vanishes(eq.T0);
+  }
+  return result;
+}
+
+std::vector<ConservedQuantity> conservedQuantities(const Conservation &conservation) {
+  std::vector<ConservedQuantity> list;
+  for (const CyclicCoordinate &k : conservation.cyclic)
+    list.push_back({"p_" + k.coordinate, k.momentum});
+  if (conservation.energyIntegral)
+    list.push_back({"h", conservation.energyIntegral});
+  return list;
+}
+
+ConservedEvaluator::ConservedEvaluator(const Equations &equations, const Conservation &conservation,
+                                       std::vector<double> params) {
+  layout_.params = params.size();
+  layout_.coordinates = equations.coordinates.size();
+  layout_.multipliers = equations.constraints.size();
+  std::vector<Expr> values, terms;
+  for (const ConservedQuantity &k : conservedQuantities(conservation)) {
+    names_.push_back(k.name);
+    values.push_back(k.value);
+    // The additive terms of the expanded form: their magnitudes give the scale.
+    std::vector<Expr> parts = additiveTerms(k.value);
+    terms.insert(terms.end(), parts.begin(), parts.end());
+    termCounts_.push_back(parts.size());
+  }
+  values.insert(values.end(), terms.begin(), terms.end());
+  program_ = sym::Program(values, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
+  inputs_.assign(layout_.size(), 0.0);
+  std::copy(params.begin(), params.end(), inputs_.begin());
+  outputs_.resize(values.size());
+}
+
+void ConservedEvaluator::evaluate(double t, const double *x, double *values, double *scales) {
+  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
+  inputs_[layout_.time()] = t;
+  program_.evaluate(inputs_.data(), outputs_.data(), scratch_);
+  size_t at = names_.size();
+  for (size_t i = 0; i < names_.size(); ++i) {
+    values[i] = outputs_[i];
+    scales[i] = 0;
+    for (size_t k = 0; k < termCounts_[i]; ++k)
+      scales[i] += std::abs(outputs_[at++]);
+  }
+}
+
+} // namespace mech::mechanics

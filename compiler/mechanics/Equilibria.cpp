@@ -1,0 +1,505 @@
+// The search for equilibria and their classification. Newton works on
+// z = (q, lambda) with F(z) = (f + C^T lambda, Phi) and the Jacobian
+// [[-K + sum lambda_i Hess(Phi_i), C^T], [C, 0]]; its steps are minimum-norm
+// least-squares steps, so that a singular Jacobian (a family of equilibria)
+// does not stop it. The start points are a Halton sequence: deterministic,
+// and spread evenly over the box for any count.
+#include "mechanics/Equilibria.h"
+
+#include "symbolic/Simplify.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mech::mechanics {
+
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+constexpr int kMaxIterations = 60;
+// Residuals below these fractions of the forces (or constraint values) seen
+// over the box count as zero.
+constexpr double kResidualTolerance = 1e-10;
+// Eigenvalues below this fraction of the largest entry involved count as zero.
+constexpr double kZeroEigenvalue = 1e-8;
+constexpr double kSameEquilibrium = 1e-6;
+
+MatrixXd toEigen(const Matrix &m, size_t rows, size_t cols) {
+  MatrixXd r(static_cast<long>(rows), static_cast<long>(cols));
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j)
+      r(static_cast<long>(i), static_cast<long>(j)) = m[i][j];
+  return r;
+}
+
+VectorXd toEigen(const std::vector<double> &v) {
+  return Eigen::Map<const VectorXd>(v.data(), static_cast<long>(v.size()));
+}
+
+std::vector<double> toStd(const VectorXd &v) {
+  return {v.data(), v.data() + v.size()};
+}
+
+double radicalInverse(size_t i, size_t base) {
+  double result = 0, f = 1.0 / static_cast<double>(base);
+  for (; i > 0; i /= base, f /= static_cast<double>(base))
+    result += f * static_cast<double>(i % base);
+  return result;
+}
+
+size_t prime(size_t k) {
+  static const size_t primes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41,
+                                  43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97};
+  return primes[k % (sizeof primes / sizeof primes[0])];
+}
+
+// The residual F and Jacobian J of the Newton system at z = (q, lambda).
+struct NewtonSample {
+  VectorXd F;
+  MatrixXd J;
+  double forceNorm = 0, phiNorm = 0;
+};
+
+class System {
+public:
+  System(const Linearizer &linearizer, double t)
+      : lin_(linearizer), n_(linearizer.coordinates()), m_(linearizer.constraintCount()), t_(t) {}
+
+  size_t n() const { return n_; }
+  size_t m() const { return m_; }
+
+  LinearSample sample(const VectorXd &q) const {
+    State state;
+    state.t = t_;
+    state.q = toStd(q);
+    state.qd.assign(n_, 0.0);
+    return lin_.at(state);
+  }
+
+  NewtonSample at(const VectorXd &z) const {
+    auto n = static_cast<long>(n_), m = static_cast<long>(m_);
+    LinearSample s = sample(z.head(n));
+    NewtonSample r;
+    r.F.resize(n + m);
+    r.J = MatrixXd::Zero(n + m, n + m);
+    MatrixXd C = toEigen(s.C, m_, n_);
+    VectorXd lambda = z.tail(m);
+    r.F.head(n) = toEigen(s.f) + C.transpose() * lambda;
+    r.F.tail(m) = toEigen(s.phi);
+    r.J.topLeftCorner(n, n) = -toEigen(s.K, n_, n_);
+    for (size_t i = 0; i < m_; ++i)
+      r.J.topLeftCorner(n, n) += lambda(static_cast<long>(i)) * toEigen(s.phiHessian[i], n_, n_);
+    r.J.topRightCorner(n, m) = C.transpose();
+    r.J.bottomLeftCorner(m, n) = C;
+    r.forceNorm = r.F.head(n).norm();
+    r.phiNorm = r.F.tail(m).norm();
+    return r;
+  }
+
+  // The multipliers that best balance f at q: C^T lambda = -f.
+  VectorXd multipliers(const VectorXd &q) const {
+    if (m_ == 0)
+      return VectorXd();
+    LinearSample s = sample(q);
+    MatrixXd C = toEigen(s.C, m_, n_);
+    return C.transpose().completeOrthogonalDecomposition().solve(-toEigen(s.f));
+  }
+
+private:
+  const Linearizer &lin_;
+  size_t n_, m_;
+  double t_;
+};
+
+// Newton with backtracking from z; true when the residual falls below the
+// tolerances.
+bool newton(const System &system, VectorXd &z, double forceTol, double phiTol) {
+  NewtonSample s = system.at(z);
+  auto merit = [](const NewtonSample &x, double ft, double pt) {
+    return x.forceNorm / ft + x.phiNorm / pt;
+  };
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    if (s.forceNorm <= forceTol && s.phiNorm <= phiTol) {
+      // Polish while the residual keeps falling: a simple root needs a step
+      // or two, a degenerate one (W ~ q^4) converges only linearly, and
+      // stopping at the tolerance would leave it visibly off.
+      for (int polish = 0; polish < 4 * kMaxIterations; ++polish) {
+        VectorXd step = s.J.completeOrthogonalDecomposition().solve(s.F);
+        NewtonSample p = system.at(z - step);
+        if (!p.F.allFinite() || merit(p, forceTol, phiTol) > merit(s, forceTol, phiTol))
+          break;
+        z -= step;
+        s = p;
+        if (step.norm() <= 1e-15 * (1 + z.norm()))
+          break;
+      }
+      return true;
+    }
+    VectorXd step = s.J.completeOrthogonalDecomposition().solve(s.F);
+    if (!step.allFinite())
+      return false;
+    double alpha = 1;
+    bool accepted = false;
+    for (int halving = 0; halving < 12; ++halving, alpha /= 2) {
+      VectorXd trial = z - alpha * step;
+      NewtonSample t = system.at(trial);
+      if (t.F.allFinite() && merit(t, forceTol, phiTol) < merit(s, forceTol, phiTol)) {
+        z = trial;
+        s = t;
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted)
+      return false;
+  }
+  return s.forceNorm <= forceTol && s.phiNorm <= phiTol;
+}
+
+// The representative of an angle in the box: the equivalent value of
+// smallest magnitude inside it (pi rather than -pi), or nullopt.
+std::optional<double> wrapAngle(double x, double lo, double hi) {
+  double base = std::remainder(x, kTwoPi); // in [-pi, pi]
+  std::optional<double> best;
+  for (int k = -3; k <= 3; ++k) {
+    double candidate = base + k * kTwoPi;
+    if (candidate < lo - 1e-9 || candidate > hi + 1e-9)
+      continue;
+    if (!best || std::abs(candidate) < std::abs(*best) - 1e-9 ||
+        (std::abs(std::abs(candidate) - std::abs(*best)) <= 1e-9 && candidate > *best))
+      best = candidate;
+  }
+  return best;
+}
+
+double maxAbs(const MatrixXd &m) {
+  return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff();
+}
+
+// An orthonormal basis of the null space of the rows of R (n columns).
+MatrixXd nullSpace(const MatrixXd &R, size_t n) {
+  auto N = static_cast<long>(n);
+  if (R.rows() == 0)
+    return MatrixXd::Identity(N, N);
+  Eigen::JacobiSVD<MatrixXd> svd(R, Eigen::ComputeFullV);
+  double largest = svd.singularValues().size() > 0 ? svd.singularValues()(0) : 0;
+  long rank = 0;
+  for (long i = 0; i < svd.singularValues().size(); ++i)
+    if (svd.singularValues()(i) > 1e-10 * largest)
+      ++rank;
+  return svd.matrixV().rightCols(N - rank);
+}
+
+} // namespace
+
+std::vector<bool> angleCoordinates(const Equations &equations) {
+  std::vector<bool> angles;
+  for (const sema::DimInfo &d : equations.coordinateDims)
+    angles.push_back(d.isKnown() && d.dimension.isDimensionless());
+  angles.resize(equations.coordinates.size(), false);
+  return angles;
+}
+
+Box defaultBox(const Equations &equations) {
+  Box box;
+  for (bool angle : angleCoordinates(equations)) {
+    box.lo.push_back(angle ? -M_PI : -kDefaultHalfWidth);
+    box.hi.push_back(angle ? M_PI : kDefaultHalfWidth);
+  }
+  return box;
+}
+
+bool dependsOnTime(const Equations &equations) {
+  if (equations.hasExplicitTime)
+    return true;
+  for (const sym::Expr &q : equations.Qnc)
+    if (q.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(q)).has(sym::kHasTime))
+      return true;
+  return false;
+}
+
+std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &linearizer,
+                                                       const EquilibriaOptions &options,
+                                                       Diagnostics &diagnostics, Location where) {
+  const Equations &eq = linearizer.equations();
+  for (const Equations::Constraint &c : eq.constraints)
+    if (!c.holonomic) {
+      diagnostics.error(where, "equilibria of models with nonholonomic constraints are not "
+                               "supported (constraint '" +
+                                   c.name + "' involves velocities)");
+      return std::nullopt;
+    }
+  System system(linearizer, options.t);
+  size_t n = system.n(), m = system.m();
+  if (n == 0)
+    return std::vector<Equilibrium>{};
+  std::vector<bool> angles = angleCoordinates(eq);
+  const Box &box = options.box;
+  size_t count = std::min(options.maxStarts, std::max<size_t>(64, 64 * n));
+  std::vector<VectorXd> starts;
+  for (size_t i = 0; i < count; ++i) {
+    VectorXd q(static_cast<long>(n));
+    for (size_t j = 0; j < n; ++j)
+      q(static_cast<long>(j)) =
+          box.lo[j] + (box.hi[j] - box.lo[j]) * radicalInverse(i + 1, prime(j));
+    starts.push_back(q);
+  }
+  // The scales that residuals are judged against: the largest forces and
+  // constraint values over (a sample of) the box.
+  double forceScale = 0, phiScale = 0;
+  for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i) {
+    LinearSample s = system.sample(starts[i]);
+    for (double v : s.f)
+      forceScale = std::max(forceScale, std::abs(v));
+    for (double v : s.phi)
+      phiScale = std::max(phiScale, std::abs(v));
+  }
+  double forceTol = kResidualTolerance * std::max(forceScale, 1e-300) + 1e-300;
+  double phiTol = kResidualTolerance * std::max(phiScale, 1.0);
+
+  std::vector<Equilibrium> found;
+  for (const VectorXd &start : starts) {
+    VectorXd z(static_cast<long>(n + m));
+    z.head(static_cast<long>(n)) = start;
+    z.tail(static_cast<long>(m)) = system.multipliers(start);
+    if (!newton(system, z, forceTol, phiTol))
+      continue;
+    Equilibrium e;
+    e.q = toStd(z.head(static_cast<long>(n)));
+    e.lambda = toStd(z.tail(static_cast<long>(m)));
+    e.arbitrary.assign(n, false);
+    // A coordinate that f, Phi and the Jacobian do not see at all is free:
+    // moving it keeps the equilibrium (a cyclic coordinate).
+    NewtonSample here = system.at(z);
+    Eigen::JacobiSVD<MatrixXd> svd(here.J, Eigen::ComputeFullV);
+    double largest = svd.singularValues()(0);
+    for (long k = 0; k < svd.singularValues().size(); ++k) {
+      if (svd.singularValues()(k) > 1e-8 * largest && largest > 0)
+        continue;
+      VectorXd v = svd.matrixV().col(k).head(static_cast<long>(n));
+      long j = 0;
+      if (v.size() == 0 || v.cwiseAbs().maxCoeff(&j) < 0.9)
+        continue;
+      bool free = true;
+      for (double shift : {0.37, -1.13, 2.71}) {
+        VectorXd moved = z;
+        moved(j) += shift * (box.hi[static_cast<size_t>(j)] - box.lo[static_cast<size_t>(j)]);
+        NewtonSample s = system.at(moved);
+        free = free && s.forceNorm <= 10 * forceTol && s.phiNorm <= 10 * phiTol;
+      }
+      e.arbitrary[static_cast<size_t>(j)] = free;
+    }
+    bool inside = true;
+    for (size_t j = 0; j < n; ++j) {
+      if (e.arbitrary[j]) {
+        e.q[j] = std::clamp(0.0, box.lo[j], box.hi[j]);
+      } else if (angles[j]) {
+        auto wrapped = wrapAngle(e.q[j], box.lo[j], box.hi[j]);
+        inside = inside && wrapped.has_value();
+        if (wrapped)
+          e.q[j] = *wrapped;
+      } else {
+        double slack = 1e-9 * (box.hi[j] - box.lo[j]);
+        inside = inside && e.q[j] >= box.lo[j] - slack && e.q[j] <= box.hi[j] + slack;
+      }
+    }
+    if (!inside)
+      continue;
+    auto same = [&](const Equilibrium &other) {
+      if (other.arbitrary != e.arbitrary)
+        return false;
+      for (size_t j = 0; j < n; ++j) {
+        if (e.arbitrary[j])
+          continue;
+        double d = e.q[j] - other.q[j];
+        if (angles[j])
+          d = std::remainder(d, kTwoPi);
+        if (std::abs(d) > kSameEquilibrium * (1 + std::abs(e.q[j])))
+          return false;
+      }
+      return true;
+    };
+    if (std::none_of(found.begin(), found.end(), same))
+      found.push_back(e);
+  }
+  // Rounding noise (-1e-17 for 0) must not decide the order of the list.
+  for (Equilibrium &e : found)
+    for (size_t j = 0; j < n; ++j)
+      if (std::abs(e.q[j]) <= 1e-12 * std::max(1.0, box.hi[j] - box.lo[j]))
+        e.q[j] = 0;
+  std::sort(found.begin(), found.end(), [](const Equilibrium &a, const Equilibrium &b) {
+    for (size_t j = 0; j < a.q.size(); ++j)
+      if (std::abs(a.q[j] - b.q[j]) > kSameEquilibrium * (1 + std::abs(a.q[j])))
+        return a.q[j] < b.q[j];
+    return false;
+  });
+  for (Equilibrium &e : found)
+    classify(linearizer, options.t, e);
+  return found;
+}
+
+void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
+  const Equations &eq = linearizer.equations();
+  size_t n = linearizer.coordinates(), m = linearizer.constraintCount();
+  auto N = static_cast<long>(n);
+  State state;
+  state.t = t;
+  state.q = e.q;
+  state.qd.assign(n, 0.0);
+  LinearSample s = linearizer.at(state);
+  e.arbitrary.resize(n, false);
+  e.lambda.resize(m, 0.0);
+  // The tangent space: the null space of C, without the directions of a
+  // family (moving along it is neutral, not a question of stability).
+  MatrixXd rows = toEigen(s.C, m, n);
+  for (size_t j = 0; j < n; ++j)
+    if (e.arbitrary[j]) {
+      rows.conservativeResize(rows.rows() + 1, N);
+      rows.row(rows.rows() - 1) = VectorXd::Unit(N, static_cast<long>(j)).transpose();
+    }
+  MatrixXd basis = nullSpace(rows, n);
+  MatrixXd curvature = MatrixXd::Zero(N, N); // -sum lambda_i Hess(Phi_i)
+  for (size_t i = 0; i < m; ++i)
+    curvature -= e.lambda[i] * toEigen(s.phiHessian[i], n, n);
+  MatrixXd H = toEigen(s.H, n, n) + curvature;
+  MatrixXd K = toEigen(s.K, n, n) + curvature;
+  MatrixXd Hr = basis.transpose() * H * basis, Kr = basis.transpose() * K * basis;
+  MatrixXd Mr = basis.transpose() * toEigen(s.M, n, n) * basis;
+  MatrixXd Dr = basis.transpose() * toEigen(s.D, n, n) * basis;
+  Hr = (Hr + Hr.transpose()) / 2;
+  long r = basis.cols();
+  e.hessianEigenvalues.clear();
+  // Eigen's solvers do not take empty matrices (a family with no other
+  // direction leaves none).
+  Eigen::SelfAdjointEigenSolver<MatrixXd> hessian;
+  if (r > 0) {
+    hessian.compute(Hr);
+    e.hessianEigenvalues = toStd(hessian.eigenvalues());
+  }
+  double scale = std::max({maxAbs(Hr), maxAbs(toEigen(s.H, n, n)), maxAbs(curvature)});
+  double zero = kZeroEigenvalue * scale + 1e-300;
+  double lowest = r > 0 ? hessian.eigenvalues().minCoeff() : 0;
+
+  // Lagrange-Dirichlet needs the non-potential forces to vanish at rest near
+  // q* (only velocity-dependent ones: damping) and to dissipate, not feed,
+  // energy (the symmetric part of D positive semi-definite).
+  double forces = maxAbs(toEigen(s.Qnc)) + maxAbs(toEigen(s.dQnc, n, n));
+  MatrixXd damping = (Dr + Dr.transpose()) / 2;
+  bool dissipative =
+      r == 0 || Eigen::SelfAdjointEigenSolver<MatrixXd>(damping).eigenvalues().minCoeff() >=
+                    -kZeroEigenvalue * (maxAbs(Dr) + 1e-300);
+  bool dirichlet = forces <= kZeroEigenvalue * (scale + 1e-300) && dissipative;
+  bool potentialOnly = eq.T1.isZero() && std::all_of(eq.Qnc.begin(), eq.Qnc.end(),
+                                                     [](const sym::Expr &q) { return q.isZero(); });
+  bool hasDamping = maxAbs(Dr) > 0;
+
+  auto linearized = [&]() {
+    Matrix Mm(static_cast<size_t>(r)), Km(static_cast<size_t>(r)), Dm(static_cast<size_t>(r));
+    for (long i = 0; i < r; ++i)
+      for (long j = 0; j < r; ++j) {
+        Mm[static_cast<size_t>(i)].push_back(Mr(i, j));
+        Km[static_cast<size_t>(i)].push_back(Kr(i, j));
+        Dm[static_cast<size_t>(i)].push_back(Dr(i, j));
+      }
+    Matrix A = stateMatrix(Mm, Km, Dm);
+    e.eigenvalues.clear();
+    e.dampingRatios.clear();
+    if (A.empty())
+      return false;
+    Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
+    for (long i = 0; i < solver.eigenvalues().size(); ++i)
+      e.eigenvalues.push_back(solver.eigenvalues()(i));
+    std::sort(e.eigenvalues.begin(), e.eigenvalues.end(), [](auto a, auto b) {
+      return std::abs(a) < std::abs(b) || (std::abs(a) == std::abs(b) && a.imag() < b.imag());
+    });
+    for (auto lambda : e.eigenvalues)
+      if (lambda.imag() > 0)
+        e.dampingRatios.push_back(-lambda.real() / std::abs(lambda));
+    return true;
+  };
+
+  if (r == 0) {
+    e.stable = std::nullopt;
+    e.criterion = "neutral: every direction moves along the family";
+  } else if (dirichlet && lowest > zero) {
+    e.stable = true;
+    e.criterion = m > 0 ? "Lagrange-Dirichlet (reduced Hessian of W - lambda.Phi positive definite)"
+                        : "Lagrange-Dirichlet (Hessian of W positive definite)";
+  } else if (potentialOnly && lowest < -zero) {
+    e.stable = false;
+    e.criterion = "negative eigenvalue of the Hessian of W (no gyroscopic or non-potential forces)";
+  } else if (r == 1 && m == 0 && dirichlet && std::abs(lowest) <= zero) {
+    // W'' vanishes: the sign of W'' on either side decides, as the first
+    // non-vanishing higher derivative would (even and positive: minimum).
+    VectorXd u = basis.col(0);
+    double h = 1e-3, side[2];
+    for (int k = 0; k < 2; ++k) {
+      State shifted = state;
+      for (size_t j = 0; j < n; ++j)
+        shifted.q[j] += (k == 0 ? h : -h) * u(static_cast<long>(j));
+      LinearSample near = linearizer.at(shifted);
+      side[k] = u.dot(toEigen(near.H, n, n) * u);
+    }
+    double tiny = 1e-12 * (std::abs(side[0]) + std::abs(side[1])) + 1e-14;
+    if (side[0] > tiny && side[1] > tiny) {
+      e.stable = true;
+      e.criterion = "Lagrange-Dirichlet (higher derivatives of W: minimum)";
+    } else if (side[0] < -tiny || side[1] < -tiny) {
+      e.stable = false;
+      e.criterion = "higher derivatives of W: no minimum";
+    } else {
+      e.stable = std::nullopt;
+      e.criterion = "W is too flat near the equilibrium to tell";
+    }
+  } else if (!linearized()) {
+    e.stable = std::nullopt;
+    e.criterion = "the mass matrix on the tangent space is singular";
+  } else {
+    double size = 0, rightmost = -INFINITY;
+    for (auto lambda : e.eigenvalues) {
+      size = std::max(size, std::abs(lambda));
+      rightmost = std::max(rightmost, lambda.real());
+    }
+    double axis = 1e-9 * size + 1e-300;
+    if (rightmost > axis) {
+      e.stable = false;
+      e.criterion = "eigenvalues of the linearized system (one with Re > 0)";
+    } else if (rightmost < -axis) {
+      e.stable = true;
+      e.asymptotic = true;
+      e.criterion = "eigenvalues of the linearized system (all Re < 0: asymptotically stable)";
+    } else {
+      e.stable = std::nullopt;
+      e.criterion = "eigenvalues of the linearized system on the imaginary axis";
+    }
+  }
+  if (e.stable == true && hasDamping && e.eigenvalues.empty())
+    linearized();
+
+  e.frequencies.clear();
+  e.modes.clear();
+  if (e.stable != true || r == 0)
+    return;
+  MatrixXd Ks = (Kr + Kr.transpose()) / 2, Ms = (Mr + Mr.transpose()) / 2;
+  Eigen::LLT<MatrixXd> positive(Ms);
+  if (positive.info() != Eigen::Success)
+    return;
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> modes(Ks, Ms);
+  if (modes.info() != Eigen::Success)
+    return;
+  for (long k = 0; k < r; ++k) {
+    e.frequencies.push_back(std::sqrt(std::max(0.0, modes.eigenvalues()(k))));
+    VectorXd v = basis * modes.eigenvectors().col(k);
+    long at = 0;
+    v.cwiseAbs().maxCoeff(&at);
+    v /= v(at);
+    e.modes.push_back(toStd(v));
+  }
+}
+
+} // namespace mech::mechanics

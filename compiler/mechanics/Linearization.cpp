@@ -1,0 +1,112 @@
+// The linearization program: one CSE'd program for f, Q^nc, M, K, D, the
+// Hessian of W and the constraint terms, so that the shared subexpressions
+// (the trigonometry of the positions) are computed once per state.
+#include "mechanics/Linearization.h"
+
+#include "symbolic/Diff.h"
+
+#include <Eigen/Dense>
+
+namespace mech::mechanics {
+
+Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
+    : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
+      m_(eq.constraints.size()) {
+  layout_.params = params_.size();
+  layout_.coordinates = n_;
+  layout_.multipliers = m_;
+  sym::Context &context = eq.T.context();
+  std::vector<sym::Differentiator> byQ, byQd;
+  for (size_t k = 0; k < n_; ++k) {
+    auto c = context.coordinate(eq.coordinates[k], static_cast<int>(k));
+    byQ.push_back(sym::partial(c.q));
+    byQd.push_back(sym::partial(c.qd));
+  }
+  std::vector<sym::Expr> out(eq.f.begin(), eq.f.end());
+  out.insert(out.end(), eq.Qnc.begin(), eq.Qnc.end());
+  for (const Equations::Constraint &k : eq.constraints)
+    out.push_back(k.holonomic ? k.phi : k.psi);
+  auto square = [&](auto entry) {
+    for (size_t j = 0; j < n_; ++j)
+      for (size_t k = 0; k < n_; ++k)
+        out.push_back(entry(j, k));
+  };
+  square([&](size_t j, size_t k) { return eq.M[j][k]; });
+  square([&](size_t j, size_t k) { return -byQ[k](eq.f[j]); });
+  square([&](size_t j, size_t k) { return -byQd[k](eq.f[j]); });
+  // W = V - T0: the potential of the forces felt at rest (gravity, springs,
+  // and the centrifugal potential -T0 of a rotating frame).
+  sym::Expr W = eq.V - eq.T0;
+  std::vector<sym::Expr> gradient;
+  for (size_t j = 0; j < n_; ++j)
+    gradient.push_back(byQ[j](W));
+  square([&](size_t j, size_t k) { return byQ[k](gradient[j]); });
+  square([&](size_t j, size_t k) { return byQ[k](eq.Qnc[j]); });
+  for (const Equations::Constraint &c : eq.constraints)
+    out.insert(out.end(), c.C.begin(), c.C.end());
+  for (const Equations::Constraint &c : eq.constraints)
+    square([&](size_t j, size_t k) { return byQ[k](c.C[j]); });
+  program_ = sym::Program(out, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
+}
+
+LinearSample Linearizer::at(const State &state) const {
+  std::vector<double> inputs(layout_.size(), 0.0);
+  std::copy(params_.begin(), params_.end(), inputs.begin());
+  for (size_t j = 0; j < n_; ++j) {
+    inputs[layout_.params + j] = state.q[j];
+    inputs[layout_.params + n_ + j] = j < state.qd.size() ? state.qd[j] : 0.0;
+  }
+  inputs[layout_.time()] = state.t;
+  std::vector<double> v = program_.evaluate(inputs);
+  size_t at = 0;
+  auto vector = [&](size_t count) {
+    std::vector<double> r(v.begin() + static_cast<long>(at),
+                          v.begin() + static_cast<long>(at + count));
+    at += count;
+    return r;
+  };
+  auto matrix = [&](size_t rows, size_t cols) {
+    Matrix r(rows);
+    for (auto &row : r)
+      row = vector(cols);
+    return r;
+  };
+  LinearSample s;
+  s.f = vector(n_);
+  s.Qnc = vector(n_);
+  s.phi = vector(m_);
+  s.M = matrix(n_, n_);
+  s.K = matrix(n_, n_);
+  s.D = matrix(n_, n_);
+  s.H = matrix(n_, n_);
+  s.dQnc = matrix(n_, n_);
+  s.C = matrix(m_, n_);
+  for (size_t i = 0; i < m_; ++i)
+    s.phiHessian.push_back(matrix(n_, n_));
+  return s;
+}
+
+Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D) {
+  auto n = static_cast<long>(M.size());
+  Eigen::MatrixXd m(n, n), k(n, n), d(n, n);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j) {
+      m(i, j) = M[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      k(i, j) = K[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      d(i, j) = D[static_cast<size_t>(i)][static_cast<size_t>(j)];
+    }
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(m);
+  if (n == 0 || !lu.isInvertible())
+    return {};
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  a.topRightCorner(n, n).setIdentity();
+  a.bottomLeftCorner(n, n) = -lu.solve(k);
+  a.bottomRightCorner(n, n) = -lu.solve(d);
+  Matrix r(static_cast<size_t>(2 * n), std::vector<double>(static_cast<size_t>(2 * n)));
+  for (long i = 0; i < 2 * n; ++i)
+    for (long j = 0; j < 2 * n; ++j)
+      r[static_cast<size_t>(i)][static_cast<size_t>(j)] = a(i, j);
+  return r;
+}
+
+} // namespace mech::mechanics

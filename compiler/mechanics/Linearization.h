@@ -1,0 +1,53 @@
+// The linearized equations of motion about a state: with M q'' = f(q, q', t),
+// a small displacement dq obeys M dq'' + D dq' + K dq = 0, where
+// K = -df/dq (stiffness) and D = -df/dq' (damping plus gyroscopic terms), so
+// that x = (dq, dq') evolves by x' = A x with A = [[0, I], [-M^-1 K, -M^-1 D]].
+// The same compiled program serves the search for equilibria (`mech
+// equilibria`): f at rest with its Jacobian -K, the Hessian of the effective
+// potential W = V - T0, and for holonomic constraints Phi, C = dPhi/dq and
+// the Hessians of Phi (for the Newton system and for the reduced Hessian of
+// W - lambda.Phi). Everything is derived symbolically and run by the
+// interpreter; matrices here are plain row-major vectors of rows.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+#include "symbolic/Program.h"
+
+#include <vector>
+
+namespace mech::mechanics {
+
+using Matrix = std::vector<std::vector<double>>;
+
+// Everything the program gives at one state (q, q', t).
+struct LinearSample {
+  std::vector<double> f, Qnc, phi; // f (n), Q^nc (n), Phi (m)
+  Matrix M, K, D, H;               // n x n; H: Hessian of W = V - T0
+  Matrix dQnc;                     // dQ^nc/dq (n x n)
+  Matrix C;                        // m x n
+  std::vector<Matrix> phiHessian;  // per constraint, n x n
+};
+
+class Linearizer {
+public:
+  Linearizer(const Equations &equations, std::vector<double> params);
+
+  LinearSample at(const State &state) const;
+
+  const Equations &equations() const { return equations_; }
+  size_t coordinates() const { return n_; }
+  size_t constraintCount() const { return m_; }
+
+private:
+  const Equations &equations_;
+  std::vector<double> params_;
+  size_t n_ = 0, m_ = 0;
+  InputLayout layout_;
+  sym::Program program_;
+};
+
+// A = [[0, I], [-M^-1 K, -M^-1 D]] (2n x 2n), or empty when M is singular.
+Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
+
+} // namespace mech::mechanics
