@@ -263,7 +263,11 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
   double phiTol = kResidualTolerance * std::max(phiScale, 1.0);
 
   std::vector<Equilibrium> found;
+  // Where the last new equilibrium turned up in the sequence of starts: one
+  // found late means that more starts could find more.
+  size_t lastNew = 0, index = 0;
   for (const VectorXd &start : starts) {
+    ++index;
     VectorXd z(static_cast<long>(n + m));
     z.head(static_cast<long>(n)) = start;
     z.tail(static_cast<long>(m)) = system.multipliers(start);
@@ -324,9 +328,16 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
       }
       return true;
     };
-    if (std::none_of(found.begin(), found.end(), same))
+    if (std::none_of(found.begin(), found.end(), same)) {
       found.push_back(e);
+      lastNew = index;
+    }
   }
+  if (lastNew > starts.size() / 2)
+    diagnostics.warning(where, "the search may have missed equilibria: start point " +
+                                   std::to_string(lastNew) + " of " +
+                                   std::to_string(starts.size()) +
+                                   " still found a new one; narrow the box with --in");
   // Rounding noise (-1e-17 for 0) must not decide the order of the list.
   for (Equilibrium &e : found)
     for (size_t j = 0; j < n; ++j)

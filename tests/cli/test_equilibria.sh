@@ -84,4 +84,12 @@ printf 'model X {\n  coord x [m]\n  potential V = x\n}\n' >"$work/dim.mech"
 expect "broken model" 1 "$mech" equilibria "$work/dim.mech"
 contains "located error" err "dim.mech:3:17: error:"
 expect "missing file" 1 "$mech" linearize "$work/none.mech" --at "x=0"
+# The chain has 2^10 equilibria in the default box: more than the search's
+# 640 start points can find, which it says.
+expect "an incomplete search" 0 "$mech" equilibria examples/chain.mech
+contains "an incomplete search is announced" err "the search may have missed equilibria"
+expect "a complete one" 0 "$mech" equilibria examples/double_pendulum.mech
+cp "$work/err" "$work/complete.err"
+expect "no warning for it" 1 grep -q "missed" "$work/complete.err"
+
 finish
