@@ -67,9 +67,9 @@ class ConservedDrift {
 public:
   ConservedDrift(const mechanics::Equations &eq, const std::vector<double> &params,
                  SimulationSummary &summary)
-      : evaluator_(eq, mechanics::findConserved(eq), params), initial_(evaluator_.size()),
-        values_(evaluator_.size()), scales_(evaluator_.size()), change_(evaluator_.size()),
-        scale_(evaluator_.size()) {
+      : evaluator_(eq, mechanics::findConserved(eq, /*forReading=*/false), params),
+        initial_(evaluator_.size()), values_(evaluator_.size()), scales_(evaluator_.size()),
+        change_(evaluator_.size()), scale_(evaluator_.size()) {
     for (const std::string &name : evaluator_.names())
       summary.conservedDrift.push_back({name, 0.0});
   }

@@ -17,9 +17,10 @@ using sym::Expr;
 
 namespace {
 
-// The additive terms of e expanded (e itself when it is not a sum).
-std::vector<Expr> additiveTerms(const Expr &e) {
-  Expr x = sym::expand(e);
+// The additive terms of e, expanded unless `cheap` (e itself when it is not
+// a sum).
+std::vector<Expr> additiveTerms(const Expr &e, bool cheap = false) {
+  Expr x = cheap ? e : sym::expand(e);
   if (x.kind() != sym::Kind::Add)
     return {x};
   std::vector<Expr> terms = {x.context().number(x->num)};
@@ -34,8 +35,8 @@ std::vector<Expr> additiveTerms(const Expr &e) {
 // to rounding, relative to the sizes of its terms, at every point. A value
 // that is not finite counts as nonzero, so the test only ever errs towards
 // "not conserved".
-bool vanishesAtRandomPoints(const Expr &e) {
-  std::vector<Expr> outputs = additiveTerms(e);
+bool vanishesAtRandomPoints(const Expr &e, bool cheap) {
+  std::vector<Expr> outputs = additiveTerms(e, cheap);
   std::map<std::tuple<int, int, int>, int> slots;
   sym::Program program(outputs, [&](const sym::SymbolInfo &s) {
     auto key = std::make_tuple(static_cast<int>(s.kind), s.index, s.order);
@@ -64,18 +65,25 @@ bool vanishesAtRandomPoints(const Expr &e) {
 
 // Zero after simplification. The cheap canonical form is tried first; the
 // trigonometric pass is what cancels sin^2 + cos^2 from a rotating frame.
-bool vanishes(const Expr &e) {
-  if (e.isZero())
-    return true;
-  return sym::simplify(e).isZero() || vanishesAtRandomPoints(e);
-}
+// Without `symbolic` (for a simulation's summary, where the simplifier's
+// and the expansion's cost would delay the first step: seconds for a
+// 40-link chain) the random points decide alone, scaled by the unexpanded
+// terms.
+struct Vanishes {
+  bool symbolic = true;
+  bool operator()(const Expr &e) const {
+    if (e.isZero())
+      return true;
+    return (symbolic && sym::simplify(e).isZero()) || vanishesAtRandomPoints(e, !symbolic);
+  }
+};
 
-bool dependsOnTime(const Expr &e) {
+bool dependsOnTime(const Expr &e, const Vanishes &vanishes) {
   return e.has(sym::kHasTime) && !vanishes(sym::diff(e, e.context().time()));
 }
 
 // Why column j of the constraints is not zero: the first constraint acting on q_j.
-std::string constraintOn(const Equations &eq, size_t j) {
+std::string constraintOn(const Equations &eq, size_t j, const Vanishes &vanishes) {
   for (const Equations::Constraint &k : eq.constraints)
     if (!vanishes(k.C[j]))
       return k.name;
@@ -84,8 +92,10 @@ std::string constraintOn(const Equations &eq, size_t j) {
 
 } // namespace
 
-Conservation findConserved(const Equations &eq) {
+Conservation findConserved(const Equations &eq, bool forReading) {
   Conservation result;
+  Vanishes vanishes{forReading};
+  auto readable = [forReading](const Expr &e) { return forReading ? sym::simplify(e) : e; };
   size_t n = eq.coordinates.size();
   sym::Context &c = eq.L.context();
   std::vector<sym::Context::Coordinate> q;
@@ -99,19 +109,18 @@ Conservation findConserved(const Equations &eq) {
     if (!vanishes(sym::diff(eq.L, q[j].q)))
       why = "it appears in L";
     else if (!vanishes(eq.Qnc[j]))
-      why = "a non-conservative force acts on it (Qnc = " + sym::toMech(sym::simplify(eq.Qnc[j])) +
-            ")";
-    else if (std::string k = constraintOn(eq, j); !k.empty())
+      why = "a non-conservative force acts on it (Qnc = " + sym::toMech(readable(eq.Qnc[j])) + ")";
+    else if (std::string k = constraintOn(eq, j, vanishes); !k.empty())
       why = "constraint '" + k + "' acts on it";
     if (why.empty())
-      result.cyclic.push_back({j, eq.coordinates[j], sym::simplify(momenta[j])});
+      result.cyclic.push_back({j, eq.coordinates[j], readable(momenta[j])});
     else
       result.notCyclic.push_back({eq.coordinates[j], why});
   }
 
   // dh/dt = -dL/dt|explicit + sum (Q^nc_j + (C^T lambda)_j) q_j', and along
   // the motion (C^T lambda).q' = lambda.(C q') = -lambda.(psi at q' = 0).
-  if (dependsOnTime(eq.L))
+  if (dependsOnTime(eq.L, vanishes))
     result.noEnergyIntegral.push_back("L depends explicitly on t");
   std::vector<Expr> power;
   for (size_t j = 0; j < n; ++j)
@@ -128,11 +137,11 @@ Conservation findConserved(const Equations &eq) {
           (k.holonomic ? "moves with t" : "is not homogeneous in the velocities") +
           ", so its reaction does work");
 
-  result.T2 = sym::simplify(eq.T2);
-  result.T1 = sym::simplify(eq.T1);
-  result.T0 = sym::simplify(eq.T0);
+  result.T2 = readable(eq.T2);
+  result.T1 = readable(eq.T1);
+  result.T0 = readable(eq.T0);
   if (result.noEnergyIntegral.empty()) {
-    result.energyIntegral = sym::simplify(eq.T2 - eq.T0 + eq.V);
+    result.energyIntegral = readable(eq.T2 - eq.T0 + eq.V);
     result.energyIsTPlusV = vanishes(eq.T1) && vanishes(eq.T0);
   }
   return result;

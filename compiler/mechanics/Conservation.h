@@ -38,8 +38,11 @@ struct Conservation {
 };
 
 // Decides the cyclic coordinates and the energy integral of `equations`
-// (as derived; they need not be simplified).
-Conservation findConserved(const Equations &equations);
+// (as derived; they need not be simplified). `forReading` simplifies the
+// expressions for printing and lets the simplifier decide first; without it
+// (a simulation's summary) the decisions are numeric (random points) and
+// nothing is simplified, which keeps large models fast.
+Conservation findConserved(const Equations &equations, bool forReading = true);
 
 // The conserved quantities by name: p_<coordinate> for each cyclic
 // coordinate, then h for the energy integral.
