@@ -16,13 +16,6 @@ std::string number(double value) {
   return buffer;
 }
 
-std::string quotedList(const std::vector<std::string> &names) {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("'" + names[i] + "'");
-  return text;
-}
-
 // The largest residual below which a state counts as on the constraints:
 // well above the rounding of the residual functions, well below anything
 // a user would set on purpose.
@@ -34,29 +27,10 @@ std::string describeFailure(const mechanics::Equations &eq, mechanics::Kernels &
                             const std::vector<double> &params, int status, double t,
                             const double *x, const std::string &when) {
   size_t n = eq.coordinates.size(), m = eq.constraints.size();
-  if (status == mechanics::kStatusRedundantConstraints) {
-    std::vector<double> residuals(2 * m + m * n);
-    kernels.constraints(t, x, params.data(), residuals.data());
-    std::vector<std::string> names;
-    for (const auto &k : eq.constraints)
-      names.push_back(k.name);
-    std::vector<std::string> dependent =
-        mechanics::dependentConstraints(residuals.data() + 2 * m, m, n, names);
-    if (dependent.empty())
-      return "the constraints are nearly dependent " + when +
-             " (their Jacobian is ill-conditioned)";
-    return (dependent.size() == 1 ? "constraint " : "constraints ") + quotedList(dependent) +
-           (dependent.size() == 1 ? " is" : " are") + " redundant or conflicting " + when +
-           " (their rows of the constraint Jacobian are linearly dependent)";
-  }
-  std::vector<double> M(n * n);
+  std::vector<double> M(n * n), residuals(2 * m + m * n);
   kernels.massMatrix(t, x, params.data(), M.data());
-  std::string missing = mechanics::describeMissingInertia(
-      mechanics::coordinatesWithoutInertia(M.data(), eq.coordinates));
-  if (m > 0 && missing.empty())
-    return "mass matrix is not positive definite " + when +
-           " on the directions the constraints allow";
-  return "mass matrix is singular " + when + missing;
+  kernels.constraints(t, x, params.data(), residuals.data());
+  return mechanics::describeSolveFailure(eq, status, M.data(), residuals.data() + 2 * m, when);
 }
 
 std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::Kernels &kernels,

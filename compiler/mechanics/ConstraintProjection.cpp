@@ -212,4 +212,37 @@ std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t 
   return result;
 }
 
+namespace {
+
+std::string quotedList(const std::vector<std::string> &names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("'" + names[i] + "'");
+  return text;
+}
+
+} // namespace
+
+std::string describeSolveFailure(const Equations &eq, int status, const double *M, const double *C,
+                                 const std::string &when) {
+  size_t n = eq.coordinates.size(), m = eq.constraints.size();
+  if (status == kStatusRedundantConstraints) {
+    std::vector<std::string> names;
+    for (const auto &k : eq.constraints)
+      names.push_back(k.name);
+    std::vector<std::string> dependent = dependentConstraints(C, m, n, names);
+    if (dependent.empty())
+      return "the constraints are nearly dependent " + when +
+             " (their Jacobian is ill-conditioned)";
+    return (dependent.size() == 1 ? "constraint " : "constraints ") + quotedList(dependent) +
+           (dependent.size() == 1 ? " is" : " are") + " redundant or conflicting " + when +
+           " (their rows of the constraint Jacobian are linearly dependent)";
+  }
+  std::string missing = describeMissingInertia(coordinatesWithoutInertia(M, eq.coordinates));
+  if (m > 0 && missing.empty())
+    return "mass matrix is not positive definite " + when +
+           " on the directions the constraints allow";
+  return "mass matrix is singular " + when + missing;
+}
+
 } // namespace mech::mechanics

@@ -56,4 +56,11 @@ private:
 std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
                                               const std::vector<std::string> &names);
 
+// Why solving the equations failed with `status`, given M (n*n) and C (m*n)
+// at the state, with `when` ("at t = 2.5") after the headline: "mass matrix
+// is singular at t = 2.5: coordinate 'phi' has no inertia", "constraints 'a'
+// and 'b' are redundant or conflicting at t = 0 (...)".
+std::string describeSolveFailure(const Equations &equations, int status, const double *M,
+                                 const double *C, const std::string &when);
+
 } // namespace mech::mechanics

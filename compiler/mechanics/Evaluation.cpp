@@ -26,6 +26,17 @@ int InputLayout::index(const sym::SymbolInfo &s) const {
   }
 }
 
+std::vector<double> InputLayout::inputs(const std::vector<double> &params,
+                                        const State &state) const {
+  std::vector<double> values(size(), 0.0);
+  std::copy(params.begin(), params.end(), values.begin());
+  std::copy(state.q.begin(), state.q.end(), values.begin() + static_cast<long>(this->params));
+  std::copy(state.qd.begin(), state.qd.end(),
+            values.begin() + static_cast<long>(this->params + coordinates));
+  values[time()] = state.t;
+  return values;
+}
+
 Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
     : equations_(equations), params_(std::move(params)) {
   layout_.params = params_.size();
@@ -55,13 +66,7 @@ Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
 std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnostics,
                                         Location where) const {
   size_t n = layout_.coordinates;
-  std::vector<double> inputs(layout_.size(), 0.0);
-  std::copy(params_.begin(), params_.end(), inputs.begin());
-  for (size_t j = 0; j < n; ++j) {
-    inputs[layout_.params + j] = state.q[j];
-    inputs[layout_.params + n + j] = state.qd[j];
-  }
-  inputs[layout_.time()] = state.t;
+  std::vector<double> inputs = layout_.inputs(params_, state);
   std::vector<double> values = program_.evaluate(inputs);
 
   Evaluation e;
@@ -144,25 +149,13 @@ std::optional<Evaluation> Evaluator::constrained(Evaluation &e, const std::vecto
   }
   int status = solveConstrained(n, m, M.data(), e.f.data(), C.data(), gamma.data(), qdd.data(),
                                 lambda.data());
-  if (status == kStatusRedundantConstraints) {
-    std::vector<std::string> names;
-    for (const Equations::Constraint &k : equations_.constraints)
-      names.push_back(k.name);
-    std::vector<std::string> dependent = dependentConstraints(C.data(), m, n, names);
-    std::string list;
-    for (size_t i = 0; i < dependent.size(); ++i)
-      list += (i ? ", '" : "'") + dependent[i] + "'";
-    diagnostics.error(
-        where, "the constraints are redundant or conflicting at this state" +
-                   (list.empty() ? std::string()
-                                 : " (dependent rows of the constraint Jacobian: " + list + ")"));
-    return std::nullopt;
-  }
   if (status != kStatusOk) {
-    diagnostics.error(where, "mass matrix is not positive definite on the directions the "
-                             "constraints allow at this state" +
-                                 describeMissingInertia(
-                                     coordinatesWithoutInertia(M.data(), equations_.coordinates)));
+    // M was overwritten by the solve: describe from the evaluated one.
+    for (size_t j = 0; j < n; ++j)
+      for (size_t k = 0; k < n; ++k)
+        M[j * n + k] = e.M[j][k];
+    diagnostics.error(
+        where, describeSolveFailure(equations_, status, M.data(), C.data(), "at this state"));
     return std::nullopt;
   }
   e.qdd = qdd;

@@ -41,6 +41,9 @@ struct InputLayout {
   size_t time() const { return params + 3 * coordinates; }
   size_t multiplier(size_t i) const { return time() + 1 + i; }
   size_t size() const { return time() + 1 + multipliers; }
+  // The inputs for params and a state (velocities missing from it are 0;
+  // accelerations and multipliers 0).
+  std::vector<double> inputs(const std::vector<double> &params, const State &state) const;
 };
 
 class Evaluator {

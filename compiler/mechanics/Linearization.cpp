@@ -50,14 +50,7 @@ Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
 }
 
 LinearSample Linearizer::at(const State &state) const {
-  std::vector<double> inputs(layout_.size(), 0.0);
-  std::copy(params_.begin(), params_.end(), inputs.begin());
-  for (size_t j = 0; j < n_; ++j) {
-    inputs[layout_.params + j] = state.q[j];
-    inputs[layout_.params + n_ + j] = j < state.qd.size() ? state.qd[j] : 0.0;
-  }
-  inputs[layout_.time()] = state.t;
-  std::vector<double> v = program_.evaluate(inputs);
+  std::vector<double> v = program_.evaluate(layout_.inputs(params_, state));
   size_t at = 0;
   auto vector = [&](size_t count) {
     std::vector<double> r(v.begin() + static_cast<long>(at),

@@ -59,12 +59,8 @@ public:
   }
 
   Sample at(const std::vector<double> &params, const State &state) const {
-    std::vector<double> inputs(layout_.size(), 0.0);
-    std::copy(params.begin(), params.end(), inputs.begin());
-    for (size_t j = 0; j < n_; ++j)
-      inputs[layout_.params + j] = state.q[j]; // velocities stay 0: at rest
-    inputs[layout_.time()] = state.t;
-    std::vector<double> out = program_.evaluate(inputs);
+    State atRest{state.t, state.q, {}}; // the velocities stay 0
+    std::vector<double> out = program_.evaluate(layout_.inputs(params, atRest));
     Sample s;
     auto N = static_cast<long>(n_), M = static_cast<long>(m_), K = static_cast<long>(k_);
     s.f = Eigen::Map<const VectorXd>(out.data(), N);

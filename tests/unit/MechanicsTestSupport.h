@@ -148,15 +148,9 @@ inline std::vector<double> evaluateExpressions(const mechanics::Equations &eq,
   layout.coordinates = eq.coordinates.size();
   layout.multipliers = eq.constraints.size();
   sym::Program program(exprs, [&](const sym::SymbolInfo &info) { return layout.index(info); });
-  size_t n = layout.coordinates;
-  std::vector<double> inputs(layout.size(), 0.0);
-  std::copy(params.begin(), params.end(), inputs.begin());
-  for (size_t j = 0; j < n; ++j) {
-    inputs[layout.params + j] = s.q[j];
-    inputs[layout.params + n + j] = s.qd[j];
-    inputs[layout.params + 2 * n + j] = j < qdd.size() ? qdd[j] : 0.0;
-  }
-  inputs[layout.params + 3 * n] = s.t;
+  std::vector<double> inputs = layout.inputs(params, s);
+  std::copy(qdd.begin(), qdd.end(),
+            inputs.begin() + static_cast<long>(layout.params + 2 * layout.coordinates));
   return program.evaluate(inputs);
 }
 
