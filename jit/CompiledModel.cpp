@@ -5,10 +5,10 @@
 #include "jit/Jit.h"
 #include "jit/KernelModule.h"
 #include "jit/ObjectCache.h"
+#include "jit/TargetCode.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <sys/stat.h>
@@ -51,16 +51,6 @@ public:
     return constraints_(t, x, p, out);
   }
 };
-
-bool verify(llvm::Module &module, std::string &error) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  if (llvm::verifyModule(module, &stream)) {
-    error = "internal compiler error: invalid LLVM IR: " + stream.str();
-    return false;
-  }
-  return true;
-}
 
 // This build of mech: its version and the size and time of its executable,
 // so that a rebuilt code generator never reuses another build's objects.
@@ -111,7 +101,7 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       emitModule(programs, context, KernelSelection{options.momentumForce});
-  if (!verify(*module, error))
+  if (!verifyModule(*module, error))
     return nullptr;
   bool hit = false;
   std::string object = objectCode(*kernels->jit, *module, options.cache, hit, error);
@@ -148,7 +138,7 @@ std::string kernelsIr(const KernelPrograms &programs, std::string &error) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       emitModule(programs, context, KernelSelection{/*momentumForce=*/true});
-  if (!verify(*module, error))
+  if (!verifyModule(*module, error))
     return "";
   jit->optimize(*module);
   std::string text;

@@ -1,15 +1,14 @@
 // ORC LLJIT with the host's target machine and the process's symbols (libm).
 #include "jit/Jit.h"
 
+#include "jit/TargetCode.h"
+
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -83,33 +82,12 @@ void Jit::prepare(llvm::Module &module) {
 
 void Jit::optimize(llvm::Module &module) {
   prepare(module);
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder passes(state_->machine.get());
-  passes.registerModuleAnalyses(modules);
-  passes.registerCGSCCAnalyses(cgscc);
-  passes.registerFunctionAnalyses(functions);
-  passes.registerLoopAnalyses(loops);
-  passes.crossRegisterProxies(loops, functions, cgscc, modules);
-  llvm::ModulePassManager pipeline =
-      passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-  pipeline.run(module, modules);
+  optimizeModule(module, *state_->machine);
 }
 
 std::string Jit::emitObject(llvm::Module &module, std::string &error) {
-  optimize(module);
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream stream(buffer);
-  llvm::legacy::PassManager codegen;
-  if (state_->machine->addPassesToEmitFile(codegen, stream, nullptr,
-                                           llvm::CodeGenFileType::ObjectFile)) {
-    error = "LLVM cannot emit object code for " + state_->machine->getTargetTriple().str();
-    return "";
-  }
-  codegen.run(module);
-  return std::string(buffer.begin(), buffer.end());
+  prepare(module);
+  return emitObjectCode(module, *state_->machine, error);
 }
 
 bool Jit::addObject(const std::string &object, std::string &error) {

@@ -29,6 +29,7 @@ int runConserved(const Invocation &invocation);   // ConservedCommand.cpp
 int runEquilibria(const Invocation &invocation);  // EquilibriaCommand.cpp
 int runLinearize(const Invocation &invocation);   // EquilibriaCommand.cpp
 int runSolve(const Invocation &invocation);       // SolveCommand.cpp
+int runBuild(const Invocation &invocation);       // BuildCommand.cpp
 
 // The import search path: MECH_PATH, then the standard library.
 sema::SearchPath searchPath(const Invocation &invocation);

@@ -50,6 +50,12 @@ commands:
   solve FILE --at "q=v, ..." --for P [--for P2 ...] [--set p=v ...] [--json]
                        statics by virtual work: the params that make the
                        configuration an equilibrium
+  build FILE -o libNAME.so [--header NAME.h] [--prefix NAME]
+         [--cpu generic|native] [--set p=v ...]
+                       compile the model to a shared library with a C ABI
+                       (rhs, mass matrix, energy, multipliers, simulate, ...)
+                       and write its header; -o NAME.o writes the object alone;
+                       --prefix renames every symbol (default: mech)
 options:
   --dump=ast FILE      print the syntax tree
   --dump=sema FILE     print the checked model (names resolved, SI values)
@@ -102,6 +108,8 @@ int dispatch(int argc, char **argv) {
     return runConserved(invocation);
   if (command == "solve")
     return runSolve(invocation);
+  if (command == "build")
+    return runBuild(invocation);
   return usageError("unknown command '" + command + "'");
 }
 

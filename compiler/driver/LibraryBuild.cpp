@@ -1,0 +1,232 @@
+// The build in steps: the model's description and initial state, the object
+// code from LLVM, the runtime object from mech itself, and the link by the
+// system's C compiler driver with a version script that exports only
+// PREFIX_*. The intermediate files live in a private temporary folder.
+#include "driver/LibraryBuild.h"
+
+#include "driver/InitialState.h"
+#include "driver/LibraryHeader.h"
+#include "driver/Reports.h"
+#include "jit/LibraryModule.h"
+#include "mechanics/Kernels.h"
+#include "runtime/library/LibraryRuntimeObject.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace mech::driver {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool endsWith(const std::string &text, const std::string &suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool writeFile(const fs::path &path, std::string_view bytes, std::string &error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) {
+    error = "cannot write '" + path.string() + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+// A folder only this process uses, removed with it.
+class TemporaryFolder {
+public:
+  TemporaryFolder() {
+    const char *base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/mech-build-XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr)
+      path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    if (!path_.empty())
+      fs::remove_all(path_, ignored);
+  }
+  const fs::path &path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+// Runs a tool with its output captured in `log`; false with `error` set
+// when it cannot start or fails.
+bool runTool(const std::vector<std::string> &args, const fs::path &log, std::string &error) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int failed = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed != 0) {
+    error = "cannot run '" + args[0] + "' (" + std::strerror(failed) +
+            "): linking a library needs a C compiler driver (Debian: build-essential); "
+            "set CC to use another";
+    return false;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return true;
+  std::ifstream in(log);
+  std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string command;
+  for (const std::string &arg : args)
+    command += (command.empty() ? "" : " ") + arg;
+  error = "'" + command + "' failed" + (output.empty() ? "" : ":\n" + output);
+  while (!error.empty() && error.back() == '\n')
+    error.pop_back();
+  return false;
+}
+
+std::string compilerDriver() {
+  const char *cc = std::getenv("CC");
+  return cc && *cc ? cc : "cc";
+}
+
+std::string unitText(const sema::DimInfo &dim) {
+  if (!dim.isKnown() || dim.dimension.isDimensionless())
+    return "";
+  return dim.dimension.toString();
+}
+
+} // namespace
+
+bool isValidPrefix(const std::string &prefix) {
+  if (prefix.empty() || std::isdigit(static_cast<unsigned char>(prefix[0])))
+    return false;
+  for (char c : prefix)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
+
+bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
+                  std::vector<std::string> &notes, std::string &error) {
+  const sema::CheckedModel &model = loaded.model();
+  const mechanics::Equations &eq = loaded.equations();
+  std::vector<double> params = loaded.paramValues();
+  auto programs = mechanics::KernelPrograms::build(eq, params.size());
+
+  // The model's init, on its constraints, as the CLI would start from it.
+  auto kernels = mechanics::interpretedKernels(programs);
+  double t0 = 0;
+  std::optional<std::vector<double>> x0 = initialState(loaded, *kernels, params, {}, t0, notes);
+  if (!x0)
+    return false;
+
+  jit::LibraryDescription library;
+  library.prefix = options.prefix;
+  library.name = model.name;
+  library.coordinates = eq.coordinates;
+  for (const sema::Param &p : model.params)
+    library.params.push_back(p.name);
+  library.paramDefaults = params;
+  library.initialState = *x0;
+  for (const auto &constraint : eq.constraints) {
+    library.constraints.push_back(constraint.name);
+    library.holonomic.push_back(constraint.holonomic);
+  }
+  library.outputs = eq.outputNames;
+
+  std::string object = jit::compileLibraryObject(programs, library, options.nativeCpu, error);
+  if (object.empty())
+    return false;
+
+  for (const std::string &path : {options.output, options.header}) {
+    fs::path folderOf = fs::path(path).parent_path();
+    if (!path.empty() && access(folderOf.empty() ? "." : folderOf.c_str(), W_OK) != 0) {
+      error = "cannot write '" + path + "': " + std::strerror(errno);
+      return false;
+    }
+  }
+  TemporaryFolder folder;
+  if (folder.path().empty()) {
+    error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
+    return false;
+  }
+  fs::path modelObject = folder.path() / "model.o", runtimeObject = folder.path() / "runtime.o",
+           log = folder.path() / "log";
+  if (!writeFile(modelObject, object, error) ||
+      !writeFile(runtimeObject, runtime::libraryRuntimeObject(), error))
+    return false;
+
+  // Written next to the output and renamed, so that a failed build never
+  // leaves half a library where a good one was.
+  std::string staged = options.output + ".partial";
+  const std::string cc = compilerDriver();
+  if (endsWith(options.output, ".o")) {
+    fs::path combined = folder.path() / "combined.o";
+    if (!runTool({cc, "-r", "-nostdlib", "-o", combined.string(), modelObject.string(),
+                  runtimeObject.string()},
+                 log, error) ||
+        !runTool({"objcopy", "--wildcard", "--keep-global-symbol=" + options.prefix + "_*",
+                  combined.string(), staged},
+                 log, error))
+      return false;
+  } else {
+    fs::path versionScript = folder.path() / "exports.map";
+    if (!writeFile(versionScript, "{\n  global: " + options.prefix + "_*;\n  local: *;\n};\n",
+                   error))
+      return false;
+    if (!runTool({cc, "-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
+                  "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
+                  "-Wl,--as-needed", "-lm"},
+                 log, error))
+      return false;
+  }
+  std::error_code failure;
+  fs::rename(staged, options.output, failure);
+  if (failure) {
+    error = "cannot write '" + options.output + "': " + failure.message();
+    fs::remove(staged, failure);
+    return false;
+  }
+
+  if (!options.header.empty()) {
+    HeaderModel header;
+    header.prefix = options.prefix;
+    header.model = model.name;
+    header.file = fs::path(options.header).filename().string();
+    header.command = options.command;
+    header.abiVersion = jit::kLibraryAbiVersion;
+    for (size_t j = 0; j < eq.coordinates.size(); ++j)
+      header.coordinates.push_back({eq.coordinates[j], unitText(eq.coordinateDims[j]), 0});
+    for (size_t i = 0; i < model.params.size(); ++i)
+      header.params.push_back({model.params[i].name, unitText(model.params[i].dim), params[i]});
+    for (const auto &constraint : eq.constraints) {
+      header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});
+      header.holonomic.push_back(constraint.holonomic);
+    }
+    for (const std::string &name : eq.outputNames)
+      header.outputs.push_back({name, "", 0});
+    if (!writeFile(options.header, libraryHeader(header), error))
+      return false;
+  }
+  return true;
+}
+
+} // namespace mech::driver

@@ -1,0 +1,179 @@
+// The header's text. Its comments are the ABI's documentation: a caller
+// reads the layouts and codes here, in the header of their own model.
+#include "driver/LibraryHeader.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace mech::driver {
+
+namespace {
+
+std::string upper(std::string text) {
+  for (char &c : text)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// The shortest of %.15g, %.16g, %.17g that reads back as the same double.
+std::string number(double value) {
+  char buffer[32];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    if (std::strtod(buffer, nullptr) == value)
+      break;
+  }
+  return buffer;
+}
+
+// " *   q[0]  th1 [rad]" lines, for `array` entries.
+void list(std::ostringstream &out, const char *array, const std::vector<HeaderEntry> &entries,
+          bool withValue) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    out << " *   " << array << "[" << i << "]  " << entries[i].name;
+    if (!entries[i].unit.empty())
+      out << " [" << entries[i].unit << "]";
+    if (withValue)
+      out << " = " << number(entries[i].value);
+    out << "\n";
+  }
+}
+
+} // namespace
+
+std::string libraryHeader(const HeaderModel &model) {
+  const std::string &p = model.prefix;
+  const std::string P = upper(p);
+  size_t nq = model.coordinates.size(), np = model.params.size(), nc = model.constraints.size(),
+         nout = model.outputs.size();
+  std::ostringstream out;
+  out << "/* " << model.file << ": the C interface of the model " << model.model
+      << ", compiled to native\n * code by `" << model.command << "`.\n *\n";
+  out << " * Coordinates q (nq = " << nq << "). A state x = (q, q') holds 2*nq = " << 2 * nq
+      << " values:\n * x[0 .. nq-1] = q, x[nq .. 2nq-1] = q'.\n";
+  list(out, "q", model.coordinates, false);
+  out << " *\n * Parameters p (np = " << np << "), SI units; the defaults are "
+      << p << "_model()->param_defaults.\n";
+  list(out, "p", model.params, true);
+  if (nc > 0) {
+    out << " *\n * Constraints (nc = " << nc
+        << "), each with a multiplier lambda, the generalized\n"
+           " * constraint force C^T lambda being added to the forces: M q'' = f + C^T lambda.\n";
+    for (size_t i = 0; i < nc; ++i)
+      out << " *   lambda[" << i << "]  " << model.constraints[i].name
+          << (model.constraints[i].unit.empty() ? "" : " [" + model.constraints[i].unit + "]")
+          << (model.holonomic[i] ? "  (holonomic)" : "  (nonholonomic)") << "\n";
+  }
+  if (nout > 0) {
+    out << " *\n * Outputs (nout = " << nout << "):\n";
+    list(out, "out", model.outputs, false);
+  }
+  out << R"( *
+ * Every function returns a status code (below) and never aborts, throws or
+ * keeps state between calls: the functions are thread-safe and re-entrant.
+ * p may be NULL when np = 0. Matrices are row-major. Time t is in s.
+ */
+#ifndef )" << P
+      << R"(_H
+#define )" << P
+      << R"(_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this interface; )"
+      << p << R"(_abi_version() returns the library's. */
+#define )" << P
+      << "_ABI_VERSION " << model.abiVersion << R"(
+
+/* Status codes. */
+#define )" << P
+      << R"(_OK 0
+#define )" << P
+      << R"(_SINGULAR_MASS_MATRIX 1   /* M (with constraints: M on their null space) is singular */
+#define )" << P
+      << R"(_REDUNDANT_CONSTRAINTS 3  /* the rows of the constraint Jacobian C are dependent */
+#define )" << P
+      << R"(_NON_FINITE 4             /* an input or a result is NaN or infinite */
+#define )" << P
+      << R"(_BUFFER_TOO_SMALL 5       /* simulate: *rows is set to the rows needed */
+#define )" << P
+      << R"(_NULL_POINTER 6
+#define )" << P
+      << R"(_INVALID_ARGUMENT 7       /* simulate: t_end < 0, dt <= 0, rtol <= 0 or atol <= 0 */
+#define )" << P
+      << R"(_STEP_FAILED 8            /* simulate: the step size underflowed or 1e7 steps passed */
+#define )" << P
+      << R"(_OUT_OF_MEMORY 9
+#define )" << P
+      << R"(_PROJECTION_FAILED 10     /* simulate: the state could not be put onto the constraints */
+
+typedef struct {
+  int abi_version;        /* )"
+      << P << R"(_ABI_VERSION */
+  const char *name;       /* the model's name */
+  int nq, np, nc, nout;   /* coordinates, params, constraints, outputs */
+  const char *const *coord_names, *const *param_names, *const *constraint_names,
+      *const *output_names; /* nq, np, nc, nout names; NULL when the count is 0 */
+  const double *param_defaults; /* np values, SI */
+  const double *init_state;     /* 2*nq values: the model's init (q, q') */
+} )" << p
+      << R"(_model_info;
+
+const )"
+      << p << "_model_info *" << p << R"(_model(void);
+int )" << p
+      << R"(_abi_version(void);
+
+/* x' = (q', q''): 2*nq values. */
+int )" << p
+      << R"(_rhs(double t, const double *x, const double *p, double *xdot);
+/* M(q, t): nq*nq values. */
+int )" << p
+      << R"(_mass_matrix(double t, const double *q, const double *p, double *M);
+/* f(q, q', t), the right-hand side of M q'' = f (+ C^T lambda): nq values. */
+int )" << p
+      << R"(_forcing(double t, const double *x, const double *p, double *f);
+/* The kinetic and the potential energy: T_V[0] = T, T_V[1] = V, in J. */
+int )" << p
+      << R"(_energy(double t, const double *x, const double *p, double *T_V);
+/* The model's outputs: nout values (none when nout = 0). */
+int )" << p
+      << R"(_outputs(double t, const double *x, const double *p, double *out);
+/* The multipliers lambda: nc values (none when nc = 0). */
+int )" << p
+      << R"(_multipliers(double t, const double *x, const double *p, double *lambda);
+/* The constraint residuals, residuals[0 .. nc-1] = Phi (0 for a nonholonomic
+ * constraint) and residuals[nc .. 2nc-1] = psi = C q' + dPhi/dt, and the
+ * Jacobian C = dpsi/dq': nc*nq values. Nothing is written when nc = 0. */
+int )" << p
+      << R"(_constraints(double t, const double *x, const double *p, double *residuals,
+                double *jacobian);
+/* Integrates from t = 0 to t_end with the Dormand-Prince 5(4) method
+ * (relative and absolute tolerances rtol, atol > 0), with constraints
+ * projecting the state onto them at the start and after every step. Writes
+ * rows of 1 + 2*nq values (t, q, q') at t = 0, dt, 2 dt, ... and t_end into
+ * out (max_rows rows), and the number written to *rows. When max_rows is too
+ * small nothing is integrated: the result is )"
+      << P << R"(_BUFFER_TOO_SMALL with the
+ * rows needed in *rows (out may be NULL to ask). On a failure mid-run the
+ * rows up to it are kept. */
+int )" << p
+      << R"(_simulate(const double *x0, const double *p, double t_end, double dt, double rtol,
+                 double atol, double *out, size_t max_rows, size_t *rows);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+)";
+  return out.str();
+}
+
+} // namespace mech::driver

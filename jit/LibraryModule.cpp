@@ -1,0 +1,183 @@
+// The exported layer of a built library, in IR: each entry point is one call
+// into the runtime with the kernel, the model's sizes and the caller's
+// arguments; the model description is constant data.
+#include "jit/LibraryModule.h"
+
+#include "jit/KernelModule.h"
+#include "jit/TargetCode.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+namespace mech::jit {
+
+namespace {
+
+class LibraryEmitter {
+public:
+  LibraryEmitter(llvm::Module &module, const LibraryDescription &library)
+      : module_(module), context_(module.getContext()), library_(library), b_(context_) {}
+
+  void emit(size_t nq, size_t np, size_t nc, size_t nout) {
+    for (const char *name :
+         {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs"}) {
+      llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
+      kernel->setName(std::string("kernel_") + name);
+      kernel->setLinkage(llvm::Function::InternalLinkage);
+    }
+    llvm::Constant *model = modelForRuntime(nq, np, nc);
+    llvm::Type *f64 = b_.getDoubleTy(), *ptr = b_.getPtrTy(), *i64 = b_.getInt64Ty();
+    llvm::Function *call = runtime("mechrt_call", {ptr, ptr, f64, ptr, ptr, ptr, i64});
+    auto checkedKernel = [&](const char *name, size_t count) {
+      llvm::Function *f = entryPoint(name, {f64, ptr, ptr, ptr});
+      llvm::Function *kernel = module_.getFunction(std::string("kernel_") + name);
+      returnCall(call, {model, kernel, f->getArg(0), f->getArg(1), f->getArg(2), f->getArg(3),
+                        b_.getInt64(count)});
+    };
+    checkedKernel("rhs", 2 * nq);
+    checkedKernel("mass_matrix", nq * nq);
+    checkedKernel("forcing", nq);
+    checkedKernel("energy", 2);
+    checkedKernel("outputs", nout);
+    checkedKernel("multipliers", nc);
+    {
+      llvm::Function *f = entryPoint("constraints", {f64, ptr, ptr, ptr, ptr});
+      llvm::Function *target = runtime("mechrt_constraints", {ptr, f64, ptr, ptr, ptr, ptr});
+      std::vector<llvm::Value *> args{model};
+      for (llvm::Argument &arg : f->args())
+        args.push_back(&arg);
+      returnCall(target, args);
+    }
+    {
+      std::vector<llvm::Type *> types{ptr, ptr, f64, f64, f64, f64, ptr, i64, ptr};
+      llvm::Function *f = entryPoint("simulate", types);
+      types.insert(types.begin(), ptr);
+      llvm::Function *target = runtime("mechrt_simulate", types);
+      std::vector<llvm::Value *> args{model};
+      for (llvm::Argument &arg : f->args())
+        args.push_back(&arg);
+      returnCall(target, args);
+    }
+    llvm::Constant *info = modelInfo(nq, np, nc, nout);
+    {
+      llvm::Function *f = entryPoint("model", {}, ptr);
+      b_.CreateRet(info);
+      (void)f;
+    }
+    entryPoint("abi_version", {});
+    b_.CreateRet(b_.getInt32(kLibraryAbiVersion));
+  }
+
+private:
+  // An exported function PREFIX_name, with the builder at its entry.
+  llvm::Function *entryPoint(const std::string &name, std::vector<llvm::Type *> params,
+                             llvm::Type *result = nullptr) {
+    auto *type = llvm::FunctionType::get(result ? result : b_.getInt32Ty(), params, false);
+    auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                     library_.prefix + "_" + name, module_);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", f));
+    return f;
+  }
+
+  // A function of the runtime object, hidden: resolved inside the library.
+  llvm::Function *runtime(const std::string &name, std::vector<llvm::Type *> params) {
+    auto *type = llvm::FunctionType::get(b_.getInt32Ty(), params, false);
+    auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_);
+    f->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    return f;
+  }
+
+  void returnCall(llvm::Function *target, llvm::ArrayRef<llvm::Value *> args) {
+    b_.CreateRet(b_.CreateCall(target, args));
+  }
+
+  llvm::Constant *constantGlobal(llvm::Constant *value, const std::string &name) {
+    return new llvm::GlobalVariable(module_, value->getType(), /*isConstant=*/true,
+                                    llvm::GlobalValue::PrivateLinkage, value, name);
+  }
+
+  llvm::Constant *string(const std::string &text) {
+    return constantGlobal(llvm::ConstantDataArray::getString(context_, text), "name");
+  }
+
+  // A constant array of C strings; null when empty.
+  llvm::Constant *strings(const std::vector<std::string> &texts) {
+    if (texts.empty())
+      return llvm::ConstantPointerNull::get(b_.getPtrTy());
+    std::vector<llvm::Constant *> pointers;
+    for (const std::string &text : texts)
+      pointers.push_back(string(text));
+    auto *type = llvm::ArrayType::get(b_.getPtrTy(), pointers.size());
+    return constantGlobal(llvm::ConstantArray::get(type, pointers), "names");
+  }
+
+  llvm::Constant *doubles(const std::vector<double> &values) {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(b_.getPtrTy());
+    return constantGlobal(llvm::ConstantDataArray::get(context_, values), "values");
+  }
+
+  // mechrt_model (runtime/library/LibraryRuntime.h).
+  llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc) {
+    llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
+    auto *type = llvm::StructType::get(context_, {i64, i64, i64, ptr, ptr, ptr});
+    std::vector<uint8_t> flags;
+    for (bool holonomic : library_.holonomic)
+      flags.push_back(holonomic ? 1 : 0);
+    llvm::Constant *holonomic = flags.empty()
+                                    ? llvm::ConstantPointerNull::get(b_.getPtrTy())
+                                    : constantGlobal(llvm::ConstantDataArray::get(context_, flags),
+                                                     "holonomic");
+    auto *value = llvm::ConstantStruct::get(
+        type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), module_.getFunction("kernel_rhs"),
+               module_.getFunction("kernel_constraints"), holonomic});
+    return constantGlobal(value, "model");
+  }
+
+  // PREFIX_model_info, as the generated header declares it.
+  llvm::Constant *modelInfo(size_t nq, size_t np, size_t nc, size_t nout) {
+    llvm::Type *i32 = b_.getInt32Ty(), *ptr = b_.getPtrTy();
+    auto *type = llvm::StructType::get(
+        context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr});
+    auto count = [&](size_t k) { return b_.getInt32(static_cast<uint32_t>(k)); };
+    auto *value = llvm::ConstantStruct::get(
+        type, {b_.getInt32(kLibraryAbiVersion), string(library_.name), count(nq), count(np),
+               count(nc), count(nout), strings(library_.coordinates), strings(library_.params),
+               strings(library_.constraints), strings(library_.outputs),
+               doubles(library_.paramDefaults), doubles(library_.initialState)});
+    return constantGlobal(value, "info");
+  }
+
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  const LibraryDescription &library_;
+  llvm::IRBuilder<> b_;
+};
+
+} // namespace
+
+std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
+                                 const LibraryDescription &library, bool nativeCpu,
+                                 std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine = libraryTargetMachine(nativeCpu, error);
+  if (!machine)
+    return "";
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = emitModule(programs, context, KernelSelection{});
+  module->setDataLayout(machine->createDataLayout());
+  module->setTargetTriple(machine->getTargetTriple().str());
+  LibraryEmitter(*module, library)
+      .emit(programs.coordinates, programs.params, programs.constraints,
+            programs.outputs.outputs().size());
+  if (!verifyModule(*module, error))
+    return "";
+  return emitObjectCode(*module, *machine, error);
+}
+
+} // namespace mech::jit

@@ -1,0 +1,35 @@
+// The object code of a shared library built from a model (`mech build`): the
+// kernels of KernelModule made internal, and exported entry points named
+// PREFIX_rhs, PREFIX_simulate, ... that check their arguments and results
+// through the library runtime (runtime/library), plus the model's
+// description (PREFIX_model) and the ABI version.
+#pragma once
+
+#include "mechanics/Kernels.h"
+
+#include <string>
+#include <vector>
+
+namespace mech::jit {
+
+// Raised whenever a function's signature, a status code or the layout of
+// the model description changes incompatibly.
+inline constexpr int kLibraryAbiVersion = 1;
+
+struct LibraryDescription {
+  std::string prefix = "mech";
+  std::string name; // the model's name
+  std::vector<std::string> coordinates, params, constraints, outputs;
+  std::vector<double> paramDefaults; // SI
+  std::vector<double> initialState;  // (q, q')
+  std::vector<bool> holonomic;       // one per constraint
+};
+
+// A position-independent ELF object for the generic CPU of the host's
+// architecture or, with `nativeCpu`, for this machine; empty with `error`
+// set when LLVM fails. It calls the mechrt_* functions of the runtime.
+std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
+                                 const LibraryDescription &library, bool nativeCpu,
+                                 std::string &error);
+
+} // namespace mech::jit

@@ -1,0 +1,424 @@
+/* The runtime of a built library: the same DOPRI5 as the CLI's integrator
+ * (Hairer's step-size control with the PI term, his initial step, the
+ * order-4 continuous extension for the samples) and the same projection
+ * after every step, written in C over one workspace allocated per call. */
+#include "LibraryRuntime.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+static int all_finite(const double *v, long count) {
+  for (long i = 0; i < count; ++i)
+    if (!isfinite(v[i]))
+      return 0;
+  return 1;
+}
+
+HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
+                       const double *p, double *out, long count) {
+  if (!x || (!p && model->np > 0) || (!out && count > 0))
+    return MECHRT_NULL_POINTER;
+  double scratch[1];
+  int status = kernel(t, x, p, count > 0 ? out : scratch);
+  if (status != MECHRT_OK)
+    return status;
+  return all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x,
+                              const double *p, double *residuals, double *jacobian) {
+  long m = model->nc, n = model->nq;
+  if (m == 0)
+    return x ? MECHRT_OK : MECHRT_NULL_POINTER;
+  if (!x || (!p && model->np > 0) || !residuals || !jacobian)
+    return MECHRT_NULL_POINTER;
+  double *all = malloc(sizeof(double) * (size_t)(2 * m + m * n));
+  if (!all)
+    return MECHRT_OUT_OF_MEMORY;
+  int status = mechrt_call(model, model->constraints, t, x, p, all, 2 * m + m * n);
+  if (status == MECHRT_OK) {
+    memcpy(residuals, all, sizeof(double) * (size_t)(2 * m));
+    memcpy(jacobian, all + 2 * m, sizeof(double) * (size_t)(m * n));
+  }
+  free(all);
+  return status;
+}
+
+/* ---- Projection onto the constraints ------------------------------------ */
+
+typedef struct {
+  const mechrt_model *model;
+  const double *p;
+  double *values; /* Phi, psi, C */
+  double *gram;   /* C C^T over the rows in use, then its Cholesky factor */
+  double *y;      /* m */
+} projection;
+
+/* Solves (C_S C_S^T) y = r for the rows S (flags, or all when null) by
+ * Cholesky and adds -C_S^T y to v. */
+static int least_change(projection *w, const unsigned char *rows, const double *r, double *v) {
+  long m = w->model->nc, n = w->model->nq;
+  const double *C = w->values + 2 * m;
+  long k = 0;
+  long index[m > 0 ? m : 1];
+  for (long i = 0; i < m; ++i)
+    if (!rows || rows[i])
+      index[k++] = i;
+  if (k == 0)
+    return MECHRT_OK;
+  double *G = w->gram, largest = 0;
+  for (long a = 0; a < k; ++a)
+    for (long b = 0; b <= a; ++b) {
+      double s = 0;
+      for (long j = 0; j < n; ++j)
+        s += C[index[a] * n + j] * C[index[b] * n + j];
+      G[a * k + b] = s;
+    }
+  for (long a = 0; a < k; ++a)
+    largest = fmax(largest, G[a * k + a]);
+  for (long a = 0; a < k; ++a) {
+    for (long b = 0; b <= a; ++b) {
+      double s = G[a * k + b];
+      for (long c = 0; c < b; ++c)
+        s -= G[a * k + c] * G[b * k + c];
+      if (a == b) {
+        if (!(s > 1e-13 * largest))
+          return MECHRT_REDUNDANT_CONSTRAINTS;
+        G[a * k + a] = sqrt(s);
+      } else {
+        G[a * k + b] = s / G[b * k + b];
+      }
+    }
+  }
+  double *y = w->y;
+  for (long a = 0; a < k; ++a) {
+    double s = r[index[a]];
+    for (long c = 0; c < a; ++c)
+      s -= G[a * k + c] * y[c];
+    y[a] = s / G[a * k + a];
+  }
+  for (long a = k - 1; a >= 0; --a) {
+    double s = y[a];
+    for (long c = a + 1; c < k; ++c)
+      s -= G[c * k + a] * y[c];
+    y[a] = s / G[a * k + a];
+  }
+  for (long a = 0; a < k; ++a)
+    for (long j = 0; j < n; ++j)
+      v[j] -= C[index[a] * n + j] * y[a];
+  return MECHRT_OK;
+}
+
+static double largest_magnitude(const double *v, long count, const unsigned char *rows) {
+  double largest = 0;
+  for (long i = 0; i < count; ++i)
+    if (!rows || rows[i])
+      largest = fmax(largest, fabs(v[i]));
+  return largest;
+}
+
+/* Moves q onto Phi = 0 by Gauss-Newton steps of least change, then q' onto
+ * psi = 0 (linear in q': one step). */
+static int project(projection *w, double t, double *x) {
+  const mechrt_model *model = w->model;
+  long m = model->nc, n = model->nq;
+  double size = 1 + largest_magnitude(x, n, NULL);
+  int converged = 0;
+  for (int iteration = 0; iteration < 12 && !converged; ++iteration) {
+    int status = model->constraints(t, x, w->p, w->values);
+    if (status != MECHRT_OK)
+      return status;
+    if (!all_finite(w->values, 2 * m + m * n))
+      return MECHRT_NON_FINITE;
+    if (largest_magnitude(w->values, m, model->holonomic) <= 1e-12 * size) {
+      converged = 1;
+      break;
+    }
+    status = least_change(w, model->holonomic, w->values, x);
+    if (status != MECHRT_OK)
+      return status;
+  }
+  if (!converged)
+    return MECHRT_PROJECTION_FAILED;
+  /* w->values holds the constraints at the projected q. */
+  return least_change(w, NULL, w->values + m, x + n);
+}
+
+/* ---- DOPRI5 --------------------------------------------------------------- */
+
+/* Dormand & Prince (1980), with Shampine's order-4 continuous extension, as
+ * tabulated in Hairer, Norsett & Wanner, "Solving ODEs I". */
+static const double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
+static const double a21 = 1.0 / 5;
+static const double a31 = 3.0 / 40, a32 = 9.0 / 40;
+static const double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
+static const double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561,
+                    a54 = -212.0 / 729;
+static const double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247,
+                    a64 = 49.0 / 176, a65 = -5103.0 / 18656;
+static const double a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192,
+                    a75 = -2187.0 / 6784, a76 = 11.0 / 84;
+static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920,
+                    e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
+static const double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
+                    d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
+                    d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
+
+/* Step-size control: Hairer's PI controller (beta = 0.04). */
+static const double kBeta = 0.04, kExponent = 0.2 - 0.75 * 0.04, kSafety = 0.9;
+static const double kMinFactor = 0.2, kMaxFactor = 10;
+static const long kMaxSteps = 10000000;
+
+typedef struct {
+  const mechrt_model *model;
+  const double *p;
+  long size; /* 2 nq */
+  double *y, *y1, *tmp, *k[7], *dense[5];
+} stepper;
+
+static int evaluate(stepper *s, double t, const double *x, double *xdot) {
+  int status = s->model->rhs(t, x, s->p, xdot);
+  if (status != MECHRT_OK)
+    return status;
+  return all_finite(xdot, s->size) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+/* One attempted step of size h from (t, y) with k[0] = F(t, y): y1, k[6] and
+ * the error norm. Returns a nonzero status when F fails. */
+static int attempt(stepper *s, double t, double h, double rtol, double atol, double *error) {
+  long N = s->size;
+  double *y = s->y, *tmp = s->tmp, **k = s->k;
+  int status;
+#define STAGE(stage, time, expression)                                                       \
+  for (long i = 0; i < N; ++i)                                                               \
+    tmp[i] = y[i] + h * (expression);                                                        \
+  if ((status = evaluate(s, t + (time)*h, tmp, k[stage])) != MECHRT_OK)                      \
+    return status;
+  STAGE(1, c2, a21 * k[0][i])
+  STAGE(2, c3, a31 * k[0][i] + a32 * k[1][i])
+  STAGE(3, c4, a41 * k[0][i] + a42 * k[1][i] + a43 * k[2][i])
+  STAGE(4, c5, a51 * k[0][i] + a52 * k[1][i] + a53 * k[2][i] + a54 * k[3][i])
+  STAGE(5, 1.0, a61 * k[0][i] + a62 * k[1][i] + a63 * k[2][i] + a64 * k[3][i] + a65 * k[4][i])
+#undef STAGE
+  for (long i = 0; i < N; ++i)
+    s->y1[i] = y[i] + h * (a71 * k[0][i] + a73 * k[2][i] + a74 * k[3][i] + a75 * k[4][i] +
+                           a76 * k[5][i]);
+  if ((status = evaluate(s, t + h, s->y1, k[6])) != MECHRT_OK)
+    return status;
+  double sum = 0;
+  for (long i = 0; i < N; ++i) {
+    double e = h * (e1 * k[0][i] + e3 * k[2][i] + e4 * k[3][i] + e5 * k[4][i] + e6 * k[5][i] +
+                    e7 * k[6][i]);
+    double scale = atol + rtol * fmax(fabs(y[i]), fabs(s->y1[i]));
+    sum += (e / scale) * (e / scale);
+  }
+  *error = N > 0 ? sqrt(sum / (double)N) : 0;
+  return MECHRT_OK;
+}
+
+static void prepare_dense_output(stepper *s, double h) {
+  double **k = s->k, **r = s->dense;
+  for (long i = 0; i < s->size; ++i) {
+    double difference = s->y1[i] - s->y[i];
+    double b = h * k[0][i] - difference;
+    r[0][i] = s->y[i];
+    r[1][i] = difference;
+    r[2][i] = b;
+    r[3][i] = difference - h * k[6][i] - b;
+    r[4][i] = h * (d1 * k[0][i] + d3 * k[2][i] + d4 * k[3][i] + d5 * k[4][i] + d6 * k[5][i] +
+                   d7 * k[6][i]);
+  }
+}
+
+static void interpolate(const stepper *s, double theta, double *out) {
+  double *const *r = s->dense;
+  double rest = 1 - theta;
+  for (long i = 0; i < s->size; ++i)
+    out[i] = r[0][i] + theta * (r[1][i] + rest * (r[2][i] + theta * (r[3][i] + rest * r[4][i])));
+}
+
+/* Hairer's HINIT for order 5. */
+static double initial_step(stepper *s, double rtol, double atol, double hmax, int *status) {
+  long N = s->size;
+  double dnf = 0, dny = 0;
+  for (long i = 0; i < N; ++i) {
+    double scale = atol + rtol * fabs(s->y[i]);
+    dnf += (s->k[0][i] / scale) * (s->k[0][i] / scale);
+    dny += (s->y[i] / scale) * (s->y[i] / scale);
+  }
+  double h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : 0.01 * sqrt(dny / dnf);
+  h = fmin(h, hmax);
+  for (long i = 0; i < N; ++i)
+    s->tmp[i] = s->y[i] + h * s->k[0][i];
+  *status = evaluate(s, h, s->tmp, s->k[1]);
+  if (*status != MECHRT_OK) {
+    *status = MECHRT_OK; /* the step loop meets the failure and shrinks the step */
+    return h;
+  }
+  double der2 = 0;
+  for (long i = 0; i < N; ++i) {
+    double d = (s->k[1][i] - s->k[0][i]) / (atol + rtol * fabs(s->y[i]));
+    der2 += d * d;
+  }
+  der2 = sqrt(der2) / h;
+  double der12 = fmax(der2, sqrt(dnf));
+  double h1 = der12 <= 1e-15 ? fmax(1e-6, h * 1e-3) : pow(0.01 / der12, 1.0 / 5);
+  return fmin(fmin(100 * h, h1), hmax);
+}
+
+/* The sample grid 0, dt, 2 dt, ..., whose last point is replaced by t_end
+ * (as the CLI's TimeGrid): the index of that last point. */
+static long last_sample(double t_end, double dt) {
+  if (t_end == 0)
+    return 0;
+  double slack = fmax(1e-9 * dt, 8 * 2.220446049250313e-16 * t_end);
+  long k = (long)(t_end / dt);
+  if (k < 1)
+    k = 1;
+  while ((double)k * dt - t_end < -slack)
+    ++k;
+  while (k > 1 && (double)(k - 1) * dt - t_end >= -slack)
+    --k;
+  return k;
+}
+
+static double sample_time(long k, long last, double t_end, double dt) {
+  return k < last ? (double)k * dt : t_end;
+}
+
+typedef struct {
+  double *out;
+  long width, next, last;
+  double t_end, dt;
+} samples;
+
+static void write_row(samples *r, double t, const double *x) {
+  double *row = r->out + r->next * r->width;
+  row[0] = t;
+  memcpy(row + 1, x, sizeof(double) * (size_t)(r->width - 1));
+  ++r->next;
+}
+
+static int integrate(stepper *s, projection *w, samples *r, double rtol, double atol) {
+  const double t_end = r->t_end, hmax = t_end;
+  double t = 0;
+  int status;
+  if (w->model->nc > 0 && (status = project(w, 0, s->y)) != MECHRT_OK)
+    return status;
+  write_row(r, 0, s->y);
+  if (t_end == 0)
+    return MECHRT_OK;
+  if ((status = evaluate(s, 0, s->y, s->k[0])) != MECHRT_OK)
+    return status;
+  double h = initial_step(s, rtol, atol, hmax, &status);
+  double previous_error = 1e-4;
+  int rejected = 0, failed = 0;
+  for (long steps = 0;; ++steps) {
+    if (steps >= kMaxSteps || fabs(h) < 1e-14 * fabs(t) || t + h == t)
+      return failed ? failed : MECHRT_STEP_FAILED;
+    int last = t + 1.01 * h - t_end > 0;
+    if (last)
+      h = t_end - t;
+    double error = 0;
+    status = attempt(s, t, h, rtol, atol, &error);
+    if (status != MECHRT_OK) {
+      failed = status;
+      rejected = 1;
+      h /= 2;
+      continue;
+    }
+    if (!(error <= 1)) {
+      if (!(error < INFINITY))
+        error = INFINITY;
+      failed = 0;
+      rejected = 1;
+      h /= fmin(1 / kMinFactor, pow(error, kExponent) / kSafety);
+      continue;
+    }
+    failed = 0;
+    double t1 = last ? t_end : t + h;
+    if (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) < t1) {
+      prepare_dense_output(s, h);
+      while (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) < t1) {
+        double ts = sample_time(r->next, r->last, t_end, r->dt);
+        interpolate(s, (ts - t) / h, s->tmp);
+        write_row(r, ts, s->tmp);
+      }
+    }
+    if (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) == t1)
+      write_row(r, t1, s->y1);
+    memcpy(s->y, s->y1, sizeof(double) * (size_t)s->size);
+    double *fsal = s->k[0];
+    s->k[0] = s->k[6];
+    s->k[6] = fsal;
+    if (w->model->nc > 0) {
+      memcpy(s->tmp, s->y, sizeof(double) * (size_t)s->size);
+      if ((status = project(w, t1, s->y)) != MECHRT_OK)
+        return status == MECHRT_REDUNDANT_CONSTRAINTS ? status : MECHRT_PROJECTION_FAILED;
+      if (memcmp(s->tmp, s->y, sizeof(double) * (size_t)s->size) != 0 &&
+          (status = evaluate(s, t1, s->y, s->k[0])) != MECHRT_OK)
+        return status;
+    }
+    if (last)
+      return MECHRT_OK;
+    double factor = pow(error, kExponent) / pow(previous_error, kBeta);
+    factor = fmin(fmax(factor / kSafety, 1 / kMaxFactor), 1 / kMinFactor);
+    double next = h / factor;
+    previous_error = fmax(error, 1e-4);
+    if (next > hmax)
+      next = hmax;
+    if (rejected)
+      next = fmin(next, h);
+    rejected = 0;
+    h = next;
+    t = t1;
+  }
+}
+
+HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p,
+                           double t_end, double dt, double rtol, double atol, double *out,
+                           size_t max_rows, size_t *rows) {
+  if (!rows)
+    return MECHRT_NULL_POINTER;
+  *rows = 0;
+  if (!x0 || (!p && model->np > 0))
+    return MECHRT_NULL_POINTER;
+  if (!(t_end >= 0) || !isfinite(t_end) || !(dt > 0) || !isfinite(dt) || !(rtol > 0) ||
+      !(atol > 0) || !isfinite(rtol) || !isfinite(atol) || t_end / dt > 1e15)
+    return MECHRT_INVALID_ARGUMENT;
+  long n = model->nq, m = model->nc, N = 2 * n;
+  if (!all_finite(x0, N) || (model->np > 0 && !all_finite(p, model->np)))
+    return MECHRT_NON_FINITE;
+  long last = last_sample(t_end, dt);
+  if ((size_t)last >= max_rows) {
+    *rows = (size_t)last + 1;
+    return MECHRT_BUFFER_TOO_SMALL;
+  }
+  if (!out)
+    return MECHRT_NULL_POINTER;
+
+  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m);
+  double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
+  if (!workspace)
+    return MECHRT_OUT_OF_MEMORY;
+  double *next = workspace;
+  stepper s = {model, p, N, NULL, NULL, NULL, {NULL}, {NULL}};
+  s.y = next, next += N;
+  s.y1 = next, next += N;
+  s.tmp = next, next += N;
+  for (int i = 0; i < 7; ++i)
+    s.k[i] = next, next += N;
+  for (int i = 0; i < 5; ++i)
+    s.dense[i] = next, next += N;
+  projection w = {model, p, next, next + 2 * m + m * n, next + 2 * m + m * n + m * m};
+  memcpy(s.y, x0, sizeof(double) * (size_t)N);
+  samples r = {out, 1 + N, 0, last, t_end, dt};
+
+  int status = integrate(&s, &w, &r, rtol, atol);
+  *rows = (size_t)r.next;
+  free(workspace);
+  return status;
+}

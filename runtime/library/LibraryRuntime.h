@@ -1,0 +1,63 @@
+/* The numeric runtime inside every shared library that `mech build` makes:
+ * argument and result checks around the compiled kernels, DOPRI5 with dense
+ * output for mech_simulate, and the projection onto constraints. Plain C, so
+ * that a library needs nothing but libc and libm; no global state, so that
+ * it is thread-safe and re-entrant. Every symbol is hidden: the library
+ * exports only its prefixed entry points, which jit/LibraryModule.cpp emits
+ * as LLVM IR calling the functions below. The layout of mechrt_model is a
+ * contract with that file. */
+#ifndef MECH_LIBRARY_RUNTIME_H
+#define MECH_LIBRARY_RUNTIME_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A compiled kernel: x = (q, q'), p the parameters, out its results. */
+typedef int (*mechrt_kernel)(double t, const double *x, const double *p, double *out);
+
+typedef struct {
+  long nq, np, nc;
+  mechrt_kernel rhs;              /* x' = (q', q''), 2*nq values */
+  mechrt_kernel constraints;      /* Phi (nc), psi (nc), C (nc*nq, row-major) */
+  const unsigned char *holonomic; /* nc flags: Phi(q, t) = 0 is a constraint */
+} mechrt_model;
+
+/* The status codes of the C ABI, as documented in the generated header. */
+enum {
+  MECHRT_OK = 0,
+  MECHRT_SINGULAR_MASS_MATRIX = 1,
+  MECHRT_REDUNDANT_CONSTRAINTS = 3,
+  MECHRT_NON_FINITE = 4,
+  MECHRT_BUFFER_TOO_SMALL = 5,
+  MECHRT_NULL_POINTER = 6,
+  MECHRT_INVALID_ARGUMENT = 7,
+  MECHRT_STEP_FAILED = 8,
+  MECHRT_OUT_OF_MEMORY = 9,
+  MECHRT_PROJECTION_FAILED = 10
+};
+
+/* Calls `kernel` after checking the pointers (p may be null only when
+ * np = 0, out only when count = 0), then checks that its `count` results
+ * are finite. */
+int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
+                const double *p, double *out, long count);
+
+/* The residuals Phi, psi (2*nc values) and the Jacobian C (nc*nq). */
+int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
+                       double *residuals, double *jacobian);
+
+/* Integrates from t = 0 to t_end with DOPRI5 and writes rows (t, q, q') at
+ * t = 0, dt, 2 dt, ... and t_end. With constraints, the start and the end of
+ * every step are projected onto them. */
+int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p, double t_end,
+                    double dt, double rtol, double atol, double *out, size_t max_rows,
+                    size_t *rows);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,12 @@
+// The library runtime (LibraryRuntime.c) as position-independent object
+// code, compiled when mech is built and embedded in it: `mech build` links
+// it into every library, so it needs no file of mech's installation.
+#pragma once
+
+#include <string_view>
+
+namespace mech::runtime {
+
+std::string_view libraryRuntimeObject();
+
+} // namespace mech::runtime
