@@ -496,7 +496,28 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   e.modes.clear();
   if (e.stable != true || r == 0)
     return;
-  MatrixXd Ks = (Kr + Kr.transpose()) / 2, Ms = (Mr + Mr.transpose()) / 2;
+  // The directions along a family (F: in the null space of C, orthogonal to
+  // the basis) are free, not fixed: an oscillation across the family moves
+  // them too, as a pendulum's swing makes its free cart recoil. With F's
+  // equations, Mfb b'' + Mff f'' + Kfb b = 0, eliminated, the oscillation
+  // of b obeys (Mbb - Mbf Mff^-1 Mfb) b'' + (Kbb - Mbf Mff^-1 Kfb) b = 0.
+  MatrixXd Mfull = toEigen(s.M, n, n), Kfull = K;
+  MatrixXd tangentRows(m + static_cast<size_t>(r), N);
+  tangentRows << toEigen(s.C, m, n), basis.transpose();
+  MatrixXd F = nullSpace(tangentRows, n);
+  MatrixXd recoil = MatrixXd::Zero(F.cols(), r); // f = recoil * b
+  MatrixXd Keff = Kr, Meff = Mr;
+  if (F.cols() > 0) {
+    MatrixXd Mff = F.transpose() * Mfull * F;
+    Eigen::LLT<MatrixXd> free(Mff);
+    if (free.info() != Eigen::Success)
+      return;
+    MatrixXd Mfb = F.transpose() * Mfull * basis, Kfb = F.transpose() * Kfull * basis;
+    recoil = -free.solve(Mfb);
+    Meff = Mr + Mfb.transpose() * recoil;
+    Keff = Kr - Mfb.transpose() * free.solve(Kfb);
+  }
+  MatrixXd Ks = (Keff + Keff.transpose()) / 2, Ms = (Meff + Meff.transpose()) / 2;
   Eigen::LLT<MatrixXd> positive(Ms);
   if (positive.info() != Eigen::Success)
     return;
@@ -505,7 +526,8 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
     return;
   for (long k = 0; k < r; ++k) {
     e.frequencies.push_back(std::sqrt(std::max(0.0, modes.eigenvalues()(k))));
-    VectorXd v = basis * modes.eigenvectors().col(k);
+    VectorXd b = modes.eigenvectors().col(k);
+    VectorXd v = basis * b + F * (recoil * b);
     long at = 0;
     v.cwiseAbs().maxCoeff(&at);
     v /= v(at);

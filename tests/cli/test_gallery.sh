@@ -246,8 +246,6 @@ done
 # the cart recoils by x = -m*l*th/(M + m), and the swing has
 # omega^2 = (M + m)*g/(M*l); the centre of mass stays still:
 # (M*x + m*(x + l*sin(th)))/(M + m) = const.
-# (mech equilibria gets this frequency wrong, see the note below; the
-# linearization at th = 0 is checked instead.)
 expect "cart linearize" 0 "$mech" linearize examples/cart_pendulum.mech --at "x=0, th=0" --json
 save
 py "cart pendulum frequency" "
@@ -260,9 +258,15 @@ py "cart centre of mass stays" "
 M, m, l = 2, 0.5, 0.6
 for r in rows:
     assert abs((M * r[1] + m * (r[1] + l * math.sin(r[2]))) - m * l * math.sin(0.3)) < 1e-8, r"
-# Known bug: `mech equilibria` freezes the cart (x = arbitrary) and reports
-# omega = sqrt(g/l) = 4.0435 instead of sqrt((M + m)*g/(M*l)) = 4.5208. When
-# it is fixed, this check should become: frequencies == [4.5208].
+# The equilibria across the family x = arbitrary: the same swing, with the
+# cart's recoil in the mode shape.
+expect "cart equilibria" 0 "$mech" equilibria examples/cart_pendulum.mech --json
+save
+py "cart swing with recoil" "
+M, m, l = 2, 0.5, 0.6
+bottom = [e for e in d['equilibria'] if e['stable']][0]
+close(bottom['frequencies'][0], math.sqrt((M + m) * $g / (M * l)), 1e-9, 'omega')
+close(bottom['modes'][0][0] / bottom['modes'][0][1], -m * l / (M + m), 1e-9, 'recoil')"
 
 # Slider-crank: M = -P*r*sin(phi + beta)/cos(beta), sin(beta) =
 # r*sin(phi)/l (virtual work on the crank and slider).

@@ -321,3 +321,31 @@ TEST_CASE("gyroscopic terms: the linearized system decides", "[equilibria]") {
     CHECK(found[0].criterion.find("Re > 0") != std::string::npos);
   }
 }
+
+// A pendulum (bob m, rod l) hanging from a cart (mass M) that runs freely:
+// x is cyclic, so the equilibria form families in x. Across the family the
+// swing is not sqrt(g/l): the cart recoils. With total momentum zero,
+// (M + m) x' + m l th' = 0 at small angles, so x'' = -m l/(M + m) th'' and
+// m l^2 th'' + m l x'' = -m g l th gives th'' = -(M + m) g/(M l) th:
+// omega^2 = (M + m) g/(M l), and the mode moves x by -m l/(M + m) per th.
+TEST_CASE("cyclic cart under a pendulum: the swing with the cart's recoil", "[equilibria]") {
+  auto dm = test::derive(R"(
+model CartPendulum {
+  param M = 2 [kg], m = 0.5 [kg], l = 0.6 [m], g = 9.81 [m/s^2]
+  coord x [m], th [rad]
+  particle cart mass M at [x, 0]
+  particle bob mass m at [x + l * sin(th), -l * cos(th)]
+  gravity [0, -g]
+}
+)");
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  auto found = equilibria(linearizer);
+  const Equilibrium &bottom = at(found, {0, 0});
+  CHECK(bottom.arbitrary[0]);
+  REQUIRE(bottom.stable == true);
+  REQUIRE(bottom.frequencies.size() == 1);
+  double M = 2, m = 0.5, l = 0.6, g = 9.81;
+  CHECK(bottom.frequencies[0] == Approx(std::sqrt((M + m) * g / (M * l))).epsilon(1e-10));
+  REQUIRE(bottom.modes[0].size() == 2);
+  CHECK(bottom.modes[0][0] / bottom.modes[0][1] == Approx(-m * l / (M + m)).epsilon(1e-10));
+}
