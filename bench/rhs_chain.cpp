@@ -14,10 +14,10 @@
 #include <Eigen/Dense>
 
 #include <chrono>
-#include <cstdlib>
-#include <dlfcn.h>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
 #include <random>
 #include <string>
 #include <vector>
@@ -64,9 +64,9 @@ template <typename F> double nanosecondsPerCall(F &&call, int calls) {
     auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < calls; ++k)
       call(k);
-    double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-                    .count() /
-                calls;
+    double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+        calls;
     best = std::min(best, ns);
   }
   return best;
@@ -102,7 +102,8 @@ template <int N> void run(const std::string &chainPath, const std::string &folde
     std::fprintf(stderr, "derivation failed\n");
     return;
   }
-  auto programs = mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
+  auto programs =
+      mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
   std::string error;
   auto jit = jit::compileKernels(programs, error);
   if (!jit) {
@@ -136,7 +137,8 @@ template <int N> void run(const std::string &chainPath, const std::string &folde
       difference = std::max(difference, std::abs(out[i] - check[i]) / (1 + std::abs(check[i])));
   }
   int calls = std::max(2000, 2000000 / (N * N));
-  double handNs = nanosecondsPerCall([&](int k) { hand.rhs(&states[(k % kStates) * 2 * N], out.data()); }, calls);
+  double handNs = nanosecondsPerCall(
+      [&](int k) { hand.rhs(&states[(k % kStates) * 2 * N], out.data()); }, calls);
   double jitNs = nanosecondsPerCall(
       [&](int k) { jit->rhs(0, &states[(k % kStates) * 2 * N], p.data(), out.data()); }, calls);
   double genericNs = nanosecondsPerCall(

@@ -130,10 +130,9 @@ private:
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
-    llvm::Constant *holonomic = flags.empty()
-                                    ? llvm::ConstantPointerNull::get(b_.getPtrTy())
-                                    : constantGlobal(llvm::ConstantDataArray::get(context_, flags),
-                                                     "holonomic");
+    llvm::Constant *holonomic =
+        flags.empty() ? llvm::ConstantPointerNull::get(b_.getPtrTy())
+                      : constantGlobal(llvm::ConstantDataArray::get(context_, flags), "holonomic");
     auto *value = llvm::ConstantStruct::get(
         type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), module_.getFunction("kernel_rhs"),
                module_.getFunction("kernel_constraints"), holonomic});

@@ -43,8 +43,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   pipeline.run(module, modules);
 }
 
-std::string emitObjectCode(llvm::Module &module, llvm::TargetMachine &machine,
-                           std::string &error) {
+std::string emitObjectCode(llvm::Module &module, llvm::TargetMachine &machine, std::string &error) {
   optimizeModule(module, machine);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
@@ -78,9 +77,9 @@ std::unique_ptr<llvm::TargetMachine> libraryTargetMachine(bool native, std::stri
     features = list.getString();
   }
   llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Default));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
+                                  llvm::CodeGenOptLevel::Default));
   if (!machine)
     error = "LLVM cannot create a target machine for " + triple + " (" + cpu + ")";
   return machine;

@@ -12,11 +12,11 @@
 namespace mech::driver {
 
 struct LibraryBuildOptions {
-  std::string output;        // libNAME.so, or NAME.o for the object alone
-  std::string header;        // the C header to write; "" for none
+  std::string output; // libNAME.so, or NAME.o for the object alone
+  std::string header; // the C header to write; "" for none
   std::string prefix = "mech";
-  bool nativeCpu = false;    // code for this machine's CPU instead of the generic one
-  std::string command;       // how mech was invoked, for the header's comment
+  bool nativeCpu = false; // code for this machine's CPU instead of the generic one
+  std::string command;    // how mech was invoked, for the header's comment
 };
 
 // Whether `prefix` can start C identifiers: [A-Za-z_][A-Za-z0-9_]*.

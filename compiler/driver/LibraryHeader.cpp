@@ -54,8 +54,8 @@ std::string libraryHeader(const HeaderModel &model) {
   out << " * Coordinates q (nq = " << nq << "). A state x = (q, q') holds 2*nq = " << 2 * nq
       << " values:\n * x[0 .. nq-1] = q, x[nq .. 2nq-1] = q'.\n";
   list(out, "q", model.coordinates, false);
-  out << " *\n * Parameters p (np = " << np << "), SI units; the defaults are "
-      << p << "_model()->param_defaults.\n";
+  out << " *\n * Parameters p (np = " << np << "), SI units; the defaults are " << p
+      << "_model()->param_defaults.\n";
   list(out, "p", model.params, true);
   if (nc > 0) {
     out << " *\n * Constraints (nc = " << nc
@@ -75,10 +75,10 @@ std::string libraryHeader(const HeaderModel &model) {
  * keeps state between calls: the functions are thread-safe and re-entrant.
  * p may be NULL when np = 0. Matrices are row-major. Time t is in s.
  */
-#ifndef )" << P
-      << R"(_H
-#define )" << P
-      << R"(_H
+#ifndef )"
+      << P << R"(_H
+#define )"
+      << P << R"(_H
 
 #include <stddef.h>
 
@@ -88,29 +88,33 @@ extern "C" {
 
 /* The version of this interface; )"
       << p << R"(_abi_version() returns the library's. */
-#define )" << P
-      << "_ABI_VERSION " << model.abiVersion << R"(
+#define )"
+      << P << "_ABI_VERSION " << model.abiVersion << R"(
 
 /* Status codes. */
-#define )" << P
-      << R"(_OK 0
-#define )" << P
+#define )"
+      << P << R"(_OK 0
+#define )"
+      << P
       << R"(_SINGULAR_MASS_MATRIX 1   /* M (with constraints: M on their null space) is singular */
-#define )" << P
-      << R"(_REDUNDANT_CONSTRAINTS 3  /* the rows of the constraint Jacobian C are dependent */
-#define )" << P
-      << R"(_NON_FINITE 4             /* an input or a result is NaN or infinite */
-#define )" << P
-      << R"(_BUFFER_TOO_SMALL 5       /* simulate: *rows is set to the rows needed */
-#define )" << P
-      << R"(_NULL_POINTER 6
-#define )" << P
+#define )"
+      << P << R"(_REDUNDANT_CONSTRAINTS 3  /* the rows of the constraint Jacobian C are dependent */
+#define )"
+      << P << R"(_NON_FINITE 4             /* an input or a result is NaN or infinite */
+#define )"
+      << P << R"(_BUFFER_TOO_SMALL 5       /* simulate: *rows is set to the rows needed */
+#define )"
+      << P << R"(_NULL_POINTER 6
+#define )"
+      << P
       << R"(_INVALID_ARGUMENT 7       /* simulate: t_end < 0, dt <= 0, rtol <= 0 or atol <= 0 */
-#define )" << P
+#define )"
+      << P
       << R"(_STEP_FAILED 8            /* simulate: the step size underflowed or 1e7 steps passed */
-#define )" << P
-      << R"(_OUT_OF_MEMORY 9
-#define )" << P
+#define )"
+      << P << R"(_OUT_OF_MEMORY 9
+#define )"
+      << P
       << R"(_PROJECTION_FAILED 10     /* simulate: the state could not be put onto the constraints */
 
 typedef struct {
