@@ -12,9 +12,13 @@ std::vector<double> LoadedModel::paramValues() const {
   return values;
 }
 
-std::unique_ptr<LoadedModel> loadModel(const std::string &path,
-                                       const std::vector<std::string> &settings,
-                                       const sema::SearchPath &searchPath, bool derive) {
+namespace {
+
+// Loads with the settings; `analyze` runs sema on the compilation.
+template <class Analyze>
+std::unique_ptr<LoadedModel> load(const std::string &name, const std::vector<std::string> &settings,
+                                  const sema::SearchPath &searchPath, bool derive,
+                                  Analyze &&analyze) {
   auto loaded = std::make_unique<LoadedModel>();
   loaded->compilation = std::make_unique<sema::Compilation>(searchPath);
   sema::AnalysisOptions options;
@@ -30,16 +34,36 @@ std::unique_ptr<LoadedModel> loadModel(const std::string &path,
   }
   if (!ok)
     return loaded;
-  loaded->analysis = sema::analyzeFile(*loaded->compilation, path, options);
+  loaded->analysis = analyze(*loaded->compilation, options);
   if (!loaded->analysis.ok)
     return loaded;
   if (!loaded->analysis.model) {
-    loaded->diagnostics().error({}, "'" + path + "' is a library of defs; it has no model");
+    loaded->diagnostics().error({}, "'" + name + "' is a library of defs; it has no model");
     return loaded;
   }
   if (derive)
     loaded->derivation = mechanics::deriveEquations(*loaded->analysis.model, loaded->diagnostics());
   return loaded;
+}
+
+} // namespace
+
+std::unique_ptr<LoadedModel> loadModel(const std::string &path,
+                                       const std::vector<std::string> &settings,
+                                       const sema::SearchPath &searchPath, bool derive) {
+  return load(path, settings, searchPath, derive,
+              [&](sema::Compilation &compilation, const sema::AnalysisOptions &options) {
+                return sema::analyzeFile(compilation, path, options);
+              });
+}
+
+std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::string &text,
+                                           const std::vector<std::string> &settings,
+                                           const sema::SearchPath &searchPath, bool derive) {
+  return load(name, settings, searchPath, derive,
+              [&](sema::Compilation &compilation, const sema::AnalysisOptions &options) {
+                return sema::analyzeLoaded(compilation, compilation.loadText(name, text), options);
+              });
 }
 
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,

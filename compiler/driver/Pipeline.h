@@ -31,6 +31,13 @@ std::unique_ptr<LoadedModel> loadModel(const std::string &path,
                                        const std::vector<std::string> &settings,
                                        const sema::SearchPath &searchPath, bool derive);
 
+// The same for model text that is not in a file (the REPL's session model);
+// `name` stands for the file in messages, and imports are looked up from
+// its folder.
+std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::string &text,
+                                           const std::vector<std::string> &settings,
+                                           const sema::SearchPath &searchPath, bool derive);
+
 // The state given by --at (coordinates, velocities and t), with the model's
 // init values for what is not listed. `givenPositions`, when asked for,
 // marks the coordinates whose value the model's init or the text sets.

@@ -2,6 +2,7 @@
 #include "driver/Simulation.h"
 
 #include "driver/InitialState.h"
+#include "driver/Interrupt.h"
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
 #include "jit/ObjectCache.h"
@@ -205,6 +206,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
   std::vector<double> row(columns.size()), onManifold(2 * n);
   auto sample = [&](double t, const double *x) {
+    if (interruptRequested())
+      return false;
     if (m > 0) {
       // Samples inside a step come from the dense output, which drifts
       // from the constraints by the local error: project them too.
