@@ -505,13 +505,21 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   MatrixXd tangentRows(m + static_cast<size_t>(r), N);
   tangentRows << toEigen(s.C, m, n), basis.transpose();
   MatrixXd F = nullSpace(tangentRows, n);
-  MatrixXd recoil = MatrixXd::Zero(F.cols(), r); // f = recoil * b
   MatrixXd Keff = Kr, Meff = Mr;
+  MatrixXd recoil; // f = recoil * b
+  // Where the free directions have no inertia of their own (a spherical
+  // pendulum's azimuth at the pole), nothing recoils: they are left out.
+  Eigen::LLT<MatrixXd> free;
   if (F.cols() > 0) {
     MatrixXd Mff = F.transpose() * Mfull * F;
-    Eigen::LLT<MatrixXd> free(Mff);
-    if (free.info() != Eigen::Success)
-      return;
+    free.compute(Mff);
+    double largest = Mfull.cwiseAbs().maxCoeff();
+    if (free.info() != Eigen::Success ||
+        free.matrixLLT().diagonal().minCoeff() <= 1e-7 * std::sqrt(largest + 1e-300))
+      F.resize(N, 0);
+  }
+  recoil = MatrixXd::Zero(F.cols(), r);
+  if (F.cols() > 0) {
     MatrixXd Mfb = F.transpose() * Mfull * basis, Kfb = F.transpose() * Kfull * basis;
     recoil = -free.solve(Mfb);
     Meff = Mr + Mfb.transpose() * recoil;

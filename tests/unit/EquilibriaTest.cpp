@@ -349,3 +349,23 @@ model CartPendulum {
   REQUIRE(bottom.modes[0].size() == 2);
   CHECK(bottom.modes[0][0] / bottom.modes[0][1] == Approx(-m * l / (M + m)).epsilon(1e-10));
 }
+
+// A spherical pendulum hanging straight down: the azimuth phi is cyclic but
+// has no inertia at the pole (T = m l^2 (th'^2 + sin^2 th phi'^2)/2), so
+// nothing recoils, and the swing is the plane pendulum's, omega^2 = g/l.
+TEST_CASE("spherical pendulum at the pole: a swing of sqrt(g/l)", "[equilibria]") {
+  auto dm = test::derive(R"(
+model Spherical {
+  param m = 1 [kg], l = 0.5 [m], g = 9.81 [m/s^2]
+  coord th [rad], phi [rad]
+  kinetic T = m/2 * l^2 * (th'^2 + sin(th)^2 * phi'^2)
+  potential V = -m * g * l * cos(th)
+}
+)");
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  auto found = equilibria(linearizer);
+  const Equilibrium &bottom = at(found, {0, 0});
+  REQUIRE(bottom.stable == true);
+  REQUIRE(bottom.frequencies.size() == 1);
+  CHECK(bottom.frequencies[0] == Approx(std::sqrt(9.81 / 0.5)).epsilon(1e-10));
+}
