@@ -31,19 +31,20 @@ public:
     }
     llvm::Constant *model = modelForRuntime(nq, np, nc);
     llvm::Type *f64 = b_.getDoubleTy(), *ptr = b_.getPtrTy(), *i64 = b_.getInt64Ty();
-    llvm::Function *call = runtime("mechrt_call", {ptr, ptr, f64, ptr, ptr, ptr, i64});
-    auto checkedKernel = [&](const char *name, size_t count) {
+    llvm::Function *call = runtime("mechrt_call", {ptr, ptr, f64, ptr, i64, ptr, ptr, i64});
+    // `inputs`: the values of the second argument (q for the mass matrix, else x).
+    auto checkedKernel = [&](const char *name, size_t count, size_t inputs) {
       llvm::Function *f = entryPoint(name, {f64, ptr, ptr, ptr});
       llvm::Function *kernel = module_.getFunction(std::string("kernel_") + name);
-      returnCall(call, {model, kernel, f->getArg(0), f->getArg(1), f->getArg(2), f->getArg(3),
-                        b_.getInt64(count)});
+      returnCall(call, {model, kernel, f->getArg(0), f->getArg(1), b_.getInt64(inputs),
+                        f->getArg(2), f->getArg(3), b_.getInt64(count)});
     };
-    checkedKernel("rhs", 2 * nq);
-    checkedKernel("mass_matrix", nq * nq);
-    checkedKernel("forcing", nq);
-    checkedKernel("energy", 2);
-    checkedKernel("outputs", nout);
-    checkedKernel("multipliers", nc);
+    checkedKernel("rhs", 2 * nq, 2 * nq);
+    checkedKernel("mass_matrix", nq * nq, nq);
+    checkedKernel("forcing", nq, 2 * nq);
+    checkedKernel("energy", 2, 2 * nq);
+    checkedKernel("outputs", nout, 2 * nq);
+    checkedKernel("multipliers", nc, 2 * nq);
     {
       llvm::Function *f = entryPoint("constraints", {f64, ptr, ptr, ptr, ptr});
       llvm::Function *target = runtime("mechrt_constraints", {ptr, f64, ptr, ptr, ptr, ptr});

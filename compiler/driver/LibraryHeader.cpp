@@ -100,7 +100,7 @@ extern "C" {
 #define )"
       << P << R"(_REDUNDANT_CONSTRAINTS 3  /* the rows of the constraint Jacobian C are dependent */
 #define )"
-      << P << R"(_NON_FINITE 4             /* an input or a result is NaN or infinite */
+      << P << R"(_NON_FINITE 4             /* an input (t, x, p) or a result is NaN or infinite */
 #define )"
       << P << R"(_BUFFER_TOO_SMALL 5       /* simulate: *rows is set to the rows needed */
 #define )"

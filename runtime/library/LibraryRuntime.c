@@ -18,9 +18,11 @@ static int all_finite(const double *v, long count) {
 }
 
 HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
-                       const double *p, double *out, long count) {
+                       long inputs, const double *p, double *out, long count) {
   if (!x || (!p && model->np > 0) || (!out && count > 0))
     return MECHRT_NULL_POINTER;
+  if (!isfinite(t) || !all_finite(x, inputs) || (model->np > 0 && !all_finite(p, model->np)))
+    return MECHRT_NON_FINITE;
   double scratch[1];
   int status = kernel(t, x, p, count > 0 ? out : scratch);
   if (status != MECHRT_OK)
@@ -31,14 +33,14 @@ HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t
 HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x,
                               const double *p, double *residuals, double *jacobian) {
   long m = model->nc, n = model->nq;
-  if (m == 0)
-    return x ? MECHRT_OK : MECHRT_NULL_POINTER;
-  if (!x || (!p && model->np > 0) || !residuals || !jacobian)
+  if (!x || (!p && model->np > 0) || (m > 0 && (!residuals || !jacobian)))
     return MECHRT_NULL_POINTER;
+  if (m == 0)
+    return MECHRT_OK;
   double *all = malloc(sizeof(double) * (size_t)(2 * m + m * n));
   if (!all)
     return MECHRT_OUT_OF_MEMORY;
-  int status = mechrt_call(model, model->constraints, t, x, p, all, 2 * m + m * n);
+  int status = mechrt_call(model, model->constraints, t, x, 2 * n, p, all, 2 * m + m * n);
   if (status == MECHRT_OK) {
     memcpy(residuals, all, sizeof(double) * (size_t)(2 * m));
     memcpy(jacobian, all + 2 * m, sizeof(double) * (size_t)(m * n));

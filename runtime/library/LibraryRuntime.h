@@ -40,10 +40,10 @@ enum {
 };
 
 /* Calls `kernel` after checking the pointers (p may be null only when
- * np = 0, out only when count = 0), then checks that its `count` results
- * are finite. */
+ * np = 0, out only when count = 0) and that t, the `inputs` values of x and
+ * the parameters are finite; then checks that its `count` results are. */
 int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
-                const double *p, double *out, long count);
+                long inputs, const double *p, double *out, long count);
 
 /* The residuals Phi, psi (2*nc values) and the Jacobian C (nc*nq). */
 int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,

@@ -4,7 +4,7 @@
 # home), counters, and the checks expect, save and contains; a script ends
 # with `finish`.
 set -u
-mech="$1"
+mech="$(readlink -f "$1")" # absolute: scripts change directory
 root="$2"
 build="${3:-}"
 work="$(mktemp -d)"

@@ -55,6 +55,14 @@ int runBuild(const Invocation &invocation) {
     return usageError("build: expected a model file");
   if (options.output.empty())
     return usageError("build: name the library with -o libNAME.so (or NAME.o for the object)");
+  auto endsWith = [&](const std::string &suffix) {
+    return options.output.size() > suffix.size() &&
+           options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
+               0;
+  };
+  if (!endsWith(".so") && !endsWith(".o") && options.output.find(".so.") == std::string::npos)
+    return usageError("build: -o names a shared library (libNAME.so) or an object (NAME.o), not '" +
+                      options.output + "'");
   if (!driver::isValidPrefix(options.prefix))
     return usageError("build: --prefix '" + options.prefix +
                       "' cannot start C names (letters, digits and '_', not first a digit)");

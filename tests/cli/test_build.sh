@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Command-line tests of `mech build` (a model compiled to a shared library
+# or an object with a C ABI, and its header), driven from C and Python:
+#  a. libraries for unconstrained and constrained examples; examples/c/simulate.c
+#     built and run as examples/c/README.md says
+#  b. PREFIX_rhs, _energy, _multipliers, _outputs against `mech eval --json`
+#     at random states
+#  c. PREFIX_simulate against `mech simulate` with the same dt and tolerances
+#  d. PREFIX_simulate against the exact solution of a harmonic oscillator
+#  e. two models (prefixes dp, cp) in one process, called from two threads;
+#     two default-prefix libraries side by side through dlopen(RTLD_LOCAL)
+#  f. bad calls return the header's status codes instead of crashing
+#  g. -o NAME.o: only PREFIX_* exported, links statically into a program
+#  h. the shared libraries export only PREFIX_* symbols
+#  i. usage errors (exit 2), model errors (exit 1), --cpu native, --set
+#  j. examples/python/simulate.py against a freshly built library
+# The C helpers and Python comparers are in tests/cli/library/.
+# Usage: test_build.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
+source "$(dirname "$0")/lib.sh" "$@"
+
+cd "$root"
+helpers="$root/tests/cli/library"
+cflags=(-std=c99 -Wall -Wextra -O1)
+mkdir -p "$work/lib" "$work/bin" "$work/c" "$work/mech"
+
+# helper OUT SOURCE NAME PREFIX: compiles tests/cli/library/SOURCE into
+# $work/bin/OUT against $work/lib/libNAME.so and its header NAME.h.
+helper() {
+  local out="$1" source="$2" name="$3" prefix="$4"
+  expect "compile $out" 0 cc "${cflags[@]}" -I"$helpers" -include "$work/lib/$name.h" \
+    -DPREFIX="$prefix" -DUPREFIX="${prefix^^}" "$helpers/$source" -o "$work/bin/$out" \
+    "$work/lib/lib$name.so" -Wl,-rpath,"$work/lib" -lm
+}
+
+# only_prefixed NAME PREFIX FILE: FILE (nm output, one symbol a line) is not
+# empty and names only PREFIX_* symbols.
+only_prefixed() {
+  if [ -s "$3" ] && ! grep -qv "^$2_" "$3"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: symbols other than $2_*:"
+    grep -v "^$2_" "$3" | sed 's/^/  | /' | head -20
+  fi
+}
+
+# --- a. Libraries for several examples; the C example program. -------------
+models=(double_pendulum cartesian_pendulum knife_edge chain)
+for m in "${models[@]}"; do
+  expect "build $m" 0 "$mech" build "examples/$m.mech" -o "$work/lib/lib$m.so" \
+    --header "$work/lib/$m.h" --prefix "$m"
+  contains "build $m message" err "wrote $work/lib/lib$m.so and $work/lib/$m.h"
+done
+contains "chain header" lib/chain.h "q[9]  th[10]"
+contains "knife edge header" lib/knife_edge.h "lambda[0]  sideways [N]  (nonholonomic)"
+contains "cartesian pendulum header" lib/cartesian_pendulum.h "out[0]  tension"
+expect "headers compile as C++" 0 c++ -fsyntax-only -x c++ -include "$work/lib/chain.h" \
+  -include "$work/lib/knife_edge.h" /dev/null
+
+# The commands of examples/c/README.md, run in a copy of examples/c.
+build_example_c() (
+  cd "$work/c" &&
+    "$mech" build "$root/examples/double_pendulum.mech" -o libdouble_pendulum.so \
+      --header double_pendulum.h --prefix double_pendulum &&
+    cc simulate.c -o simulate -L. -ldouble_pendulum -Wl,-rpath,'$ORIGIN' -lm
+)
+cp examples/c/simulate.c "$work/c/"
+expect "examples/c builds" 0 build_example_c
+expect "examples/c runs" 0 "$work/c/simulate"
+save
+cp "$work/out" "$work/c/output"
+contains "simulate.c model" saved "model DoublePendulum: 2 coordinates, 5 params, 0 constraints"
+contains "simulate.c coordinates" saved "coordinates: th1 th2"
+contains "simulate.c params" saved "m1 = 1, m2 = 1, l1 = 1, l2 = 0.8, g = 9.81"
+contains "simulate.c first row" saved "  0.00     0.500000    -0.300000"
+contains "simulate.c last row" saved " 10.00 "
+expect "simulate.c 21 rows" 0 test "$(grep -cE '^ *[0-9]+\.[0-9]{2} ' "$work/saved")" -eq 21
+expect "simulate.c energy drift below 1e-8" 0 awk '/energy drift/ { found = 1; if ($NF + 0 >= 1e-8) exit 1 }
+  END { exit !found }' "$work/saved"
+expect "examples/c is warning-free" 0 cc -std=c99 -Wall -Wextra -pedantic -Werror -fsyntax-only \
+  -I"$work/c" "$work/c/simulate.c"
+
+# --- b. rhs, energy, multipliers and outputs against mech eval. -------------
+for m in "${models[@]}"; do
+  helper "compare_$m" compare_rhs.c "$m" "$m"
+  expect "rhs of $m matches mech eval" 0 python3 "$helpers/compare_eval.py" "$mech" \
+    "examples/$m.mech" "$work/bin/compare_$m" --states 5 --seed 7
+done
+# Params other than the defaults: the parameter vector against --set.
+expect "rhs of double_pendulum with params" 0 python3 "$helpers/compare_eval.py" "$mech" \
+  examples/double_pendulum.mech "$work/bin/compare_double_pendulum" --states 3 \
+  --set m1=0.3 --set l2=1.7 --set g=3.7
+expect "rhs of cartesian_pendulum with params" 0 python3 "$helpers/compare_eval.py" "$mech" \
+  examples/cartesian_pendulum.mech "$work/bin/compare_cartesian_pendulum" --states 3 \
+  --set m=3 --set l=2
+# Every other example at two states (forces, dissipation, rigid bodies in
+# space, time-dependent and rolling constraints).
+mkdir -p "$work/all"
+for example in examples/*.mech; do
+  m="$(basename "$example" .mech)"
+  case " ${models[*]} " in *" $m "*) continue ;; esac
+  expect "build $m" 0 "$mech" build "$example" -o "$work/all/lib$m.so" --header "$work/all/$m.h"
+  expect "compile compare_rhs for $m" 0 cc "${cflags[@]}" -I"$helpers" -include "$work/all/$m.h" \
+    "$helpers/compare_rhs.c" -o "$work/all/compare_$m" "$work/all/lib$m.so" \
+    -Wl,-rpath,"$work/all" -lm
+  expect "rhs of $m matches mech eval" 0 python3 "$helpers/compare_eval.py" "$mech" "$example" \
+    "$work/all/compare_$m" --states 2 --seed 11
+done
+# The constraint residuals and Jacobians in closed form: Phi = x^2 + y^2 - l^2,
+# psi = 2 x x' + 2 y y', C = [2x, 2y] for the pendulum (off the rod here);
+# Phi = 0, psi = x' sin(phi) - y' cos(phi), C = [sin(phi), -cos(phi), 0]
+# for the knife edge; Phi = x - R phi, psi = x' - R phi', C = [1, -R] for
+# the rolling disk (R = 0.2).
+echo "0.5 0.3 -0.7 0.2 -0.4" | "$work/bin/compare_cartesian_pendulum" >"$work/cp.values"
+echo "0.5 0.3 -0.7 0.9 0.2 -0.4 1.5" | "$work/bin/compare_knife_edge" >"$work/ke.values"
+echo "0.5 0.3 1.1 0.2 -0.4" | "$work/all/compare_rolling_disk" >"$work/rd.values"
+expect "constraint residuals and Jacobians" 0 python3 -c '
+import math, sys
+def tail(path, n):
+    return [float(v) for v in open(path).read().split()][-n:]
+def close(name, got, want):
+    assert all(abs(a - b) <= 1e-14 * (1 + abs(b)) for a, b in zip(got, want)), (name, got, want)
+x, y, vx, vy = 0.3, -0.7, 0.2, -0.4
+close("pendulum", tail(sys.argv[1], 4), [x*x + y*y - 1, 2*x*vx + 2*y*vy, 2*x, 2*y])
+x, y, phi, vx, vy, w = 0.3, -0.7, 0.9, 0.2, -0.4, 1.5
+close("knife edge", tail(sys.argv[2], 5),
+      [0, vx*math.sin(phi) - vy*math.cos(phi), math.sin(phi), -math.cos(phi), 0])
+x, phi, vx, w = 0.3, 1.1, 0.2, -0.4
+close("rolling disk", tail(sys.argv[3], 4), [x - 0.2*phi, vx - 0.2*w, 1, -0.2])
+' "$work/cp.values" "$work/ke.values" "$work/rd.values"
+
+# --- c. simulate against mech simulate (same dt, rtol, atol). -------------
+tolerances=(--rtol 1e-10 --atol 1e-12)
+helper simulate_double_pendulum run_simulate.c double_pendulum double_pendulum
+helper simulate_cartesian_pendulum run_simulate.c cartesian_pendulum cartesian_pendulum
+helper simulate_knife_edge run_simulate.c knife_edge knife_edge
+# simulate_same NAME MODEL COLUMNS INIT X0...: both over 2 s with dt = 0.1.
+simulate_same() {
+  local name="$1" model="$2" columns="$3" init="$4"
+  shift 4
+  expect "mech simulate $name" 0 "$mech" simulate "examples/$model.mech" --until 2 --dt 0.1 \
+    "${tolerances[@]}" --init "$init" -o "$work/$name.ref.csv"
+  expect "${model}_simulate $name" 0 "$work/bin/simulate_$model" 2 0.1 1e-10 1e-12 "$@"
+  cp "$work/out" "$work/$name.csv"
+  expect "simulate $name agrees" 0 python3 "$helpers/compare_csv.py" "$work/$name.ref.csv" \
+    "$work/$name.csv" "$columns" 1e-7
+}
+simulate_same "double pendulum, small angles" double_pendulum 5 "th1=0.1, th2=-0.05, th2'=0.1" \
+  0.1 -0.05 0 0.1
+simulate_same "cartesian pendulum" cartesian_pendulum 5 "x=0.6, y=-0.8" 0.6 -0.8 0 0
+simulate_same "knife edge" knife_edge 7 "phi'=1" 0 0 0 0 0 1
+# An initial state off the constraints is projected onto them in both.
+simulate_same "cartesian pendulum, projected" cartesian_pendulum 5 "x=0.7, y=-0.8, x'=0.3" \
+  0.7 -0.8 0.3 0
+# A time-dependent model (the support of the Kapitza pendulum is driven).
+expect "compile run_simulate for kapitza_pendulum" 0 cc "${cflags[@]}" -I"$helpers" \
+  -include "$work/all/kapitza_pendulum.h" "$helpers/run_simulate.c" \
+  -o "$work/bin/simulate_kapitza_pendulum" "$work/all/libkapitza_pendulum.so" \
+  -Wl,-rpath,"$work/all" -lm
+simulate_same "kapitza pendulum" kapitza_pendulum 3 "th=0.2" 0.2 0
+
+# The info struct's init_state is the model's init put onto the constraints,
+# the first row of mech simulate (read through examples/python's struct).
+sed "s/init x = 0.6, y = -0.8/init x = 0.7, y = -0.8, x' = 0.3/" examples/cartesian_pendulum.mech \
+  >"$work/mech/off_rod.mech"
+expect "build a model whose init is off the rod" 0 "$mech" build "$work/mech/off_rod.mech" \
+  -o "$work/lib/liboff_rod.so"
+expect "mech simulate from an init off the rod" 0 "$mech" simulate "$work/mech/off_rod.mech" \
+  --until 0 -o "$work/off_rod.csv"
+expect "init_state is projected" 0 python3 -B -c '
+import ctypes, sys
+sys.path.insert(0, sys.argv[1])
+from simulate import ModelInfo
+lib = ctypes.CDLL(sys.argv[2])
+lib.mech_model.restype = ctypes.POINTER(ModelInfo)
+info = lib.mech_model().contents
+got = info.init_state[:4]
+want = [float(v) for v in open(sys.argv[3]).read().split()[1].split(",")[1:5]]
+assert all(abs(a - b) <= 1e-12 for a, b in zip(got, want)) and abs(got[0] - 0.7) > 0.01, (got, want)
+' examples/python "$work/lib/liboff_rod.so" "$work/off_rod.csv"
+
+# Along the pendulum's path the multiplier and the output (the rod's
+# tension) of cartesian_pendulum_multipliers and _outputs, at the library's
+# states, are those mech simulate writes.
+tr , '\t ' <"$work/cartesian pendulum.csv" | "$work/bin/compare_cartesian_pendulum" \
+  >"$work/cp.along"
+expect "multipliers along the path" 0 python3 -c '
+import sys
+ref = [line.split(",") for line in open(sys.argv[1]).read().split()[1:]]
+got = [line.split() for line in open(sys.argv[2])]
+assert len(ref) == len(got) == 21, (len(ref), len(got))
+for r, g in zip(ref, got):
+    rod, tension = float(r[5]), float(r[6])
+    lam, out = float(g[6]), float(g[7])
+    assert abs(lam - rod) <= 1e-7 * (1 + abs(rod)) and abs(out - tension) <= 1e-7 * (1 + abs(tension)), (r, g)
+' "$work/cartesian pendulum.ref.csv" "$work/cp.along"
+
+# --- d. The exact solution of a harmonic oscillator. ------------------------
+cat >"$work/mech/oscillator.mech" <<'MODEL'
+model Oscillator {
+  param m = 2 [kg], k = 8 [N/m]
+  coord x [m]
+  kinetic T = m/2 * x'^2
+  potential V = k/2 * x^2
+  init x = 1
+}
+MODEL
+expect "oscillator checks" 0 "$mech" check "$work/mech/oscillator.mech"
+expect "build oscillator" 0 "$mech" build "$work/mech/oscillator.mech" \
+  -o "$work/lib/liboscillator.so" --header "$work/lib/oscillator.h" --prefix osc
+helper simulate_oscillator run_simulate.c oscillator osc
+expect "osc_simulate" 0 "$work/bin/simulate_oscillator" 10 0.25 1e-10 1e-12
+save
+# x = cos(w t), x' = -w sin(w t) with w = sqrt(k/m) = 2 rad/s.
+expect "oscillator matches cos(w t)" 0 python3 -c '
+import math, sys
+rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1])]
+assert len(rows) == 41 and rows[-1][0] == 10, (len(rows), rows[-1])
+for i, (t, x, v) in enumerate(rows):
+    assert abs(t - 0.25 * i) < 1e-12, (i, t)
+    assert abs(x - math.cos(2 * t)) <= 1e-6 and abs(v + 2 * math.sin(2 * t)) <= 1e-6, (t, x, v)
+' "$work/saved"
+
+# --- e. Two models in one process, from two threads. ------------------------
+for pair in double_pendulum:dp cartesian_pendulum:cp; do
+  m="${pair%%:*}" prefix="${pair##*:}"
+  mkdir -p "$work/$prefix" "$work/$prefix.mech"
+  expect "build $m as $prefix" 0 "$mech" build "examples/$m.mech" -o "$work/$prefix/lib$prefix.so" \
+    --header "$work/$prefix/$prefix.h" --prefix "$prefix"
+  expect "build $m as mech" 0 "$mech" build "examples/$m.mech" -o "$work/$prefix.mech/libmodel.so"
+done
+expect "compile two_models" 0 cc "${cflags[@]}" -I"$work/dp" -I"$work/cp" \
+  "$helpers/two_models.c" -o "$work/bin/two_models" "$work/dp/libdp.so" "$work/cp/libcp.so" \
+  -Wl,-rpath,"$work/dp" -Wl,-rpath,"$work/cp" -pthread -ldl -lm
+expect "two models, two threads, two dlopened libraries" 0 "$work/bin/two_models" \
+  "$work/dp.mech/libmodel.so" "$work/cp.mech/libmodel.so"
+contains "two threads" out "ok dp and cp from two threads"
+contains "dlopen side by side" out "ok two mech-prefixed libraries via dlopen(RTLD_LOCAL)"
+
+# --- f. Bad calls: status codes, no crash. ----------------------------------
+helper bad_calls_cartesian_pendulum bad_calls.c cartesian_pendulum cartesian_pendulum
+helper bad_calls_knife_edge bad_calls.c knife_edge knife_edge
+expect "bad calls (cartesian pendulum)" 0 "$work/bin/bad_calls_cartesian_pendulum"
+expect "bad calls (knife edge)" 0 "$work/bin/bad_calls_knife_edge"
+helper bad_calls_double_pendulum bad_calls.c double_pendulum double_pendulum
+expect "bad calls (double pendulum)" 0 "$work/bin/bad_calls_double_pendulum"
+
+# --- g. -o NAME.o: an object with only PREFIX_* exported, linked statically.
+mkdir -p "$work/object"
+expect "build object" 0 "$mech" build examples/double_pendulum.mech \
+  -o "$work/object/double_pendulum.o" --header "$work/object/double_pendulum.h" \
+  --prefix double_pendulum
+readelf -h "$work/object/double_pendulum.o" >"$work/object/elf"
+contains "object is relocatable" object/elf "REL (Relocatable file)"
+nm -g --defined-only "$work/object/double_pendulum.o" | awk '{ print $NF }' >"$work/object/symbols"
+only_prefixed "object symbols" double_pendulum "$work/object/symbols"
+expect "object exports the API" 0 grep -qx double_pendulum_simulate "$work/object/symbols"
+cp examples/c/simulate.c "$work/object/"
+expect "link the object statically" 0 cc "$work/object/simulate.c" "$work/object/double_pendulum.o" \
+  -o "$work/object/simulate" -lm
+expect "statically linked program runs" 0 "$work/object/simulate"
+contains "statically linked energy drift" out "energy drift"
+cp "$work/out" "$work/object/output"
+expect "same output as with the shared library" 0 cmp "$work/object/output" "$work/c/output"
+
+# --- h. The shared libraries export only PREFIX_* symbols. -----------------
+for m in "${models[@]}"; do
+  nm -D --defined-only "$work/lib/lib$m.so" | awk '{ print $NF }' >"$work/lib/$m.symbols"
+  only_prefixed "exports of lib$m.so" "$m" "$work/lib/$m.symbols"
+done
+nm -D --defined-only "$work/dp.mech/libmodel.so" | awk '{ print $NF }' >"$work/mech.symbols"
+only_prefixed "exports with the default prefix" mech "$work/mech.symbols"
+expect "all ten functions exported" 0 test "$(wc -l <"$work/mech.symbols")" -eq 10
+
+# --- i. Usage and model errors, --cpu native, --set. -----------------------
+expect "missing -o" 2 "$mech" build examples/double_pendulum.mech
+contains "missing -o message" err "-o"
+expect "missing file name" 2 "$mech" build -o "$work/x.so"
+expect "bad prefix (digit first)" 2 "$mech" build examples/double_pendulum.mech -o "$work/x.so" --prefix 1dp
+contains "bad prefix message" err "--prefix '1dp'"
+expect "bad prefix (dash)" 2 "$mech" build examples/double_pendulum.mech -o "$work/x.so" --prefix d-p
+expect "bad cpu" 2 "$mech" build examples/double_pendulum.mech -o "$work/x.so" --cpu pentium
+contains "bad cpu message" err "--cpu"
+expect "unknown option" 2 "$mech" build examples/double_pendulum.mech -o "$work/x.so" --frob
+expect "nothing written on usage errors" 1 test -e "$work/x.so"
+printf 'model Broken {\n  coord x [m]\n  kinetic T = m/2 * x^2\n}\n' >"$work/mech/broken.mech"
+expect "model error" 1 "$mech" build "$work/mech/broken.mech" -o "$work/broken.so"
+contains "model error location" err "broken.mech:3:15: error: unknown name 'm'"
+expect "no library from a broken model" 1 test -e "$work/broken.so"
+mkdir -p "$work/native"
+expect "--cpu native" 0 "$mech" build examples/double_pendulum.mech -o "$work/native/libnative.so" \
+  --header "$work/native/native.h" --prefix native --cpu native
+expect "--cpu native library works" 0 /usr/bin/python3 examples/python/simulate.py \
+  "$work/native/libnative.so" --prefix native
+expect "--cpu generic" 0 "$mech" build examples/double_pendulum.mech -o "$work/native/libgeneric.so" \
+  --cpu generic
+expect "--set changes the defaults" 0 "$mech" build examples/double_pendulum.mech \
+  -o "$work/native/libset.so" --header "$work/native/set.h" --set l2=0.5 --set "m1=300 [g]"
+contains "--set l2" native/set.h "p[3]  l2 [m] = 0.5"
+contains "--set m1 in SI" native/set.h "p[0]  m1 [kg] = 0.3"
+expect "--set a structural param" 0 "$mech" build examples/chain.mech -o "$work/native/libchain3.so" \
+  --header "$work/native/chain3.h" --set n=3
+contains "chain of 3" native/chain3.h "(nq = 3)"
+
+# --- j. examples/python/simulate.py. ------------------------------------------
+expect "simulate.py" 0 /usr/bin/python3 examples/python/simulate.py "$work/c/libdouble_pendulum.so"
+contains "simulate.py model" out "model DoublePendulum: 2 coordinates, 5 params"
+contains "simulate.py rows" out "21 rows"
+contains "simulate.py drift" out "relative energy drift"
+expect "simulate.py, default prefix" 0 /usr/bin/python3 examples/python/simulate.py \
+  "$work/dp.mech/libmodel.so" --prefix mech
+expect "simulate.py, default library in the working directory" 0 sh -c \
+  "cd '$work/c' && /usr/bin/python3 '$root/examples/python/simulate.py'"
+# The knife edge is pushed: its energy grows, and the check must say so.
+expect "simulate.py fails on a drift" 1 /usr/bin/python3 examples/python/simulate.py \
+  "$work/lib/libknife_edge.so" --prefix knife_edge
+contains "simulate.py drift message" err "energy drift is above 1e-6"
+expect "simulate.py, wrong prefix" 1 /usr/bin/python3 examples/python/simulate.py \
+  "$work/c/libdouble_pendulum.so" --prefix nope
+
+finish
