@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev libzstd-dev zlib1g-dev
   libeigen3-dev catch2 libedit-dev
   python3  # the command-line tests check JSON and CSV output with it
+  tmux     # the REPL's terminal test drives it through a real terminal
 )
 
 missing=()

@@ -428,6 +428,34 @@ Expr Context::mul(const std::vector<Expr> &factors) {
   return mul(extra);
 }
 
+namespace {
+
+// The k-th root of a non-negative integer when it is an integer.
+std::optional<int64_t> integerRoot(int64_t x, int64_t k) {
+  if (k < 1 || k > 62)
+    return std::nullopt;
+  auto guess = static_cast<int64_t>(std::llround(std::pow(static_cast<double>(x), 1.0 / k)));
+  for (int64_t r = std::max<int64_t>(0, guess - 1); r <= guess + 1; ++r) {
+    int64_t value = 1;
+    bool overflow = false;
+    for (int64_t i = 0; i < k && !overflow; ++i)
+      overflow = __builtin_mul_overflow(value, r, &value);
+    if (!overflow && value == x)
+      return r;
+  }
+  return std::nullopt;
+}
+
+// The k-th root of a positive rational when it is rational.
+std::optional<Rational> exactRoot(const Rational &q, int64_t k) {
+  auto num = integerRoot(q.num(), k), den = integerRoot(q.den(), k);
+  if (!num || !den)
+    return std::nullopt;
+  return Rational::make(*num, *den);
+}
+
+} // namespace
+
 Expr Context::power(const Expr &base, const Expr &exponent) {
   if (exponent.isZero())
     return one_;
@@ -444,6 +472,13 @@ Expr Context::power(const Expr &base, const Expr &exponent) {
       return number(b.pow(exponent->num.rational().num()));
     if (exponent.isNumber() && (!b.exact() || !exponent->num.exact()) && !b.isNegative())
       return number(Num::inexact(std::pow(b.toDouble(), exponent->num.toDouble())));
+    // 25^(1/2) = 5, (8/27)^(2/3) = 4/9: an exact root is a number.
+    if (exponent.isNumber() && exponent->num.exact() && b.exact() && !b.isNegative() &&
+        !b.isZero()) {
+      const Rational &e = exponent->num.rational();
+      if (auto root = exactRoot(b.rational(), e.den()))
+        return power(number(Num(*root)), integer(e.num()));
+    }
     // 2^(3/2) = 2 * 2^(1/2): the integer part of the exponent is a factor.
     if (exponent.isNumber() && exponent->num.exact() && b.exact() && !b.isNegative() &&
         !b.isZero()) {

@@ -163,14 +163,17 @@ TEST_CASE("power rules", "[symbolic]") {
       {"x^(-3/2)", pow(x, f.q(-3, 2)), "1/x^(3/2)"},
       {"2^x", pow(f.n(2), x), "2^x"},
   });
-  // 4^(1/2) is not evaluated: the canonical form keeps an irrational-looking
-  // power of a number as a power (only integer powers of numbers are folded),
-  // and two of them multiply back to the number.
-  Expr root4 = sqrt(f.n(4));
-  CHECK(root4.kind() == Kind::Pow);
-  CHECK(sym::toMech(root4) == "sqrt(4)");
-  CHECK((root4 * root4) == f.n(4));
-  CHECK((sqrt(f.n(2)) * sqrt(f.n(2))) == f.n(2));
+  // An exact root of a number is folded (4^(1/2) = 2, (8/27)^(2/3) = 4/9,
+  // 16^(-1/4) = 1/2); other roots stay powers, and two of them multiply back
+  // to the number.
+  CHECK(sqrt(f.n(4)) == f.n(2));
+  CHECK(pow(f.q(8, 27), f.q(2, 3)) == f.q(4, 9));
+  CHECK(pow(f.n(16), f.q(-1, 4)) == f.q(1, 2));
+  Expr root2 = sqrt(f.n(2));
+  CHECK(root2.kind() == Kind::Pow);
+  CHECK(sym::toMech(root2) == "sqrt(2)");
+  CHECK((root2 * root2) == f.n(2));
+  CHECK(sym::toMech(sqrt(f.n(8))) == "sqrt(8)");
   // (x^2)^(1/2) is |x|, not x: it must not collapse.
   CHECK(pow(pow(x, 2), f.q(1, 2)) != x);
 }
@@ -387,8 +390,7 @@ TEST_CASE("simplifyTrig applies the Pythagorean identity", "[symbolic]") {
   Expr unequal = c.integer(2) * pow(t.sa, 2) + pow(t.ca, 2);
   CHECK(sym::simplifyTrig(unequal) == unequal);
   // Nested inside a function argument.
-  CHECK(sym::simplifyTrig(apply(Fn::Exp, pow(t.sa, 2) + pow(t.ca, 2))) ==
-        apply(Fn::Exp, c.one()));
+  CHECK(sym::simplifyTrig(apply(Fn::Exp, pow(t.sa, 2) + pow(t.ca, 2))) == apply(Fn::Exp, c.one()));
 }
 
 TEST_CASE("simplifyTrig applies the angle-sum identities", "[symbolic]") {
@@ -425,7 +427,8 @@ TEST_CASE("simplifyTrig applies the angle-sum identities", "[symbolic]") {
   t.numerically(negated, [](double x, double y) { return -std::cos(x - y); });
 
   // With a common factor and coefficient.
-  Expr scaled = sym::simplifyTrig(c.integer(5) * t.k * t.ca * t.cb + c.integer(5) * t.k * t.sa * t.sb);
+  Expr scaled =
+      sym::simplifyTrig(c.integer(5) * t.k * t.ca * t.cb + c.integer(5) * t.k * t.sa * t.sb);
   CHECK_FALSE(hasTrigProduct(scaled));
   CHECK(scaled == (c.integer(5) * t.k * apply(Fn::Cos, a - b)));
   t.numerically(scaled, [](double x, double y) { return 5 * 1.7 * std::cos(x - y); });
@@ -599,8 +602,9 @@ private:
     case 11: {
       Valued a = build(d);
       double s = std::sin(a.v) / 2;
-      r = random_.chance(50) ? Valued{apply(Fn::Asin, apply(Fn::Sin, a.e) / c_.integer(2)), std::asin(s)}
-                             : Valued{apply(Fn::Acos, apply(Fn::Sin, a.e) / c_.integer(2)), std::acos(s)};
+      r = random_.chance(50)
+              ? Valued{apply(Fn::Asin, apply(Fn::Sin, a.e) / c_.integer(2)), std::asin(s)}
+              : Valued{apply(Fn::Acos, apply(Fn::Sin, a.e) / c_.integer(2)), std::acos(s)};
       break;
     }
     case 12: {
@@ -690,8 +694,7 @@ TEST_CASE("canonical forms and simplifications keep the value of random expressi
   CHECK(accepted == 600);
 }
 
-TEST_CASE("trig and parameter simplifications keep the value of random trig sums",
-          "[symbolic]") {
+TEST_CASE("trig and parameter simplifications keep the value of random trig sums", "[symbolic]") {
   Context c;
   Expr m1 = c.symbol("m1", SymbolKind::Param, 0);
   Expr m2 = c.symbol("m2", SymbolKind::Param, 1);
@@ -805,8 +808,7 @@ TEST_CASE("substitution rebuilds canonical forms", "[symbolic]") {
 
 // x*x*x = x^3 holds for symbols; for x = sqrt(2) the coefficient absorbs
 // sqrt(2)*sqrt(2) = 2 first and the result is another node than 2^(3/2).
-TEST_CASE("powers of numbers are canonical whatever the grouping",
-          "[symbolic][!mayfail]") {
+TEST_CASE("powers of numbers are canonical whatever the grouping", "[symbolic][!mayfail]") {
   Context c;
   Expr s2 = sqrt(c.integer(2));
   Expr x = c.symbol("x", SymbolKind::Free);
@@ -818,8 +820,7 @@ TEST_CASE("powers of numbers are canonical whatever the grouping",
 
 // A number times a lone sum distributes, but a number times a product that
 // contains a sum does not, so the canonical node depends on the grouping.
-TEST_CASE("a number times a product with a sum is canonical whatever the grouping",
-          "[symbolic]") {
+TEST_CASE("a number times a product with a sum is canonical whatever the grouping", "[symbolic]") {
   Context c;
   Expr x = c.symbol("x", SymbolKind::Free);
   Expr y = c.symbol("y", SymbolKind::Free);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -283,14 +284,129 @@ bool parseNumber(const std::string &text, double &out) {
   return end != text.c_str() && *end == '\0' && std::isfinite(out);
 }
 
-} // namespace
+// --max-steps: a whole number of steps from 1 up to what a long holds
+// (written 1000 or 1e6); a fraction or a larger number is refused rather
+// than truncated or wrapped around.
+bool parseStepCount(const std::string &text, long &out) {
+  double steps = 0;
+  constexpr double kLimit = 0x1p63; // the first double beyond a long
+  if (!parseNumber(text, steps) || steps < 1 || steps >= kLimit || steps != std::floor(steps))
+    return false;
+  out = static_cast<long>(steps);
+  return true;
+}
 
-int runSimulate(const Invocation &invocation) {
-  auto started = std::chrono::steady_clock::now();
+// Splits --plot-vars at the commas outside brackets: the output d[1, 2] is
+// one name.
+std::vector<std::string> splitNames(const std::string &text) {
+  std::vector<std::string> names;
+  std::string item;
+  int depth = 0;
+  for (char c : text + ",") {
+    depth += (c == '[') - (c == ']');
+    if (c != ',' || depth > 0) {
+      item += c;
+      continue;
+    }
+    if (item.find_first_not_of(" \t") != std::string::npos)
+      names.push_back(item.substr(item.find_first_not_of(" \t")));
+    item.clear();
+  }
+  return names;
+}
+
+// Whether `path` can be opened for writing, tested without truncating a file
+// that is there and without leaving behind one that was not.
+bool writable(const std::string &path) {
+  std::error_code error;
+  bool existed = std::filesystem::exists(path, error);
+  bool ok = std::ofstream(path, std::ios::binary | std::ios::app).good();
+  if (ok && !existed)
+    std::filesystem::remove(path, error);
+  return ok;
+}
+
+// The command line of `simulate`.
+struct SimulateArgs {
   driver::SimulationOptions options;
   std::string file, output;
   std::vector<std::string> settings;
-  const std::vector<std::string> &args = invocation.args;
+};
+
+// Applies one option that takes `value`; an exit code on usage errors.
+std::optional<int> applySimulateOption(const std::string &name, const std::string &value,
+                                       SimulateArgs &parsed) {
+  driver::SimulationOptions &options = parsed.options;
+  runtime::IntegratorOptions &integrator = options.integrator;
+  auto numeric = [&](double &target, bool positive) -> std::optional<int> {
+    double number = 0;
+    if (!parseNumber(value, number) || (positive && !(number > 0)))
+      return usageError("simulate: " + name + " needs a " + (positive ? "positive " : "") +
+                        "number, got '" + value + "'");
+    target = number;
+    return std::nullopt;
+  };
+  if (name == "--until")
+    return numeric(integrator.tEnd, false);
+  if (name == "--dt")
+    return numeric(integrator.dt, true);
+  if (name == "--rtol")
+    return numeric(integrator.rtol, true);
+  if (name == "--atol")
+    return numeric(integrator.atol, true);
+  if (name == "--step")
+    return numeric(integrator.step, true);
+  if (name == "--max-steps") {
+    if (!parseStepCount(value, integrator.maxSteps))
+      return usageError("simulate: --max-steps needs a positive whole number below 2^63, got '" +
+                        value + "'");
+  } else if (name == "--method") {
+    if (value == "dopri5")
+      integrator.method = runtime::Method::Dopri5;
+    else if (value == "dop853")
+      integrator.method = runtime::Method::Dop853;
+    else if (value == "rk4")
+      integrator.method = runtime::Method::Rk4;
+    else if (value == "midpoint")
+      integrator.method = runtime::Method::Midpoint;
+    else
+      return usageError("simulate: unknown method '" + value +
+                        "' (dopri5, dop853, rk4 or midpoint)");
+  } else if (name == "--backend") {
+    if (value == "jit")
+      options.backend = driver::Backend::Jit;
+    else if (value == "interp")
+      options.backend = driver::Backend::Interpreter;
+    else
+      return usageError("simulate: unknown backend '" + value + "' (jit or interp)");
+  } else if (name == "--baumgarte") {
+    size_t comma = value.find(',');
+    double a = 0, b = 0;
+    if (comma == std::string::npos || !parseNumber(value.substr(0, comma), a) ||
+        !parseNumber(value.substr(comma + 1), b) || a < 0 || b < 0)
+      return usageError("simulate: --baumgarte needs two non-negative numbers 'a,b', got '" +
+                        value + "'");
+    options.baumgarte = std::make_pair(a, b);
+  } else if (name == "--set") {
+    parsed.settings.push_back(value);
+  } else if (name == "--init") {
+    options.start.init += (options.start.init.empty() ? "" : ", ") + value;
+  } else if (name == "-o") {
+    parsed.output = value;
+  } else if (name == "--plot") {
+    options.plotPath = value;
+  } else if (name == "--plot-vars") {
+    for (const std::string &item : splitNames(value))
+      options.plotVars.push_back(item);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> parseSimulateArgs(const std::vector<std::string> &args, SimulateArgs &parsed) {
+  static const std::vector<std::string> known = {
+      "--until", "--dt", "--method", "--rtol",      "--atol",    "--max-steps", "--set",
+      "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step",      "--baumgarte"};
+  driver::SimulationOptions &options = parsed.options;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i], name = arg, value;
     size_t equals = arg.find('=');
@@ -300,14 +416,11 @@ int runSimulate(const Invocation &invocation) {
       value = arg.substr(equals + 1);
     }
     if (arg.size() < 2 || arg[0] != '-') {
-      if (!file.empty())
+      if (!parsed.file.empty())
         return usageError("simulate: expected one model file");
-      file = arg;
+      parsed.file = arg;
       continue;
     }
-    static const std::vector<std::string> known = {
-        "--until", "--dt", "--method", "--rtol",      "--atol",    "--max-steps", "--set",
-        "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step",      "--baumgarte"};
     if (arg == "--no-cache" || arg == "--strict-init" || arg == "--no-projection") {
       if (arg == "--no-cache")
         options.useCache = false;
@@ -324,100 +437,69 @@ int runSimulate(const Invocation &invocation) {
         return usageError("simulate: " + name + " needs a value");
       value = args[++i];
     }
-    double number = 0;
-    auto numeric = [&](double &target, bool positive) -> std::optional<int> {
-      if (!parseNumber(value, number) || (positive && !(number > 0)))
-        return usageError("simulate: " + name + " needs a " + (positive ? "positive " : "") +
-                          "number, got '" + value + "'");
-      target = number;
-      return std::nullopt;
-    };
-    std::optional<int> status;
-    runtime::IntegratorOptions &integrator = options.integrator;
-    if (name == "--until") {
-      status = numeric(integrator.tEnd, false);
-    } else if (name == "--dt") {
-      status = numeric(integrator.dt, true);
-    } else if (name == "--rtol") {
-      status = numeric(integrator.rtol, true);
-    } else if (name == "--atol") {
-      status = numeric(integrator.atol, true);
-    } else if (name == "--step") {
-      status = numeric(integrator.step, true);
-    } else if (name == "--max-steps") {
-      double steps = 0;
-      status = numeric(steps, true);
-      integrator.maxSteps = static_cast<long>(steps);
-    } else if (name == "--method") {
-      if (value == "dopri5")
-        integrator.method = runtime::Method::Dopri5;
-      else if (value == "dop853")
-        integrator.method = runtime::Method::Dop853;
-      else if (value == "rk4")
-        integrator.method = runtime::Method::Rk4;
-      else if (value == "midpoint")
-        integrator.method = runtime::Method::Midpoint;
-      else
-        return usageError("simulate: unknown method '" + value +
-                          "' (dopri5, dop853, rk4 or midpoint)");
-    } else if (name == "--backend") {
-      if (value == "jit")
-        options.backend = driver::Backend::Jit;
-      else if (value == "interp")
-        options.backend = driver::Backend::Interpreter;
-      else
-        return usageError("simulate: unknown backend '" + value + "' (jit or interp)");
-    } else if (name == "--baumgarte") {
-      size_t comma = value.find(',');
-      double a = 0, b = 0;
-      if (comma == std::string::npos || !parseNumber(value.substr(0, comma), a) ||
-          !parseNumber(value.substr(comma + 1), b) || a < 0 || b < 0)
-        return usageError("simulate: --baumgarte needs two non-negative numbers 'a,b', got '" +
-                          value + "'");
-      options.baumgarte = std::make_pair(a, b);
-    } else if (name == "--set") {
-      settings.push_back(value);
-    } else if (name == "--init") {
-      options.start.init += (options.start.init.empty() ? "" : ", ") + value;
-    } else if (name == "-o") {
-      output = value;
-    } else if (name == "--plot") {
-      options.plotPath = value;
-    } else if (name == "--plot-vars") {
-      std::stringstream list(value);
-      std::string item;
-      while (std::getline(list, item, ','))
-        if (!item.empty())
-          options.plotVars.push_back(item);
-    }
-    if (status)
-      return *status;
+    if (auto status = applySimulateOption(name, value, parsed))
+      return status;
   }
-  if (file.empty())
+  if (parsed.file.empty())
     return usageError("simulate: expected one model file");
-  auto loaded = driver::loadModel(file, settings, searchPath(invocation), true);
+  return std::nullopt;
+}
+
+// What can go wrong before the run, checked before anything is written (the
+// CSV header, a truncated -o file): the options against the model, the time
+// grids from the start time that --init may set, the plot's path.
+std::optional<int> checkBeforeRun(driver::LoadedModel &loaded, driver::SimulationOptions &options) {
+  if (!driver::checkSimulation(loaded, options))
+    return kExitModelError;
+  std::optional<mechanics::State> start =
+      driver::parseState(loaded, options.start.init, nullptr, "--init");
+  if (!start)
+    return kExitModelError;
+  runtime::IntegratorOptions integrator = options.integrator;
+  integrator.t0 = start->t;
+  if (std::string error = driver::gridError(integrator); !error.empty())
+    return usageError("simulate: " + error);
+  if (!options.plotPath.empty() && !writable(options.plotPath)) {
+    loaded.diagnostics().error({}, "cannot write '" + options.plotPath + "'");
+    return kExitModelError;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int runSimulate(const Invocation &invocation) {
+  auto started = std::chrono::steady_clock::now();
+  SimulateArgs args;
+  if (auto status = parseSimulateArgs(invocation.args, args))
+    return *status;
+  auto loaded = driver::loadModel(args.file, args.settings, searchPath(invocation), true);
   double deriveSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!loaded->derivation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
+  if (auto status = checkBeforeRun(*loaded, args.options)) {
+    loaded->diagnostics().print(std::cerr);
+    return *status;
+  }
   std::ofstream fileStream;
-  if (!output.empty()) {
-    fileStream.open(output, std::ios::binary | std::ios::trunc);
+  if (!args.output.empty()) {
+    fileStream.open(args.output, std::ios::binary | std::ios::trunc);
     if (!fileStream) {
-      std::cerr << "mech: error: cannot write '" << output << "'\n";
+      std::cerr << "mech: error: cannot write '" << args.output << "'\n";
       return kExitModelError;
     }
   }
-  std::ostream &csv = output.empty() ? std::cout : fileStream;
-  auto summary = driver::simulate(*loaded, options, deriveSeconds, csv);
+  std::ostream &csv = args.output.empty() ? std::cout : fileStream;
+  auto summary = driver::simulate(*loaded, args.options, deriveSeconds, csv);
   loaded->diagnostics().print(std::cerr);
   if (!summary)
     return kExitModelError;
   std::cerr << driver::summaryText(*summary);
   if (!summary->failure.empty()) {
-    std::cerr << file << ": error: " << summary->failure << "\n";
+    std::cerr << args.file << ": error: " << summary->failure << "\n";
     return kExitModelError;
   }
   return kExitOk;

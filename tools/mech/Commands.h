@@ -30,6 +30,7 @@ int runEquilibria(const Invocation &invocation);  // EquilibriaCommand.cpp
 int runLinearize(const Invocation &invocation);   // EquilibriaCommand.cpp
 int runSolve(const Invocation &invocation);       // SolveCommand.cpp
 int runBuild(const Invocation &invocation);       // BuildCommand.cpp
+int runRepl(const Invocation &invocation);        // ReplCommand.cpp
 
 // The import search path: MECH_PATH, then the standard library.
 sema::SearchPath searchPath(const Invocation &invocation);

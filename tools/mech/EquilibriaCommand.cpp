@@ -96,6 +96,33 @@ std::vector<std::string> splitList(const std::string &text) {
   return items;
 }
 
+// The coordinate that a range of --in bounds, with `low` and `high` its
+// bounds as assignments; -1 after reporting a name that is no coordinate (a
+// velocity included: the box is of positions) or a bound of the wrong
+// dimension.
+int rangeCoordinate(driver::LoadedModel &loaded, const sema::Assignment &low,
+                    const sema::Assignment &high) {
+  const sema::CheckedModel &model = loaded.model();
+  int found = -1;
+  for (size_t j = 0; j < model.coords.size(); ++j)
+    if (model.coords[j].name == low.name)
+      found = static_cast<int>(j);
+  if (found < 0) {
+    loaded.diagnostics().error(low.location,
+                               "'" + low.name + "' is not a coordinate of " + model.name);
+    return -1;
+  }
+  if (low.primes != 0) {
+    loaded.diagnostics().error(low.location, "--in takes coordinates, not velocities ('" +
+                                                 low.name + std::string(low.primes, '\'') + "')");
+    return -1;
+  }
+  sema::DimInfo dim = driver::coordinateDimension(model, found, 0);
+  bool lowOk = driver::checkValueDimension(loaded.diagnostics(), low, dim);
+  bool highOk = driver::checkValueDimension(loaded.diagnostics(), high, dim);
+  return lowOk && highOk ? found : -1;
+}
+
 // Applies --in "q = a..b, ..." to the box; nullopt on success, else the exit
 // code (usage errors for the shape, model errors for the values).
 std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &text,
@@ -114,15 +141,9 @@ std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &te
     auto b = sema::parseAssignments(*loaded.compilation, "--in", high, &model);
     if (!a || !b || a->size() != 1 || b->size() != 1)
       return kExitModelError;
-    int found = -1;
-    for (size_t j = 0; j < model.coords.size(); ++j)
-      if (model.coords[j].name == (*a)[0].name)
-        found = static_cast<int>(j);
-    if (found < 0 || (*a)[0].primes != 0) {
-      loaded.diagnostics().error((*a)[0].location,
-                                 "'" + (*a)[0].name + "' is not a coordinate of " + model.name);
+    int found = rangeCoordinate(loaded, (*a)[0], (*b)[0]);
+    if (found < 0)
       return kExitModelError;
-    }
     double lo = (*a)[0].value, hi = (*b)[0].value;
     if (!(lo < hi))
       return usageError("equilibria: --in range for '" + (*a)[0].name + "' is empty");

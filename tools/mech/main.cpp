@@ -50,6 +50,11 @@ commands:
   solve FILE --at "q=v, ..." --for P [--for P2 ...] [--set p=v ...] [--json]
                        statics by virtual work: the params that make the
                        configuration an equilibrium
+  repl [FILE] [--prompt] [--echo]
+                       an interactive session: expressions over the model's
+                       names (diff, simplify, subs, taylor, eval), declarations
+                       typed line by line, and :commands (:eom, :eval, :sim,
+                       :equilibria, :set, :reload, :help, ...)
   build FILE -o libNAME.so [--header NAME.h] [--prefix NAME]
          [--cpu generic|native] [--set p=v ...]
                        compile the model to a shared library with a C ABI
@@ -110,6 +115,8 @@ int dispatch(int argc, char **argv) {
     return runSolve(invocation);
   if (command == "build")
     return runBuild(invocation);
+  if (command == "repl")
+    return runRepl(invocation);
   return usageError("unknown command '" + command + "'");
 }
 
@@ -125,5 +132,9 @@ int main(int argc, char **argv) {
   } catch (const std::bad_alloc &) {
     std::cerr << "mech: error: out of memory\n";
     return 1;
+  } catch (const std::exception &error) {
+    // A failure no check anticipated: reported, never an abort.
+    std::cerr << "mech: internal error: " << error.what() << "\n";
+    return 3;
   }
 }

@@ -1,0 +1,730 @@
+// A tree walk over the typed expression (a line: no sharing to memoise), the
+// symbolic work done by the engine's own diff, simplify, expand and
+// substitution, and numbers by the engine's straight-line programs.
+#include "repl/Expressions.h"
+
+#include "sema/Units.h"
+#include "symbolic/Diff.h"
+#include "symbolic/Print.h"
+#include "symbolic/Program.h"
+#include "symbolic/Simplify.h"
+#include "symbolic/Subs.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <unordered_set>
+
+namespace mech::repl {
+
+namespace {
+
+using sym::Expr;
+
+std::optional<sym::Fn> elementaryFunction(const std::string &name, int &arity) {
+  struct Entry {
+    const char *name;
+    sym::Fn fn;
+    int arity;
+  };
+  static const Entry entries[] = {
+#define MECH_REPL_FN(id, text, n) {text, sym::Fn::id, n},
+      MECH_SYM_FUNCS(MECH_REPL_FN)
+#undef MECH_REPL_FN
+  };
+  for (const Entry &e : entries)
+    if (name == e.name) {
+      arity = e.arity;
+      return e.fn;
+    }
+  return std::nullopt;
+}
+
+const char *shapeName(const Tensor &t) {
+  if (t.isScalar())
+    return "a scalar";
+  return t.cols == 0 ? "a vector" : "a matrix";
+}
+
+class Evaluator {
+public:
+  Evaluator(Scope &scope, Diagnostics &diagnostics)
+      : scope_(scope), diagnostics_(diagnostics), c_(*scope.context) {}
+
+  std::optional<Tensor> eval(const ast::Expr &e) {
+    switch (e.kind) {
+    case ast::ExprKind::Number:
+      return number(static_cast<const ast::Number &>(e));
+    case ast::ExprKind::Time:
+      return Tensor::scalar(c_.time());
+    case ast::ExprKind::Pi:
+      return Tensor::scalar(c_.pi());
+    case ast::ExprKind::Name:
+      return name(static_cast<const ast::Name &>(e));
+    case ast::ExprKind::Call:
+      return call(static_cast<const ast::Call &>(e));
+    case ast::ExprKind::SumOver:
+      return sum(static_cast<const ast::SumOver &>(e));
+    case ast::ExprKind::Vector:
+      return vector(static_cast<const ast::Vector &>(e));
+    case ast::ExprKind::Add:
+      return add(static_cast<const ast::Add &>(e));
+    case ast::ExprKind::Mul:
+      return mul(static_cast<const ast::Mul &>(e));
+    case ast::ExprKind::Neg: {
+      auto v = eval(*static_cast<const ast::Neg &>(e).operand);
+      if (!v)
+        return std::nullopt;
+      return map(*v, [](const Expr &x) { return -x; });
+    }
+    case ast::ExprKind::Pow:
+      return power(static_cast<const ast::Pow &>(e));
+    case ast::ExprKind::Prime:
+      return prime(static_cast<const ast::Prime &>(e));
+    case ast::ExprKind::Component:
+      return component(static_cast<const ast::Component &>(e));
+    case ast::ExprKind::Index:
+      return index(static_cast<const ast::Index &>(e));
+    }
+    return fail(e.location, "unsupported expression");
+  }
+
+private:
+  std::nullopt_t fail(Location at, const std::string &message) {
+    diagnostics_.error(at, message);
+    return std::nullopt;
+  }
+
+  static Tensor map(const Tensor &t, const std::function<Expr(const Expr &)> &f) {
+    Tensor out{t.rows, t.cols, {}};
+    for (const Expr &x : t.v)
+      out.v.push_back(f(x));
+    return out;
+  }
+
+  std::optional<Tensor> number(const ast::Number &n) {
+    double value = 0;
+    auto result = std::from_chars(n.text.data(), n.text.data() + n.text.size(), value);
+    if (result.ec != std::errc() || !std::isfinite(value))
+      return fail(n.location, "number " + n.text + " is out of range");
+    std::optional<Rational> exact = Rational::fromDecimal(n.text);
+    Expr x = exact ? c_.number(sym::Num(*exact)) : c_.number(sym::Num::inexact(value));
+    if (n.unit) {
+      std::optional<sema::UnitValue> unit = sema::evaluateUnit(*n.unit, diagnostics_);
+      if (!unit)
+        return std::nullopt;
+      x = x * c_.number(sym::Num(unit->scale));
+      if (unit->piPower != 0)
+        x = x * sym::pow(c_.pi(), unit->piPower);
+    }
+    return Tensor::scalar(x);
+  }
+
+  std::optional<Tensor> name(const ast::Name &n) {
+    auto found = scope_.names.find(n.name);
+    if (found != scope_.names.end())
+      return found->second;
+    if (n.name == "eom")
+      return fail(n.location, "eom holds the derived quantities: eom.T, eom.V, eom.L, eom.D, "
+                              "eom.M, eom.f, eom.Q, eom.T2, eom.T1, eom.T0");
+    if (scope_.freeSymbols)
+      return Tensor::scalar(c_.symbol(n.name, sym::SymbolKind::Free));
+    return fail(n.location, "unknown name '" + n.name + "'" + suggestion(n.name));
+  }
+
+  // " (did you mean 'th1'?)" for a name one edit away from a known one.
+  std::string suggestion(const std::string &name) const {
+    auto distance = [](const std::string &a, const std::string &b) {
+      std::vector<size_t> row(b.size() + 1);
+      for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+      for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+          size_t next =
+              std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+          diagonal = row[j];
+          row[j] = next;
+        }
+      }
+      return row[b.size()];
+    };
+    for (const auto &[known, value] : scope_.names)
+      if (distance(name, known) <= (name.size() > 3 ? 2u : 1u))
+        return " (did you mean '" + known + "'?)";
+    return "";
+  }
+
+  std::optional<Tensor> vector(const ast::Vector &v) {
+    std::vector<Tensor> elements;
+    for (const ast::ExprPtr &e : v.elements) {
+      auto value = eval(*e);
+      if (!value)
+        return std::nullopt;
+      elements.push_back(std::move(*value));
+    }
+    if (elements.empty())
+      return fail(v.location, "an empty vector");
+    if (elements[0].isScalar()) {
+      Tensor out{static_cast<int>(elements.size()), 0, {}};
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (!elements[i].isScalar())
+          return fail(v.elements[i]->location, "a vector's entries must be scalars");
+        out.v.push_back(elements[i][0]);
+      }
+      return out;
+    }
+    // A matrix, row by row.
+    int cols = elements[0].rows;
+    Tensor out{static_cast<int>(elements.size()), cols, {}};
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (elements[i].isScalar() || elements[i].cols != 0 || elements[i].rows != cols)
+        return fail(v.elements[i]->location,
+                    "a matrix's rows must be vectors of one size (" + std::to_string(cols) + ")");
+      out.v.insert(out.v.end(), elements[i].v.begin(), elements[i].v.end());
+    }
+    return out;
+  }
+
+  static bool sameShape(const Tensor &a, const Tensor &b) {
+    return a.rows == b.rows && a.cols == b.cols;
+  }
+
+  std::optional<Tensor> add(const ast::Add &a) {
+    std::optional<Tensor> total;
+    for (const ast::Add::Term &term : a.terms) {
+      auto value = eval(*term.value);
+      if (!value)
+        return std::nullopt;
+      if (term.negated)
+        value = map(*value, [](const Expr &x) { return -x; });
+      if (!total) {
+        total = std::move(value);
+        continue;
+      }
+      if (!sameShape(*total, *value))
+        return fail(term.value->location, std::string("cannot add ") + shapeName(*value) + " to " +
+                                              shapeName(*total) + " of another shape");
+      for (size_t i = 0; i < total->v.size(); ++i)
+        total->v[i] = total->v[i] + value->v[i];
+    }
+    return total;
+  }
+
+  std::optional<Tensor> product(const Tensor &a, const Tensor &b, Location at) {
+    if (a.isScalar())
+      return map(b, [&](const Expr &x) { return a[0] * x; });
+    if (b.isScalar())
+      return map(a, [&](const Expr &x) { return x * b[0]; });
+    if (a.cols == 0)
+      return fail(at, "a vector times a vector: use dot(a, b) or cross(a, b)");
+    if (a.cols != b.rows)
+      return fail(at, "a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                          " matrix cannot multiply " + shapeName(b) + " with " +
+                          std::to_string(b.rows) + " rows");
+    int width = b.cols == 0 ? 1 : b.cols;
+    Tensor out{a.rows, b.cols, {}};
+    for (int i = 0; i < a.rows; ++i)
+      for (int j = 0; j < width; ++j) {
+        std::vector<Expr> terms;
+        for (int k = 0; k < a.cols; ++k)
+          terms.push_back(a.v[static_cast<size_t>(i * a.cols + k)] *
+                          b.v[static_cast<size_t>(k * width + j)]);
+        out.v.push_back(c_.add(terms));
+      }
+    return out;
+  }
+
+  std::optional<Tensor> mul(const ast::Mul &m) {
+    std::optional<Tensor> total;
+    for (const ast::Mul::Factor &factor : m.factors) {
+      auto value = eval(*factor.value);
+      if (!value)
+        return std::nullopt;
+      if (!total) {
+        total = std::move(value);
+        continue;
+      }
+      if (factor.divides) {
+        if (!value->isScalar())
+          return fail(factor.value->location, "division by a vector or matrix");
+        if (value->v[0].isZero())
+          return fail(factor.value->location, "division by zero");
+        Expr divisor = value->v[0];
+        total = map(*total, [&](const Expr &x) { return x / divisor; });
+      } else {
+        total = product(*total, *value, factor.value->location);
+        if (!total)
+          return std::nullopt;
+      }
+    }
+    return total;
+  }
+
+  std::optional<Tensor> power(const ast::Pow &p) {
+    auto base = eval(*p.base), exponent = eval(*p.exponent);
+    if (!base || !exponent)
+      return std::nullopt;
+    if (!base->isScalar() || !exponent->isScalar())
+      return fail(p.location, "^ takes scalars");
+    if (base->v[0].isZero() && exponent->v[0].isNumber() && exponent->v[0]->num.isNegative())
+      return fail(p.location, "division by zero");
+    return Tensor::scalar(sym::pow(base->v[0], exponent->v[0]));
+  }
+
+  std::optional<Tensor> prime(const ast::Prime &p) {
+    auto value = eval(*p.operand);
+    if (!value)
+      return std::nullopt;
+    if (!scope_.timeDerivative)
+      return fail(p.location, "' (d/dt along the motion) needs a model: load one with :load FILE "
+                              "or declare coordinates with coord");
+    for (int k = 0; k < p.order; ++k) {
+      for (const Expr &x : value->v)
+        if (x.has(sym::kHasAcceleration))
+          return fail(p.location, "the derivative of an acceleration (order 3) is not defined");
+      value = map(*value, scope_.timeDerivative);
+    }
+    return value;
+  }
+
+  std::optional<Tensor> component(const ast::Component &c) {
+    if (c.operand->kind == ast::ExprKind::Name &&
+        static_cast<const ast::Name &>(*c.operand).name == "eom" && !scope_.names.count("eom")) {
+      auto found = scope_.eom.find(c.component);
+      if (found != scope_.eom.end())
+        return found->second;
+      if (scope_.eom.empty())
+        return fail(c.location, "eom needs a model with equations: load one with :load FILE");
+      return fail(c.componentLocation,
+                  "eom has no '" + c.component + "': it has T, V, L, D, M, f, Q, T2, T1, T0");
+    }
+    auto value = eval(*c.operand);
+    if (!value)
+      return std::nullopt;
+    int k = c.component == "x" ? 0 : c.component == "y" ? 1 : c.component == "z" ? 2 : -1;
+    if (k < 0)
+      return fail(c.componentLocation, "." + c.component + ": a vector has .x, .y and .z");
+    if (value->isScalar() || value->cols != 0 || k >= value->rows)
+      return fail(c.componentLocation,
+                  "." + c.component + " of " + shapeName(*value) +
+                      (value->isScalar() ? "" : " of size " + std::to_string(value->rows)));
+    return Tensor::scalar(value->v[static_cast<size_t>(k)]);
+  }
+
+  std::optional<long> integer(const ast::Expr &e) {
+    auto value = eval(e);
+    if (!value)
+      return std::nullopt;
+    if (!value->isScalar() || !value->v[0].isNumber() || !value->v[0]->num.isInteger()) {
+      fail(e.location, "an integer was expected");
+      return std::nullopt;
+    }
+    return static_cast<long>(value->v[0]->num.rational().num());
+  }
+
+  std::optional<Tensor> index(const ast::Index &ix) {
+    std::vector<long> at;
+    for (const ast::ExprPtr &e : ix.indices) {
+      auto k = integer(*e);
+      if (!k)
+        return std::nullopt;
+      at.push_back(*k);
+    }
+    // A member of an indexed family: th[2].
+    if (ix.operand->kind == ast::ExprKind::Name) {
+      std::string member = static_cast<const ast::Name &>(*ix.operand).name + "[";
+      for (size_t i = 0; i < at.size(); ++i)
+        member += (i ? ", " : "") + std::to_string(at[i]);
+      member += "]";
+      auto found = scope_.names.find(member);
+      if (found != scope_.names.end())
+        return found->second;
+    }
+    auto value = eval(*ix.operand);
+    if (!value)
+      return std::nullopt;
+    // An entry of a vector or matrix, counted from 1 as in the textbooks.
+    if (value->isScalar())
+      return fail(ix.location, "a scalar has no entries");
+    long rows = value->rows, cols = value->cols;
+    auto outside = [&](long k, long size) { return k < 1 || k > size; };
+    if (cols == 0 && at.size() == 1 && !outside(at[0], rows))
+      return Tensor::scalar(value->v[static_cast<size_t>(at[0] - 1)]);
+    if (cols > 0 && at.size() == 2 && !outside(at[0], rows) && !outside(at[1], cols))
+      return Tensor::scalar(value->v[static_cast<size_t>((at[0] - 1) * cols + at[1] - 1)]);
+    if (cols > 0 && at.size() == 1 && !outside(at[0], rows)) {
+      Tensor row{static_cast<int>(cols), 0, {}};
+      for (long j = 0; j < cols; ++j)
+        row.v.push_back(value->v[static_cast<size_t>((at[0] - 1) * cols + j)]);
+      return row;
+    }
+    return fail(ix.location, std::string("no such entry of ") + shapeName(*value) + " (" +
+                                 std::to_string(rows) + (cols ? "x" + std::to_string(cols) : "") +
+                                 "; entries count from 1)");
+  }
+
+  std::optional<Tensor> sum(const ast::SumOver &s) {
+    auto from = integer(*s.from), to = integer(*s.to);
+    if (!from || !to)
+      return std::nullopt;
+    if (*to - *from > 100000)
+      return fail(s.location, "the range of the sum is too long");
+    auto saved = scope_.names.find(s.index) != scope_.names.end()
+                     ? std::optional<Tensor>(scope_.names[s.index])
+                     : std::nullopt;
+    std::optional<Tensor> total;
+    bool ok = true;
+    for (long k = *from; k <= *to && ok; ++k) {
+      scope_.names[s.index] = Tensor::scalar(c_.integer(k));
+      auto term = eval(*s.body);
+      if (!term) {
+        ok = false;
+      } else if (!total) {
+        total = std::move(term);
+      } else if (!sameShape(*total, *term)) {
+        ok = false;
+        fail(s.body->location, "the terms of the sum have different shapes");
+      } else {
+        for (size_t i = 0; i < total->v.size(); ++i)
+          total->v[i] = total->v[i] + term->v[i];
+      }
+    }
+    if (saved)
+      scope_.names[s.index] = *saved;
+    else
+      scope_.names.erase(s.index);
+    if (!ok)
+      return std::nullopt;
+    if (!total)
+      return Tensor::scalar(c_.zero());
+    return total;
+  }
+
+  // ---- Calls ----------------------------------------------------------------
+
+  std::optional<Tensor> call(const ast::Call &call) {
+    const std::string &f = call.callee;
+    if (f == "diff" || f == "simplify" || f == "expand" || f == "subs" || f == "taylor" ||
+        f == "eval")
+      return calculatorFunction(call);
+    std::vector<Tensor> args;
+    for (const ast::ExprPtr &e : call.args) {
+      auto value = eval(*e);
+      if (!value)
+        return std::nullopt;
+      args.push_back(std::move(*value));
+    }
+    auto arity = [&](size_t n) {
+      if (args.size() == n)
+        return true;
+      fail(call.location, f + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
+                              ", not " + std::to_string(args.size()));
+      return false;
+    };
+    auto scalarArgument = [&](size_t i) {
+      if (args[i].isScalar())
+        return true;
+      fail(call.args[i]->location, f + " takes scalars, not " + std::string(shapeName(args[i])));
+      return false;
+    };
+    auto vectorArgument = [&](size_t i) {
+      if (!args[i].isScalar() && args[i].cols == 0)
+        return true;
+      fail(call.args[i]->location, f + " takes vectors, not " + std::string(shapeName(args[i])));
+      return false;
+    };
+    int fnArity = 0;
+    if (f == "sqrt") {
+      if (!arity(1) || !scalarArgument(0))
+        return std::nullopt;
+      return Tensor::scalar(sym::sqrt(args[0][0]));
+    }
+    if (auto fn = elementaryFunction(f, fnArity)) {
+      if (!arity(static_cast<size_t>(fnArity)))
+        return std::nullopt;
+      for (size_t i = 0; i < args.size(); ++i)
+        if (!scalarArgument(i))
+          return std::nullopt;
+      if (fnArity == 2)
+        return Tensor::scalar(sym::atan2(args[0][0], args[1][0]));
+      return Tensor::scalar(sym::apply(*fn, args[0][0]));
+    }
+    if (f == "dot" || f == "cross") {
+      if (!arity(2) || !vectorArgument(0) || !vectorArgument(1))
+        return std::nullopt;
+      const Tensor &a = args[0], &b = args[1];
+      if (a.rows != b.rows)
+        return fail(call.location, f + " of vectors of sizes " + std::to_string(a.rows) + " and " +
+                                       std::to_string(b.rows));
+      if (f == "dot") {
+        std::vector<Expr> terms;
+        for (int i = 0; i < a.rows; ++i)
+          terms.push_back(a[static_cast<size_t>(i)] * b[static_cast<size_t>(i)]);
+        return Tensor::scalar(c_.add(terms));
+      }
+      if (a.rows == 2)
+        return Tensor::scalar(a[0] * b[1] - a[1] * b[0]);
+      if (a.rows != 3)
+        return fail(call.location, "cross takes 2-D or 3-D vectors");
+      return Tensor{
+          3, 0, {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
+    }
+    if (f == "norm") {
+      if (!arity(1) || !vectorArgument(0))
+        return std::nullopt;
+      std::vector<Expr> squares;
+      for (const Expr &x : args[0].v)
+        squares.push_back(x * x);
+      return Tensor::scalar(sym::sqrt(c_.add(squares)));
+    }
+    if (f == "transpose") {
+      if (!arity(1))
+        return std::nullopt;
+      const Tensor &a = args[0];
+      if (a.isScalar() || a.cols == 0)
+        return fail(call.args[0]->location, "transpose takes a matrix");
+      Tensor t{a.cols, a.rows, {}};
+      for (int i = 0; i < a.cols; ++i)
+        for (int j = 0; j < a.rows; ++j)
+          t.v.push_back(a.v[static_cast<size_t>(j * a.cols + i)]);
+      return t;
+    }
+    if (f == "diag") {
+      if (args.empty())
+        return fail(call.location, "diag takes the diagonal's entries");
+      int n = static_cast<int>(args.size());
+      Tensor d{n, n, std::vector<Expr>(static_cast<size_t>(n * n), c_.zero())};
+      for (int i = 0; i < n; ++i) {
+        if (!scalarArgument(static_cast<size_t>(i)))
+          return std::nullopt;
+        d.v[static_cast<size_t>(i * n + i)] = args[static_cast<size_t>(i)][0];
+      }
+      return d;
+    }
+    return fail(call.calleeLocation,
+                "unknown function '" + f +
+                    "' (the REPL has the language's built-ins and diff, simplify, expand, subs, "
+                    "taylor, eval)");
+  }
+
+  // The symbol an argument names: x, th1', t, a param or a free symbol.
+  std::optional<Expr> symbolArgument(const ast::Expr &e, const std::string &function) {
+    auto value = eval(e);
+    if (!value)
+      return std::nullopt;
+    if (!value->isScalar() || value->v[0].kind() != sym::Kind::Symbol) {
+      fail(e.location, function + ": expected a symbol (a coordinate, a velocity such as th1', "
+                                  "a param, t or a free name)");
+      return std::nullopt;
+    }
+    return value->v[0];
+  }
+
+  // (symbol, value) pairs after the first argument: name = value, ...
+  std::optional<std::vector<std::pair<Expr, Tensor>>> pairs(const ast::Call &call, size_t from) {
+    std::vector<std::pair<Expr, Tensor>> out;
+    if ((call.args.size() - from) % 2 != 0)
+      return fail(call.location, call.callee + " takes name = value pairs after the expression");
+    for (size_t i = from; i + 1 < call.args.size(); i += 2) {
+      auto symbol = symbolArgument(*call.args[i], call.callee);
+      auto value = eval(*call.args[i + 1]);
+      if (!symbol || !value)
+        return std::nullopt;
+      if (!value->isScalar())
+        return fail(call.args[i + 1]->location, call.callee + ": a value must be a scalar");
+      out.emplace_back(*symbol, *value);
+    }
+    return out;
+  }
+
+  std::optional<Tensor> calculatorFunction(const ast::Call &call) {
+    const std::string &f = call.callee;
+    if (call.args.empty())
+      return fail(call.location, f + " needs an expression");
+    auto value = eval(*call.args[0]);
+    if (!value)
+      return std::nullopt;
+    if (f == "simplify" || f == "expand") {
+      if (call.args.size() != 1)
+        return fail(call.location, f + " takes one expression");
+      return map(*value, f == "simplify" ? sym::simplify : sym::expand);
+    }
+    if (f == "diff") {
+      if (call.args.size() != 2 && call.args.size() != 3)
+        return fail(call.location, "diff takes an expression, a symbol and optionally an order: "
+                                   "diff(e, x) or diff(e, x, 2)");
+      auto x = symbolArgument(*call.args[1], "diff");
+      if (!x)
+        return std::nullopt;
+      long order = 1;
+      if (call.args.size() == 3) {
+        auto k = integer(*call.args[2]);
+        if (!k)
+          return std::nullopt;
+        if (*k < 0 || *k > 20)
+          return fail(call.args[2]->location, "diff: the order must be between 0 and 20");
+        order = *k;
+      }
+      for (long k = 0; k < order; ++k)
+        value = map(*value, [&](const Expr &e) { return sym::diff(e, *x); });
+      return value;
+    }
+    if (f == "subs") {
+      auto given = pairs(call, 1);
+      if (!given)
+        return std::nullopt;
+      sym::Substitution substitution;
+      for (const auto &[symbol, replacement] : *given)
+        substitution.set(symbol, replacement[0]);
+      return map(*value, [&](const Expr &e) { return substitution(e); });
+    }
+    if (f == "taylor") {
+      // taylor(e, x, x0, n): sum over k <= n of e^(k)(x0) (x - x0)^k / k!.
+      if (call.args.size() != 4)
+        return fail(call.location, "taylor takes an expression, a symbol, the point and the "
+                                   "order: taylor(e, x, 0, 5)");
+      auto x = symbolArgument(*call.args[1], "taylor");
+      auto at = eval(*call.args[2]);
+      auto order = integer(*call.args[3]);
+      if (!x || !at || !order)
+        return std::nullopt;
+      if (!at->isScalar())
+        return fail(call.args[2]->location, "taylor: the point must be a scalar");
+      if (*order < 0 || *order > 20)
+        return fail(call.args[3]->location, "taylor: the order must be between 0 and 20");
+      sym::Substitution atPoint;
+      atPoint.set(*x, at->v[0]);
+      Expr offset = *x - at->v[0];
+      return map(*value, [&](const Expr &e) {
+        std::vector<Expr> terms;
+        Expr derivative = e;
+        sym::Num factorial(1);
+        for (long k = 0; k <= *order; ++k) {
+          if (k > 0) {
+            derivative = sym::diff(derivative, *x);
+            factorial = factorial * sym::Num(k);
+          }
+          terms.push_back(atPoint(derivative) * sym::pow(offset, k) / c_.number(factorial));
+        }
+        return c_.add(terms);
+      });
+    }
+    // eval(e, x = 1, ...): every symbol needs a number, from the pairs or
+    // from the model (params, init state, t = 0).
+    auto given = pairs(call, 1);
+    if (!given)
+      return std::nullopt;
+    std::map<const sym::Node *, double> values = scope_.values;
+    values[c_.time().node()] = values.count(c_.time().node()) ? values[c_.time().node()] : 0.0;
+    for (const auto &[symbol, number] : *given) {
+      auto v = numeric(number[0], values, call.location);
+      if (!v)
+        return std::nullopt;
+      values[symbol.node()] = *v;
+    }
+    Tensor out{value->rows, value->cols, {}};
+    for (const Expr &e : value->v) {
+      auto v = numeric(e, values, call.location);
+      if (!v)
+        return std::nullopt;
+      out.v.push_back(c_.number(sym::Num::inexact(*v)));
+    }
+    return out;
+  }
+
+  // The value of e with the symbols' values; an error names a missing one.
+  std::optional<double> numeric(const Expr &e, const std::map<const sym::Node *, double> &values,
+                                Location at) {
+    std::vector<const sym::Node *> symbols;
+    std::unordered_set<const sym::Node *> seen;
+    std::vector<const sym::Node *> stack{e.node()};
+    while (!stack.empty()) {
+      const sym::Node *n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second)
+        continue;
+      if (n->kind == sym::Kind::Symbol && c_.symbolInfo(n).kind != sym::SymbolKind::Constant)
+        symbols.push_back(n);
+      for (const sym::Node *child : n->ops)
+        stack.push_back(child);
+    }
+    std::vector<double> inputs;
+    std::map<uint32_t, int> indexOf; // symbol id -> input
+    for (const sym::Node *s : symbols) {
+      auto found = values.find(s);
+      if (found == values.end()) {
+        fail(at, "eval: no value for '" + c_.symbolInfo(s).name + "' (give it: eval(e, " +
+                     c_.symbolInfo(s).name + " = 1))");
+        return std::nullopt;
+      }
+      indexOf[s->symbol] = static_cast<int>(inputs.size());
+      inputs.push_back(found->second);
+    }
+    std::map<std::tuple<std::string, int, int>, int> byInfo;
+    for (const sym::Node *s : symbols) {
+      const sym::SymbolInfo &info = c_.symbolInfo(s);
+      byInfo[{info.name, static_cast<int>(info.kind), info.order}] = indexOf[s->symbol];
+    }
+    sym::Program program({e}, [&](const sym::SymbolInfo &info) {
+      auto found = byInfo.find({info.name, static_cast<int>(info.kind), info.order});
+      return found == byInfo.end() ? -1 : found->second;
+    });
+    return program.evaluate(inputs)[0];
+  }
+
+  Scope &scope_;
+  Diagnostics &diagnostics_;
+  sym::Context &c_;
+};
+
+} // namespace
+
+std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics) {
+  return Evaluator(scope, diagnostics).eval(expr);
+}
+
+std::string formatNumber(double value) {
+  char buffer[32];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value == 0 ? 0.0 : value);
+    if (std::strtod(buffer, nullptr) == value)
+      break;
+  }
+  return buffer;
+}
+
+std::string format(const Tensor &value, bool latex) {
+  auto one = [&](const Expr &e) {
+    if (e.isNumber() && !e->num.exact())
+      return formatNumber(e->num.toDouble());
+    return latex ? sym::toLatex(e) : sym::toMech(e);
+  };
+  if (value.isScalar())
+    return one(value[0]);
+  auto row = [&](size_t from, size_t count) {
+    std::string text = latex ? "" : "[";
+    for (size_t i = 0; i < count; ++i)
+      text += (i ? (latex ? " & " : ", ") : "") + one(value.v[from + i]);
+    return text + (latex ? "" : "]");
+  };
+  if (value.cols == 0) {
+    if (latex) {
+      std::string text = "\\begin{pmatrix}";
+      for (size_t i = 0; i < value.v.size(); ++i)
+        text += (i ? " \\\\ " : "") + one(value.v[i]);
+      return text + "\\end{pmatrix}";
+    }
+    return row(0, value.v.size());
+  }
+  auto cols = static_cast<size_t>(value.cols);
+  std::string text = latex ? "\\begin{pmatrix}" : "[";
+  for (size_t i = 0; i < static_cast<size_t>(value.rows); ++i)
+    text += (i ? (latex ? " \\\\ " : ", ") : "") + row(i * cols, cols);
+  return text + (latex ? "\\end{pmatrix}" : "]");
+}
+
+} // namespace mech::repl

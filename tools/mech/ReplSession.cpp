@@ -1,0 +1,797 @@
+// The session's inputs. A model change rebuilds the model from its parts
+// (the file's text, the typed declarations) and checks it; what does not
+// check is refused with the compiler's diagnostics, and the previous model
+// stays. Expressions are evaluated over the model's symbols (repl/
+// Expressions.h); commands call the CLI's functions on the model's file.
+#include "ReplSession.h"
+
+#include "mechanics/Lagrange.h"
+#include "sema/Values.h"
+#include "symbolic/Simplify.h"
+#include "syntax/Parser.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace mech::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kModelKeywords = {
+    "param",  "coord",      "let",         "kinetic",  "potential", "dissipation",
+    "force",  "torque",     "generalized", "particle", "body",      "gravity",
+    "spring", "constraint", "init",        "output",   "for"};
+
+struct CommandHelp {
+  const char *name, *usage, *what;
+};
+const CommandHelp kCommands[] = {
+    {":load", ":load FILE", "load a model file (the session's declarations are dropped)"},
+    {":reload", ":reload", "read the file again after an edit, keeping the typed declarations"},
+    {":show", ":show", "the current model as .mech text"},
+    {":save", ":save FILE", "write the current model to FILE"},
+    {":eom", ":eom [--latex | --json]", "the equations of motion (as mech equations)"},
+    {":eval", ":eval th1=0.3, th1'=0", "everything at a state, q'' solved (as mech eval)"},
+    {":sim", ":sim T [options of mech simulate]",
+     "simulate until T: a short table and the summary (--plot f.svg, -o f.csv as in the CLI)"},
+    {":equilibria", ":equilibria [options]", "states of rest and their stability"},
+    {":linearize", ":linearize --at \"q=v\"", "M, K, D and A at a state"},
+    {":conserved", ":conserved", "cyclic coordinates and the energy integral"},
+    {":solve", ":solve --at \"q=v\" --for P", "statics by virtual work"},
+    {":build", ":build -o libNAME.so [options]", "compile the model to a shared library"},
+    {":set", ":set m=2, l=30[cm]", "change params (no re-derivation unless the structure changes)"},
+    {":latex", ":latex EXPR", "an expression in LaTeX"},
+    {":time", ":time INPUT", "run an input and print how long it took"},
+    {":vars", ":vars", "the session's variables"},
+    {":help", ":help", "this list"},
+    {":quit", ":quit", "leave (also Ctrl-D)"},
+};
+
+const std::vector<std::string> kFunctions = {
+    "sin",       "cos",  "tan", "asin", "acos",     "atan",   "atan2", "sinh",   "cosh",
+    "tanh",      "exp",  "log", "sqrt", "abs",      "sign",   "dot",   "cross",  "norm",
+    "transpose", "diag", "sum", "diff", "simplify", "expand", "subs",  "taylor", "eval"};
+
+std::string trim(const std::string &text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos)
+    return "";
+  size_t last = text.find_last_not_of(" \t\r\n");
+  return text.substr(first, last - first + 1);
+}
+
+std::string firstWord(const std::string &text) {
+  size_t end = 0;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                               text[end] == '_' || text[end] == ':'))
+    ++end;
+  return text.substr(0, end);
+}
+
+// Shell-like words: spaces separate, quotes group.
+std::vector<std::string> words(const std::string &text) {
+  std::vector<std::string> out;
+  std::string word;
+  bool any = false;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        word += c;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      any = true;
+    } else if (c == ' ' || c == '\t') {
+      if (any || !word.empty())
+        out.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+    }
+  }
+  if (any || !word.empty())
+    out.push_back(word);
+  return out;
+}
+
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t next =
+          std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.size()];
+}
+
+// The offset of the `}` that closes the first model of `text` (comments
+// and strings skipped), or npos.
+size_t modelClosingBrace(const std::string &text) {
+  int depth = 0;
+  bool inModel = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n')
+        ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+      }
+      continue;
+    }
+    if (!inModel && text.compare(i, 5, "model") == 0 &&
+        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]))) &&
+        (i + 5 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 5])))) {
+      inModel = true;
+      continue;
+    }
+    if (inModel && c == '{')
+      ++depth;
+    if (inModel && c == '}' && --depth == 0)
+      return i;
+  }
+  return std::string::npos;
+}
+
+std::string readFile(const std::string &path, bool &ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// '=' between parentheses becomes ',' so that eval(e, x = 1) and
+// subs(e, x = y) parse as calls (columns stay where they were typed).
+std::string pairsAsArguments(std::string text) {
+  int depth = 0;
+  for (char &c : text) {
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    else if (c == '=' && depth > 0)
+      c = ',';
+  }
+  return text;
+}
+
+} // namespace
+
+ReplSession::ReplSession(Invocation invocation) : invocation_(std::move(invocation)) {
+  std::string pattern = (fs::temp_directory_path() / "mech-repl-XXXXXX").string();
+  if (mkdtemp(pattern.data()) != nullptr)
+    scratch_ = pattern;
+  refreshScope();
+}
+
+ReplSession::~ReplSession() {
+  std::error_code ignored;
+  if (!scratch_.empty())
+    fs::remove_all(scratch_, ignored);
+}
+
+bool ReplSession::needsMoreInput(const std::string &text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n')
+        ++i;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return depth > 0;
+}
+
+std::vector<std::string> ReplSession::completions(const std::string &prefix) const {
+  std::vector<std::string> candidates;
+  if (!prefix.empty() && prefix[0] == ':') {
+    for (const CommandHelp &c : kCommands)
+      candidates.push_back(c.name);
+  } else {
+    for (const auto &[name, value] : scope_.names)
+      candidates.push_back(name);
+    for (const std::string &f : kFunctions)
+      candidates.push_back(f);
+    for (const std::string &k : kModelKeywords)
+      candidates.push_back(k);
+    candidates.push_back("eom");
+    for (const auto &[name, value] : scope_.eom)
+      candidates.push_back("eom." + name);
+  }
+  std::vector<std::string> matching;
+  for (const std::string &c : candidates)
+    if (c.compare(0, prefix.size(), prefix) == 0)
+      matching.push_back(c);
+  std::sort(matching.begin(), matching.end());
+  matching.erase(std::unique(matching.begin(), matching.end()), matching.end());
+  return matching;
+}
+
+bool ReplSession::handle(const std::string &raw) {
+  std::string input = trim(raw);
+  if (input.empty() || input[0] == '#')
+    return true;
+  ++inputCount_;
+  if (input[0] == ':') {
+    std::string name = firstWord(input);
+    std::string rest = trim(input.substr(name.size()));
+    if (name == ":quit" || name == ":q" || name == ":exit")
+      return false;
+    command(name, rest);
+    return true;
+  }
+  std::string word = firstWord(input);
+  if (word == "model") {
+    std::string previous = filePath_;
+    filePath_.clear();
+    if (rebuild(input + "\n", {}, {}, "<session>")) {
+      fileText_ = input + "\n";
+      declarations_.clear();
+      topLevel_.clear();
+    } else {
+      filePath_ = previous;
+    }
+    return true;
+  }
+  if (word == "def" || word == "import") {
+    declaration(input, true);
+    return true;
+  }
+  if (std::find(kModelKeywords.begin(), kModelKeywords.end(), word) != kModelKeywords.end() &&
+      input.size() > word.size() && !std::isalnum(static_cast<unsigned char>(input[word.size()])) &&
+      input[word.size()] != '(' && input[word.size()] != '\'' && input[word.size()] != '.' &&
+      input.find_first_not_of(" \t", word.size()) != std::string::npos &&
+      input[input.find_first_not_of(" \t", word.size())] != '=') {
+    declaration(input, false);
+    return true;
+  }
+  // name = expression: a session variable.
+  size_t equals = input.find('=');
+  if (!word.empty() && std::isalpha(static_cast<unsigned char>(word[0])) &&
+      equals != std::string::npos && trim(input.substr(0, equals)) == word &&
+      (equals + 1 >= input.size() || input[equals + 1] != '=')) {
+    assignment(word, input);
+    return true;
+  }
+  expression(input, false);
+  return true;
+}
+
+// ---- Model ------------------------------------------------------------------
+
+std::string ReplSession::modelText() const {
+  std::string top;
+  for (const std::string &line : topLevel_)
+    top += line + "\n";
+  if (fileText_.empty()) {
+    if (declarations_.empty())
+      return top;
+    std::string text = top + "model Session {\n";
+    for (const std::string &d : declarations_)
+      text += "  " + d + "\n";
+    return text + "}\n";
+  }
+  std::string text = fileText_;
+  if (!declarations_.empty()) {
+    size_t brace = modelClosingBrace(text);
+    std::string added;
+    for (const std::string &d : declarations_)
+      added += "  " + d + "\n";
+    if (brace != std::string::npos) {
+      size_t lineStart = text.rfind('\n', brace);
+      bool braceStartsLine =
+          lineStart != std::string::npos && text.find_first_not_of(" \t", lineStart + 1) == brace;
+      text.insert(braceStartsLine ? lineStart + 1 : brace, braceStartsLine ? added : "\n" + added);
+    }
+  }
+  return top + text;
+}
+
+std::string ReplSession::modelPath() {
+  if (declarations_.empty() && topLevel_.empty() && !filePath_.empty())
+    return filePath_;
+  fs::path path = scratch_ / "session.mech";
+  std::ofstream(path) << modelText();
+  return path.string();
+}
+
+bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
+                          const std::vector<std::string> &topLevel, const std::string &name) {
+  // The candidate text, composed as modelText() would compose it.
+  std::swap(fileText_, const_cast<std::string &>(fileText));
+  auto savedDeclarations = declarations_, savedTopLevel = topLevel_;
+  declarations_ = declarations;
+  topLevel_ = topLevel;
+  std::string text = modelText();
+  declarations_ = savedDeclarations;
+  topLevel_ = savedTopLevel;
+  std::swap(fileText_, const_cast<std::string &>(fileText));
+
+  std::unique_ptr<driver::LoadedModel> loaded;
+  if (declarations.empty() && topLevel.empty() && !filePath_.empty() && name == filePath_)
+    loaded = driver::loadModel(filePath_, settings_, searchPath(invocation_), false);
+  else
+    loaded = driver::loadModelText(name, text, settings_, searchPath(invocation_), false);
+  if (!loaded->analysis.ok || !loaded->analysis.model) {
+    if (!loaded->diagnostics().hasErrors() && !loaded->analysis.model)
+      std::cerr << "error: the input holds no model\n";
+    loaded->diagnostics().print(std::cerr);
+    return false;
+  }
+  Diagnostics derivation;
+  auto derived = mechanics::deriveEquations(*loaded->analysis.model, derivation);
+  derivationError_.clear();
+  if (derived) {
+    loaded->derivation = std::move(derived);
+  } else {
+    std::ostringstream why;
+    derivation.print(why);
+    derivationError_ = why.str();
+  }
+  if (!variables_.empty())
+    std::cout << "(the model changed: the session's variables are cleared)\n";
+  variables_.clear();
+  model_ = std::move(loaded);
+  refreshScope();
+  const sema::CheckedModel &m = model_->model();
+  std::string coordinates;
+  for (const sema::Coord &c : m.coords)
+    coordinates += (coordinates.empty() ? "" : ", ") + c.name;
+  std::cout << m.name << ": " << m.coords.size() << " coordinate"
+            << (m.coords.size() == 1 ? "" : "s")
+            << (coordinates.empty() ? "" : " (" + coordinates + ")") << ", " << m.params.size()
+            << " parameter" << (m.params.size() == 1 ? "" : "s");
+  if (!model_->derivation)
+    std::cout << "; no equations yet";
+  std::cout << "\n";
+  return true;
+}
+
+bool ReplSession::load(const std::string &path) {
+  bool ok = false;
+  std::string text = readFile(path, ok);
+  if (!ok) {
+    std::cerr << "error: cannot read '" << path << "'\n";
+    return false;
+  }
+  std::string previousPath = filePath_;
+  auto previousSettings = settings_;
+  filePath_ = path;
+  settings_.clear();
+  if (!rebuild(text, {}, {}, path)) {
+    filePath_ = previousPath;
+    settings_ = previousSettings;
+    return false;
+  }
+  fileText_ = text;
+  declarations_.clear();
+  topLevel_.clear();
+  // Imports next to the file resolve when the CLI's functions read the
+  // session's copy from the scratch folder.
+  std::string folder = fs::absolute(fs::path(path)).parent_path().string();
+  const char *existing = std::getenv("MECH_PATH");
+  std::string list = existing && *existing ? folder + ":" + existing : folder;
+  setenv("MECH_PATH", list.c_str(), 1);
+  return true;
+}
+
+void ReplSession::declaration(const std::string &text, bool topLevel) {
+  auto declarations = declarations_;
+  auto top = topLevel_;
+  (topLevel ? top : declarations).push_back(text);
+  std::string name = filePath_.empty() ? "<session>" : filePath_ + " (session)";
+  if (rebuild(fileText_, declarations, top, name)) {
+    declarations_ = declarations;
+    topLevel_ = top;
+  }
+}
+
+void ReplSession::refreshScope() {
+  scope_ = repl::Scope{};
+  if (!model_) {
+    if (!ownContext_)
+      ownContext_ = std::make_unique<sym::Context>();
+    scope_.context = ownContext_.get();
+    scope_.freeSymbols = true;
+    for (const auto &[name, value] : variables_)
+      scope_.names[name] = value;
+    return;
+  }
+  const sema::CheckedModel &model = model_->model();
+  mechanics::Lowering *lowering = nullptr;
+  if (model_->derivation) {
+    lowering = model_->derivation->lowering.get();
+    scope_.context = model_->derivation->context.get();
+  } else {
+    ownContext_ = std::make_unique<sym::Context>();
+    ownLowering_ = std::make_unique<mechanics::Lowering>(model, *ownContext_);
+    lowering = ownLowering_.get();
+    scope_.context = ownContext_.get();
+  }
+  scope_.freeSymbols = false;
+  std::vector<double> initial = model.initialState();
+  size_t n = model.coords.size();
+  for (size_t j = 0; j < n; ++j) {
+    const auto &c = lowering->coordinates()[j];
+    scope_.names[model.coords[j].name] = repl::Tensor::scalar(c.q);
+    scope_.values[c.q.node()] = initial[j];
+    scope_.values[c.qd.node()] = initial[n + j];
+  }
+  for (size_t i = 0; i < model.params.size(); ++i) {
+    scope_.names[model.params[i].name] = repl::Tensor::scalar(lowering->params()[i]);
+    scope_.values[lowering->params()[i].node()] = model.params[i].value;
+  }
+  for (const sema::Let &let : model.lets)
+    scope_.names[let.name] = lowering->lower(let.value);
+  scope_.timeDerivative = [lowering](const sym::Expr &e) { return lowering->timeDerivative()(e); };
+  if (model_->derivation) {
+    const mechanics::Equations &eq = model_->equations();
+    auto vector = [](const std::vector<sym::Expr> &v) {
+      return repl::Tensor{static_cast<int>(v.size()), 0, v};
+    };
+    repl::Tensor M{static_cast<int>(n), static_cast<int>(n), {}};
+    for (const auto &row : eq.M)
+      M.v.insert(M.v.end(), row.begin(), row.end());
+    scope_.eom = {{"T", repl::Tensor::scalar(eq.T)},
+                  {"V", repl::Tensor::scalar(eq.V)},
+                  {"L", repl::Tensor::scalar(eq.L)},
+                  {"D", repl::Tensor::scalar(eq.D)},
+                  {"T2", repl::Tensor::scalar(eq.T2)},
+                  {"T1", repl::Tensor::scalar(eq.T1)},
+                  {"T0", repl::Tensor::scalar(eq.T0)},
+                  {"M", M},
+                  {"f", vector(eq.f)},
+                  {"Q", vector(eq.Q)}};
+    for (const char *name : {"T", "V", "L"})
+      if (!scope_.names.count(name))
+        scope_.names[name] = scope_.eom[name];
+  }
+  for (const auto &[name, value] : variables_)
+    scope_.names[name] = value;
+}
+
+// ---- Expressions ------------------------------------------------------------
+
+namespace {
+
+repl::Tensor simplified(const repl::Tensor &value) {
+  repl::Tensor out = value;
+  for (sym::Expr &e : out.v)
+    e = sym::simplify(e);
+  return out;
+}
+
+} // namespace
+
+void ReplSession::expression(const std::string &text, bool latex) {
+  const SourceFile &source = inputs_.add("<input>", pairsAsArguments(text));
+  Diagnostics diagnostics;
+  ast::ExprPtr tree = parseExpression(source, diagnostics);
+  std::optional<repl::Tensor> value;
+  if (tree)
+    value = repl::evaluate(*tree, scope_, diagnostics);
+  if (!value) {
+    diagnostics.print(std::cerr);
+    return;
+  }
+  if (model_)
+    value = simplified(*value);
+  std::cout << repl::format(*value, latex) << "\n";
+}
+
+void ReplSession::assignment(const std::string &name, const std::string &text) {
+  if (model_ && scope_.names.count(name) && !variables_.count(name) &&
+      !(scope_.eom.count(name) && (name == "T" || name == "V" || name == "L"))) {
+    bool isParam = false;
+    for (const sema::Param &p : model_->model().params)
+      isParam = isParam || p.name == name;
+    std::cerr << "error: '" << name << "' is a name of the model"
+              << (isParam ? "; change a param with :set " + name + "=..." : "") << "\n";
+    return;
+  }
+  size_t equals = text.find('=');
+  // The expression keeps its columns: what precedes it becomes spaces.
+  std::string masked = std::string(equals + 1, ' ') + text.substr(equals + 1);
+  const SourceFile &source = inputs_.add("<input>", pairsAsArguments(masked));
+  Diagnostics diagnostics;
+  ast::ExprPtr tree = parseExpression(source, diagnostics);
+  std::optional<repl::Tensor> value;
+  if (tree)
+    value = repl::evaluate(*tree, scope_, diagnostics);
+  if (!value) {
+    diagnostics.print(std::cerr);
+    return;
+  }
+  if (model_)
+    value = simplified(*value);
+  variables_[name] = *value;
+  scope_.names[name] = *value;
+  std::cout << name << " = " << repl::format(*value) << "\n";
+}
+
+// ---- Commands ---------------------------------------------------------------
+
+void ReplSession::runCli(int (*run)(const Invocation &), const std::vector<std::string> &args) {
+  std::string path = modelPath();
+  Invocation call{invocation_.executable, {path}};
+  call.args.insert(call.args.end(), args.begin(), args.end());
+  for (const std::string &s : settings_) {
+    call.args.push_back("--set");
+    call.args.push_back(s);
+  }
+  // Messages about the session's own copy of the model name it as
+  // :show prints it.
+  std::ostringstream errors;
+  std::streambuf *stream = std::cerr.rdbuf(errors.rdbuf());
+  run(call);
+  std::cerr.rdbuf(stream);
+  std::string text = errors.str();
+  if (path != filePath_)
+    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
+      text.replace(at, path.size(), "<session>");
+  std::cerr << text;
+  std::cout.flush();
+}
+
+void ReplSession::setParams(const std::string &text) {
+  if (text.empty()) {
+    for (const sema::Param &p : model_->model().params)
+      std::cout << p.name << " = " << repl::formatNumber(p.value)
+                << (p.dim.isKnown() && !p.dim.dimension.isDimensionless()
+                        ? " [" + p.dim.dimension.toString() + "]"
+                        : "")
+                << "\n";
+    return;
+  }
+  auto settings = settings_;
+  settings.push_back(text);
+  // Checked as the CLI checks --set; only values move when no structural
+  // param (a range bound) changed, so the derivation is kept.
+  std::unique_ptr<driver::LoadedModel> checked =
+      filePath_.empty() || !declarations_.empty() || !topLevel_.empty()
+          ? driver::loadModelText("<session>", modelText(), settings, searchPath(invocation_),
+                                  false)
+          : driver::loadModel(filePath_, settings, searchPath(invocation_), false);
+  if (!checked->analysis.ok || !checked->analysis.model) {
+    checked->diagnostics().print(std::cerr);
+    return;
+  }
+  sema::CheckedModel &current = *model_->analysis.model;
+  const sema::CheckedModel &next = *checked->analysis.model;
+  bool sameStructure =
+      current.params.size() == next.params.size() && current.coords.size() == next.coords.size();
+  for (size_t i = 0; sameStructure && i < current.params.size(); ++i)
+    sameStructure =
+        !current.params[i].structural || current.params[i].value == next.params[i].value;
+  settings_ = settings;
+  if (!sameStructure) {
+    std::cout << "(a structural param changed: the equations are derived again)\n";
+    std::string name = filePath_.empty() ? "<session>" : filePath_ + " (session)";
+    bool plainFile = declarations_.empty() && topLevel_.empty() && !filePath_.empty();
+    rebuild(fileText_, declarations_, topLevel_, plainFile ? filePath_ : name);
+    return;
+  }
+  for (size_t i = 0; i < current.params.size(); ++i)
+    if (current.params[i].value != next.params[i].value) {
+      current.params[i].value = next.params[i].value;
+      std::cout << current.params[i].name << " = " << repl::formatNumber(next.params[i].value)
+                << "\n";
+    }
+  refreshScope();
+}
+
+void ReplSession::simulate(const std::vector<std::string> &given) {
+  std::vector<std::string> args = given;
+  if (args.empty() || args[0].empty() || args[0][0] == '-')
+    args.insert(args.begin(), "10");
+  double until = std::atof(args[0].c_str()), dt = 0.01;
+  std::vector<std::string> call{"--until", args[0]};
+  bool ownCsv = true;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "-o")
+      ownCsv = false;
+    if (args[i] == "--dt" && i + 1 < args.size())
+      dt = std::atof(args[i + 1].c_str());
+    call.push_back(args[i]);
+  }
+  fs::path csv = scratch_ / "sim.csv";
+  std::error_code ignored;
+  fs::remove(csv, ignored);
+  // A table needs the samples on disk; beyond a million rows only the
+  // summary is shown.
+  bool table = ownCsv && dt > 0 && std::abs(until) / dt <= 1e6;
+  if (ownCsv) {
+    call.push_back("-o");
+    call.push_back(table ? csv.string() : "/dev/null");
+  }
+  // The summary (stderr) follows the table, as it follows the CSV.
+  std::ostringstream summary;
+  std::streambuf *errors = std::cerr.rdbuf(summary.rdbuf());
+  runCli(runSimulate, call);
+  std::cerr.rdbuf(errors);
+  struct Flush {
+    std::ostringstream &text;
+    ~Flush() { std::cerr << text.str(); }
+  } flushSummary{summary};
+  if (!ownCsv || !table)
+    return;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::vector<std::string> rows;
+  if (!std::getline(in, header))
+    return;
+  while (std::getline(in, line))
+    rows.push_back(line);
+  if (rows.empty())
+    return;
+  std::vector<std::string> columns;
+  std::stringstream names(header);
+  for (std::string name; std::getline(names, name, ',');)
+    columns.push_back(name);
+  size_t shown = std::min<size_t>(rows.size(), 11);
+  std::ostringstream out;
+  char cell[64];
+  for (const std::string &name : columns) {
+    std::snprintf(cell, sizeof cell, " %12s", name.c_str());
+    out << cell;
+  }
+  out << "\n";
+  for (size_t k = 0; k < shown; ++k) {
+    size_t index = shown == 1 ? 0 : k * (rows.size() - 1) / (shown - 1);
+    std::stringstream values(rows[index]);
+    for (std::string v; std::getline(values, v, ',');) {
+      std::snprintf(cell, sizeof cell, " %12.6g", std::atof(v.c_str()));
+      out << cell;
+    }
+    out << "\n";
+  }
+  std::cout << out.str();
+}
+
+void ReplSession::command(const std::string &name, const std::string &rest) {
+  std::vector<std::string> args = words(rest);
+  bool needsModel =
+      name != ":load" && name != ":help" && name != ":latex" && name != ":time" && name != ":vars";
+  bool known = false;
+  for (const CommandHelp &c : kCommands)
+    known = known || name == c.name;
+  if (!known) {
+    std::string best;
+    size_t bestDistance = 3;
+    for (const CommandHelp &c : kCommands) {
+      size_t d = editDistance(name, c.name);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = c.name;
+      }
+    }
+    std::cerr << "error: unknown command '" << name << "'"
+              << (best.empty() ? "" : " (did you mean '" + best + "'?)")
+              << "; :help lists the commands\n";
+    return;
+  }
+  if (needsModel && !model_) {
+    std::cerr << "error: " << name
+              << " needs a model: load one with :load FILE, or type declarations "
+                 "(coord x [m], kinetic T = ...)\n";
+    return;
+  }
+  if (name == ":help") {
+    std::cout << "Type an expression to see it (simplified, over the model's names), name = "
+                 "expression to keep it,\nor a declaration (param, coord, let, kinetic, ...) to "
+                 "build the model. Functions: diff(e, x), simplify(e),\nexpand(e), subs(e, x = v), "
+                 "taylor(e, x, x0, n), eval(e, x = 1), and the language's built-ins.\nThe derived "
+                 "quantities: eom.T, eom.V, eom.L, eom.M, eom.f, eom.Q (T, V, L also plain).\n";
+    for (const CommandHelp &c : kCommands) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-36s %s\n", c.usage, c.what);
+      std::cout << line;
+    }
+  } else if (name == ":load") {
+    if (args.size() != 1)
+      std::cerr << "error: :load takes one file\n";
+    else
+      load(args[0]);
+  } else if (name == ":reload") {
+    if (filePath_.empty()) {
+      std::cerr << "error: :reload re-reads a model file; this session's model was typed\n";
+      return;
+    }
+    bool ok = false;
+    std::string text = readFile(filePath_, ok);
+    if (!ok) {
+      std::cerr << "error: cannot read '" << filePath_ << "'\n";
+      return;
+    }
+    bool plain = declarations_.empty() && topLevel_.empty();
+    if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
+      fileText_ = text;
+  } else if (name == ":show") {
+    std::cout << modelText();
+  } else if (name == ":save") {
+    if (args.size() != 1) {
+      std::cerr << "error: :save takes one file\n";
+      return;
+    }
+    std::string text = modelText();
+    std::ofstream out(args[0]);
+    out << text;
+    out.close();
+    if (!out) {
+      std::cerr << "error: cannot write '" << args[0] << "'\n";
+      return;
+    }
+    std::cout << "wrote " << args[0] << "\n";
+    // Saved over the loaded file, the typed declarations are in the file now.
+    std::error_code same;
+    if (!filePath_.empty() && fs::equivalent(args[0], filePath_, same)) {
+      fileText_ = text;
+      declarations_.clear();
+      topLevel_.clear();
+    }
+  } else if (name == ":eom") {
+    runCli(runEquations, args);
+  } else if (name == ":eval") {
+    if (!rest.empty() && rest[0] != '-')
+      runCli(runEval, {"--at", rest});
+    else
+      runCli(runEval, args);
+  } else if (name == ":sim") {
+    simulate(args);
+  } else if (name == ":equilibria") {
+    runCli(runEquilibria, args);
+  } else if (name == ":linearize") {
+    runCli(runLinearize, args);
+  } else if (name == ":conserved") {
+    runCli(runConserved, args);
+  } else if (name == ":solve") {
+    runCli(runSolve, args);
+  } else if (name == ":build") {
+    runCli(runBuild, args);
+  } else if (name == ":set") {
+    setParams(rest);
+  } else if (name == ":latex") {
+    expression(rest, true);
+  } else if (name == ":vars") {
+    for (const auto &[variable, value] : variables_)
+      std::cout << variable << " = " << repl::format(value) << "\n";
+  } else if (name == ":time") {
+    auto start = std::chrono::steady_clock::now();
+    handle(rest);
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char line[64];
+    std::snprintf(line, sizeof line, "time: %.3g ms\n", ms);
+    std::cout << line;
+  }
+}
+
+} // namespace mech::cli

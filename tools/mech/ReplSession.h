@@ -1,0 +1,79 @@
+// One REPL session: the current model (a file, declarations typed line by
+// line, or both), the session's variables, and the handling of one input
+// (an expression, an assignment, a declaration or a :command). Commands
+// that the CLI has run the CLI's own functions on the session's model, so
+// that the two always agree; terminal handling lives in ReplCommand.cpp.
+#pragma once
+
+#include "Commands.h"
+
+#include "driver/Pipeline.h"
+#include "repl/Expressions.h"
+#include "support/SourceFile.h"
+
+#include <filesystem>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mech::cli {
+
+class ReplSession {
+public:
+  explicit ReplSession(Invocation invocation);
+  ~ReplSession();
+
+  // Handles one complete input (possibly several lines). Returns false when
+  // the session should end (:quit).
+  bool handle(const std::string &input);
+
+  // Whether `text` still has open brackets: more lines belong to it.
+  static bool needsMoreInput(const std::string &text);
+
+  // Names that complete `prefix`: commands, model names, functions.
+  std::vector<std::string> completions(const std::string &prefix) const;
+
+  // Loads a model file as :load does; false (with the errors printed) when
+  // it does not check.
+  bool load(const std::string &path);
+
+private:
+  void command(const std::string &name, const std::string &rest);
+  void expression(const std::string &text, bool latex);
+  void assignment(const std::string &name, const std::string &text);
+  void declaration(const std::string &text, bool topLevel);
+  void setParams(const std::string &text);
+  void simulate(const std::vector<std::string> &args);
+  void runCli(int (*run)(const Invocation &), const std::vector<std::string> &args);
+
+  // The model as .mech text, with the typed declarations in it.
+  std::string modelText() const;
+  // A file holding the model for the CLI's functions: the loaded file
+  // itself when nothing was typed, else the session's text in a
+  // temporary file.
+  std::string modelPath();
+  // Re-reads and re-checks the model from its parts; prints errors and
+  // returns false (keeping the previous model) when it does not check.
+  bool rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
+               const std::vector<std::string> &topLevel, const std::string &name);
+  void refreshScope();
+
+  Invocation invocation_;
+  std::string filePath_, fileText_;            // the loaded file, if any
+  std::vector<std::string> declarations_;      // typed model declarations
+  std::vector<std::string> topLevel_;          // typed defs and imports
+  std::vector<std::string> settings_;          // :set, as --set texts
+  std::unique_ptr<driver::LoadedModel> model_; // null without a model
+  std::string derivationError_;                // why the equations are not there
+  std::unique_ptr<sym::Context> ownContext_;   // when there is no derivation
+  std::unique_ptr<mechanics::Lowering> ownLowering_;
+  repl::Scope scope_;
+  std::map<std::string, repl::Tensor> variables_;
+  SourceManager inputs_;
+  std::filesystem::path scratch_; // the session's temporary folder
+  int inputCount_ = 0;
+};
+
+} // namespace mech::cli
