@@ -376,21 +376,27 @@ private:
     auto saved = scope_.names.find(s.index) != scope_.names.end()
                      ? std::optional<Tensor>(scope_.names[s.index])
                      : std::nullopt;
-    std::optional<Tensor> total;
+    // The terms are added once at the end: a sum built term by term would
+    // re-canonicalise an ever longer sum.
+    std::optional<Tensor> first;
+    std::vector<std::vector<Expr>> terms;
     bool ok = true;
     for (long k = *from; k <= *to && ok; ++k) {
       scope_.names[s.index] = Tensor::scalar(c_.integer(k));
       auto term = eval(*s.body);
       if (!term) {
         ok = false;
-      } else if (!total) {
-        total = std::move(term);
-      } else if (!sameShape(*total, *term)) {
+      } else if (!first) {
+        first = std::move(term);
+        terms.resize(first->v.size());
+        for (size_t i = 0; i < first->v.size(); ++i)
+          terms[i].push_back(first->v[i]);
+      } else if (!sameShape(*first, *term)) {
         ok = false;
         fail(s.body->location, "the terms of the sum have different shapes");
       } else {
-        for (size_t i = 0; i < total->v.size(); ++i)
-          total->v[i] = total->v[i] + term->v[i];
+        for (size_t i = 0; i < term->v.size(); ++i)
+          terms[i].push_back(term->v[i]);
       }
     }
     if (saved)
@@ -399,9 +405,11 @@ private:
       scope_.names.erase(s.index);
     if (!ok)
       return std::nullopt;
-    if (!total)
+    if (!first)
       return Tensor::scalar(c_.zero());
-    return total;
+    for (size_t i = 0; i < first->v.size(); ++i)
+      first->v[i] = c_.add(terms[i]);
+    return first;
   }
 
   // ---- Calls ----------------------------------------------------------------
@@ -511,6 +519,38 @@ private:
                     "taylor, eval)");
   }
 
+  // Whether e divides by zero (0^-k, as subs or taylor can produce).
+  static bool dividesByZero(const Expr &e) {
+    std::unordered_set<const sym::Node *> seen;
+    std::vector<const sym::Node *> stack{e.node()};
+    while (!stack.empty()) {
+      const sym::Node *n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second)
+        continue;
+      auto zeroBase = [](const sym::Node *base, const sym::Node *exponent) {
+        return base->kind == sym::Kind::Number && base->num.isZero() &&
+               exponent->kind == sym::Kind::Number && exponent->num.isNegative();
+      };
+      if (n->kind == sym::Kind::Pow && zeroBase(n->ops[0], n->ops[1]))
+        return true;
+      if (n->kind == sym::Kind::Mul)
+        for (size_t i = 0; i + 1 < n->ops.size(); i += 2)
+          if (zeroBase(n->ops[i], n->ops[i + 1]))
+            return true;
+      for (const sym::Node *child : n->ops)
+        stack.push_back(child);
+    }
+    return false;
+  }
+
+  std::optional<Tensor> checkedDivisions(Tensor value, Location at, const std::string &what) {
+    for (const Expr &e : value.v)
+      if (dividesByZero(e))
+        return fail(at, what);
+    return value;
+  }
+
   // The symbol an argument names: x, th1', t, a param or a free symbol.
   std::optional<Expr> symbolArgument(const ast::Expr &e, const std::string &function) {
     auto value = eval(e);
@@ -580,7 +620,8 @@ private:
       sym::Substitution substitution;
       for (const auto &[symbol, replacement] : *given)
         substitution.set(symbol, replacement[0]);
-      return map(*value, [&](const Expr &e) { return substitution(e); });
+      return checkedDivisions(map(*value, [&](const Expr &e) { return substitution(e); }),
+                              call.location, "subs: the substitution divides by zero");
     }
     if (f == "taylor") {
       // taylor(e, x, x0, n): sum over k <= n of e^(k)(x0) (x - x0)^k / k!.
@@ -599,7 +640,7 @@ private:
       sym::Substitution atPoint;
       atPoint.set(*x, at->v[0]);
       Expr offset = *x - at->v[0];
-      return map(*value, [&](const Expr &e) {
+      Tensor series = map(*value, [&](const Expr &e) {
         std::vector<Expr> terms;
         Expr derivative = e;
         sym::Num factorial(1);
@@ -612,6 +653,8 @@ private:
         }
         return c_.add(terms);
       });
+      return checkedDivisions(std::move(series), call.location,
+                              "taylor: the expression or a derivative is not defined at the point");
     }
     // eval(e, x = 1, ...): every symbol needs a number, from the pairs or
     // from the model (params, init state, t = 0).
@@ -684,7 +727,15 @@ private:
 } // namespace
 
 std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics) {
-  return Evaluator(scope, diagnostics).eval(expr);
+  std::optional<Tensor> value = Evaluator(scope, diagnostics).eval(expr);
+  if (value)
+    for (const Expr &e : value->v)
+      if (e.isNumber() && !std::isfinite(e->num.toDouble())) {
+        diagnostics.error(expr.location, "the value is not a finite number (too large, or "
+                                         "undefined, for double precision)");
+        return std::nullopt;
+      }
+  return value;
 }
 
 std::string formatNumber(double value) {

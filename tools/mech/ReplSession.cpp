@@ -176,6 +176,25 @@ std::string pairsAsArguments(std::string text) {
   return text;
 }
 
+// Prints diagnostics located in `parsed` (the text with pairs rewritten)
+// against `shown` (the text as typed): same offsets, the line as typed.
+void printAgainst(const Diagnostics &diagnostics, const SourceFile &parsed,
+                  const SourceFile &shown) {
+  auto relocate = [&](Location at) {
+    if (at.file == &parsed)
+      at.file = &shown;
+    return at;
+  };
+  Diagnostics out;
+  for (const Diagnostic &d : diagnostics.all()) {
+    Diagnostic &copy = d.severity == Severity::Error ? out.error(relocate(d.location), d.message)
+                                                     : out.warning(relocate(d.location), d.message);
+    for (const Diagnostic &note : d.notes)
+      Diagnostics::addNote(copy, relocate(note.location), note.message);
+  }
+  out.print(std::cerr);
+}
+
 } // namespace
 
 ReplSession::ReplSession(Invocation invocation) : invocation_(std::move(invocation)) {
@@ -236,6 +255,16 @@ std::vector<std::string> ReplSession::completions(const std::string &prefix) con
 }
 
 bool ReplSession::handle(const std::string &raw) {
+  // A broken invariant ends the input, not the session.
+  try {
+    return handleInput(raw);
+  } catch (const std::exception &error) {
+    std::cerr << "internal error: " << error.what() << "\n";
+    return true;
+  }
+}
+
+bool ReplSession::handleInput(const std::string &raw) {
   std::string input = trim(raw);
   if (input.empty() || input[0] == '#')
     return true;
@@ -492,6 +521,7 @@ repl::Tensor simplified(const repl::Tensor &value) {
 } // namespace
 
 void ReplSession::expression(const std::string &text, bool latex) {
+  const SourceFile &shown = inputs_.add("<input>", text);
   const SourceFile &source = inputs_.add("<input>", pairsAsArguments(text));
   Diagnostics diagnostics;
   ast::ExprPtr tree = parseExpression(source, diagnostics);
@@ -499,7 +529,7 @@ void ReplSession::expression(const std::string &text, bool latex) {
   if (tree)
     value = repl::evaluate(*tree, scope_, diagnostics);
   if (!value) {
-    diagnostics.print(std::cerr);
+    printAgainst(diagnostics, source, shown);
     return;
   }
   if (model_)
@@ -520,6 +550,7 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
   size_t equals = text.find('=');
   // The expression keeps its columns: what precedes it becomes spaces.
   std::string masked = std::string(equals + 1, ' ') + text.substr(equals + 1);
+  const SourceFile &shown = inputs_.add("<input>", text);
   const SourceFile &source = inputs_.add("<input>", pairsAsArguments(masked));
   Diagnostics diagnostics;
   ast::ExprPtr tree = parseExpression(source, diagnostics);
@@ -527,7 +558,7 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
   if (tree)
     value = repl::evaluate(*tree, scope_, diagnostics);
   if (!value) {
-    diagnostics.print(std::cerr);
+    printAgainst(diagnostics, source, shown);
     return;
   }
   if (model_)

@@ -40,6 +40,7 @@ public:
   bool load(const std::string &path);
 
 private:
+  bool handleInput(const std::string &input);
   void command(const std::string &name, const std::string &rest);
   void expression(const std::string &text, bool latex);
   void assignment(const std::string &name, const std::string &text);
