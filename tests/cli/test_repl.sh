@@ -29,8 +29,14 @@ for input in "$root"/tests/repl/*.in; do
     diff "${input%.in}.out" "$work/$name.out" | head -40
   fi
 done
-if [ -s "$work/run/double_pendulum.svg" ]; then passed=$((passed + 1)); else
-  failed=$((failed + 1)); echo "FAIL: :sim --plot wrote no SVG"; fi
+# What the commands wrote: the plot, the saved model (which checks), the library.
+for file in double_pendulum.svg cart_copy.mech libcart.so; do
+  if [ -s "$work/run/$file" ]; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: the transcripts did not write $file"; fi
+done
+expect "the saved model checks" 0 "$mech" check "$work/run/cart_copy.mech"
+expect "the library exports the prefix" 0 nm -D --defined-only "$work/run/libcart.so"
+contains "cart_rhs exported" out "cart_rhs"
 
 # :reload after an edit: m = 1 -> 4 changes the swing of a pendulum of
 # length 1 from omega = sqrt(g/l)... (m cancels) and its energy at the
