@@ -4,6 +4,7 @@
 #include "repl/Expressions.h"
 
 #include "sema/Units.h"
+#include "support/EditDistance.h"
 #include "symbolic/Diff.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
@@ -136,24 +137,8 @@ private:
 
   // " (did you mean 'th1'?)" for a name one edit away from a known one.
   std::string suggestion(const std::string &name) const {
-    auto distance = [](const std::string &a, const std::string &b) {
-      std::vector<size_t> row(b.size() + 1);
-      for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-      for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-          size_t next =
-              std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-          diagonal = row[j];
-          row[j] = next;
-        }
-      }
-      return row[b.size()];
-    };
     for (const auto &[known, value] : scope_.names)
-      if (distance(name, known) <= (name.size() > 3 ? 2u : 1u))
+      if (editDistance(name, known) <= (name.size() > 3 ? 2 : 1))
         return " (did you mean '" + known + "'?)";
     return "";
   }

@@ -1,6 +1,8 @@
 // Expression resolution: the one place where AST expressions become IR.
 #include "sema/Resolver.h"
 
+#include "support/EditDistance.h"
+
 #include "sema/ModelPrinter.h"
 #include "sema/Units.h"
 #include "syntax/Printer.h"
@@ -111,22 +113,6 @@ std::string describe(const DimInfo &d) {
   return d.dimension.toString();
 }
 
-int levenshtein(const std::string &a, const std::string &b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int previous = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      int saved = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      previous = saved;
-    }
-  }
-  return row[b.size()];
-}
-
 } // namespace
 
 std::string Resolver::suggestion(const std::string &name, const Env &env) const {
@@ -145,7 +131,7 @@ std::string Resolver::suggestion(const std::string &name, const Env &env) const 
   // Short names are too close to everything to suggest anything useful.
   int bestDistance = name.size() <= 2 ? 1 : name.size() <= 4 ? 2 : 3;
   for (const std::string &candidate : candidates) {
-    int distance = levenshtein(name, candidate);
+    int distance = editDistance(name, candidate);
     if (distance > 0 && distance < bestDistance && candidate.size() > 1)
       bestDistance = distance, best = candidate;
   }

@@ -7,6 +7,7 @@
 
 #include "mechanics/Lagrange.h"
 #include "sema/Values.h"
+#include "support/EditDistance.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
 
@@ -103,23 +104,6 @@ std::vector<std::string> words(const std::string &text) {
   if (any || !word.empty())
     out.push_back(word);
   return out;
-}
-
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t next =
-          std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = row[j];
-      row[j] = next;
-    }
-  }
-  return row[b.size()];
 }
 
 // The offset of the `}` that closes the first model of `text` (comments
@@ -520,21 +504,25 @@ repl::Tensor simplified(const repl::Tensor &value) {
 
 } // namespace
 
-void ReplSession::expression(const std::string &text, bool latex) {
-  const SourceFile &shown = inputs_.add("<input>", text);
-  const SourceFile &source = inputs_.add("<input>", pairsAsArguments(text));
+std::optional<repl::Tensor> ReplSession::evaluateText(const std::string &shown,
+                                                      const std::string &parsed) {
+  const SourceFile &typed = inputs_.add("<input>", shown);
+  const SourceFile &source = inputs_.add("<input>", pairsAsArguments(parsed));
   Diagnostics diagnostics;
   ast::ExprPtr tree = parseExpression(source, diagnostics);
   std::optional<repl::Tensor> value;
   if (tree)
     value = repl::evaluate(*tree, scope_, diagnostics);
   if (!value) {
-    printAgainst(diagnostics, source, shown);
-    return;
+    printAgainst(diagnostics, source, typed);
+    return std::nullopt;
   }
-  if (model_)
-    value = simplified(*value);
-  std::cout << repl::format(*value, latex) << "\n";
+  return model_ ? simplified(*value) : *value;
+}
+
+void ReplSession::expression(const std::string &text, bool latex) {
+  if (auto value = evaluateText(text, text))
+    std::cout << repl::format(*value, latex) << "\n";
 }
 
 void ReplSession::assignment(const std::string &name, const std::string &text) {
@@ -547,22 +535,12 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
               << (isParam ? "; change a param with :set " + name + "=..." : "") << "\n";
     return;
   }
-  size_t equals = text.find('=');
   // The expression keeps its columns: what precedes it becomes spaces.
-  std::string masked = std::string(equals + 1, ' ') + text.substr(equals + 1);
-  const SourceFile &shown = inputs_.add("<input>", text);
-  const SourceFile &source = inputs_.add("<input>", pairsAsArguments(masked));
-  Diagnostics diagnostics;
-  ast::ExprPtr tree = parseExpression(source, diagnostics);
-  std::optional<repl::Tensor> value;
-  if (tree)
-    value = repl::evaluate(*tree, scope_, diagnostics);
-  if (!value) {
-    printAgainst(diagnostics, source, shown);
+  size_t equals = text.find('=');
+  std::optional<repl::Tensor> value =
+      evaluateText(text, std::string(equals + 1, ' ') + text.substr(equals + 1));
+  if (!value)
     return;
-  }
-  if (model_)
-    value = simplified(*value);
   variables_[name] = *value;
   scope_.names[name] = *value;
   std::cout << name << " = " << repl::format(*value) << "\n";
@@ -716,9 +694,9 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
     known = known || name == c.name;
   if (!known) {
     std::string best;
-    size_t bestDistance = 3;
+    int bestDistance = 3;
     for (const CommandHelp &c : kCommands) {
-      size_t d = editDistance(name, c.name);
+      int d = editDistance(name, c.name);
       if (d < bestDistance) {
         bestDistance = d;
         best = c.name;

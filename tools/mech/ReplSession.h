@@ -42,6 +42,9 @@ public:
 private:
   bool handleInput(const std::string &input);
   void command(const std::string &name, const std::string &rest);
+  // The value of an input typed as `shown` and parsed as `parsed` (the same
+  // columns); the diagnostics are printed when there is none.
+  std::optional<repl::Tensor> evaluateText(const std::string &shown, const std::string &parsed);
   void expression(const std::string &text, bool latex);
   void assignment(const std::string &name, const std::string &text);
   void declaration(const std::string &text, bool topLevel);
