@@ -498,10 +498,40 @@ private:
       }
       return d;
     }
+    if (auto def = scope_.defs.find(f); def != scope_.defs.end())
+      return callDef(*def->second, call, std::move(args));
     return fail(call.calleeLocation,
                 "unknown function '" + f +
                     "' (the REPL has the language's built-ins and diff, simplify, expand, subs, "
                     "taylor, eval)");
+  }
+
+  // A def's body with its parameters bound to the arguments' values.
+  std::optional<Tensor> callDef(const ast::DefDecl &def, const ast::Call &call,
+                                std::vector<Tensor> args) {
+    if (args.size() != def.params.size())
+      return fail(call.location, def.name + " takes " + std::to_string(def.params.size()) +
+                                     " argument" + (def.params.size() == 1 ? "" : "s") + ", not " +
+                                     std::to_string(args.size()));
+    if (defDepth_ >= 64)
+      return fail(call.location, "defs nested more than 64 deep");
+    std::vector<std::optional<Tensor>> shadowed;
+    for (size_t i = 0; i < args.size(); ++i) {
+      auto found = scope_.names.find(def.params[i]);
+      shadowed.push_back(found == scope_.names.end() ? std::nullopt
+                                                     : std::optional<Tensor>(found->second));
+      scope_.names[def.params[i]] = args[i];
+    }
+    ++defDepth_;
+    std::optional<Tensor> value = eval(*def.body);
+    --defDepth_;
+    for (size_t i = args.size(); i-- > 0;) {
+      if (shadowed[i])
+        scope_.names[def.params[i]] = *shadowed[i];
+      else
+        scope_.names.erase(def.params[i]);
+    }
+    return value;
   }
 
   // Whether e divides by zero (0^-k, as subs or taylor can produce).
@@ -707,6 +737,7 @@ private:
   Scope &scope_;
   Diagnostics &diagnostics_;
   sym::Context &c_;
+  int defDepth_ = 0;
 };
 
 } // namespace

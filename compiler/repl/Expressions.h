@@ -28,6 +28,8 @@ struct Scope {
   bool freeSymbols = true;
   // What eval uses for a symbol it is not given: params and the init state.
   std::map<const sym::Node *, double> values;
+  // The defs visible (the model file's, its imports', the typed ones).
+  std::map<std::string, const ast::DefDecl *> defs;
 };
 
 // The value of `expr`, or nullopt with errors reported at its nodes.

@@ -301,22 +301,28 @@ bool ReplSession::handleInput(const std::string &raw) {
 // ---- Model ------------------------------------------------------------------
 
 std::string ReplSession::modelText() const {
+  return composeModel(fileText_, declarations_, topLevel_);
+}
+
+std::string ReplSession::composeModel(const std::string &fileText,
+                                      const std::vector<std::string> &declarations,
+                                      const std::vector<std::string> &topLevel) {
   std::string top;
-  for (const std::string &line : topLevel_)
+  for (const std::string &line : topLevel)
     top += line + "\n";
-  if (fileText_.empty()) {
-    if (declarations_.empty())
+  if (fileText.empty()) {
+    if (declarations.empty())
       return top;
     std::string text = top + "model Session {\n";
-    for (const std::string &d : declarations_)
+    for (const std::string &d : declarations)
       text += "  " + d + "\n";
     return text + "}\n";
   }
-  std::string text = fileText_;
-  if (!declarations_.empty()) {
+  std::string text = fileText;
+  if (!declarations.empty()) {
     size_t brace = modelClosingBrace(text);
     std::string added;
-    for (const std::string &d : declarations_)
+    for (const std::string &d : declarations)
       added += "  " + d + "\n";
     if (brace != std::string::npos) {
       size_t lineStart = text.rfind('\n', brace);
@@ -338,21 +344,22 @@ std::string ReplSession::modelPath() {
 
 bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
                           const std::vector<std::string> &topLevel, const std::string &name) {
-  // The candidate text, composed as modelText() would compose it.
-  std::swap(fileText_, const_cast<std::string &>(fileText));
-  auto savedDeclarations = declarations_, savedTopLevel = topLevel_;
-  declarations_ = declarations;
-  topLevel_ = topLevel;
-  std::string text = modelText();
-  declarations_ = savedDeclarations;
-  topLevel_ = savedTopLevel;
-  std::swap(fileText_, const_cast<std::string &>(fileText));
-
+  std::string text = composeModel(fileText, declarations, topLevel);
   std::unique_ptr<driver::LoadedModel> loaded;
   if (declarations.empty() && topLevel.empty() && !filePath_.empty() && name == filePath_)
     loaded = driver::loadModel(filePath_, settings_, searchPath(invocation_), false);
   else
     loaded = driver::loadModelText(name, text, settings_, searchPath(invocation_), false);
+  // Only imports and defs, no model yet: the calculator gains the defs.
+  if (loaded->analysis.ok && !loaded->analysis.model && fileText.empty() && declarations.empty()) {
+    library_ = std::move(loaded);
+    refreshScope();
+    std::string names;
+    for (const auto &[def, decl] : scope_.defs)
+      names += (names.empty() ? "" : ", ") + def;
+    std::cout << "defs: " << names << "\n";
+    return true;
+  }
   if (!loaded->analysis.ok || !loaded->analysis.model) {
     if (!loaded->diagnostics().hasErrors() && !loaded->analysis.model)
       std::cerr << "error: the input holds no model\n";
@@ -429,6 +436,10 @@ void ReplSession::declaration(const std::string &text, bool topLevel) {
 
 void ReplSession::refreshScope() {
   scope_ = repl::Scope{};
+  const driver::LoadedModel *withDefs = model_ ? model_.get() : library_.get();
+  if (withDefs && withDefs->analysis.file)
+    for (const auto &[name, entry] : withDefs->analysis.file->scope.defs)
+      scope_.defs[name] = entry.decl;
   if (!model_) {
     if (!ownContext_)
       ownContext_ = std::make_unique<sym::Context>();

@@ -54,6 +54,9 @@ private:
 
   // The model as .mech text, with the typed declarations in it.
   std::string modelText() const;
+  static std::string composeModel(const std::string &fileText,
+                                  const std::vector<std::string> &declarations,
+                                  const std::vector<std::string> &topLevel);
   // A file holding the model for the CLI's functions: the loaded file
   // itself when nothing was typed, else the session's text in a
   // temporary file.
@@ -65,13 +68,14 @@ private:
   void refreshScope();
 
   Invocation invocation_;
-  std::string filePath_, fileText_;            // the loaded file, if any
-  std::vector<std::string> declarations_;      // typed model declarations
-  std::vector<std::string> topLevel_;          // typed defs and imports
-  std::vector<std::string> settings_;          // :set, as --set texts
-  std::unique_ptr<driver::LoadedModel> model_; // null without a model
-  std::string derivationError_;                // why the equations are not there
-  std::unique_ptr<sym::Context> ownContext_;   // when there is no derivation
+  std::string filePath_, fileText_;              // the loaded file, if any
+  std::vector<std::string> declarations_;        // typed model declarations
+  std::vector<std::string> topLevel_;            // typed defs and imports
+  std::vector<std::string> settings_;            // :set, as --set texts
+  std::unique_ptr<driver::LoadedModel> model_;   // null without a model
+  std::unique_ptr<driver::LoadedModel> library_; // typed imports and defs without a model
+  std::string derivationError_;                  // why the equations are not there
+  std::unique_ptr<sym::Context> ownContext_;     // when there is no derivation
   std::unique_ptr<mechanics::Lowering> ownLowering_;
   repl::Scope scope_;
   std::map<std::string, repl::Tensor> variables_;
