@@ -55,7 +55,7 @@ mkfifo "$work/fifo"
 repl=$!
 exec 3>"$work/fifo"
 echo 'eval(V, th = 0)' >&3
-for _ in $(seq 100); do grep -q -- '-9.81' "$work/reload.out" && break; sleep 0.05; done
+for _ in $(seq 600); do grep -q -- '-9.81' "$work/reload.out" && break; sleep 0.05; done
 sed -i 's/m = 1 \[kg\]/m = 4 [kg]/' "$work/run/pendulum.mech"
 echo ':reload' >&3
 echo 'eval(V, th = 0)' >&3

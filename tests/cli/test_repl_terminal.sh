@@ -18,7 +18,8 @@ screen() { tmux_ capture-pane -t repl -p -S -500; }
 # wait_for NAME TEXT [COUNT]: the screen shows TEXT (at least COUNT times).
 wait_for() {
   local count="${3:-1}"
-  for _ in $(seq 100); do
+  # Up to 30 s: a sanitizer build under load starts slowly.
+  for _ in $(seq 300); do
     if [ "$(screen | grep -cF -- "$2")" -ge "$count" ]; then
       passed=$((passed + 1))
       return 0
@@ -73,7 +74,7 @@ wait_for "session goes on" "-23.71565063094687"
 # Ctrl-D leaves; the history file keeps the inputs (libedit writes a space
 # as \040).
 tmux_ send-keys -t repl C-d
-for _ in $(seq 50); do tmux_ has-session -t repl 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 300); do tmux_ has-session -t repl 2>/dev/null || break; sleep 0.1; done
 if tmux_ has-session -t repl 2>/dev/null; then
   failed=$((failed + 1))
   echo "FAIL: Ctrl-D did not end the session"
