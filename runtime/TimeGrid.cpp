@@ -8,12 +8,23 @@
 
 namespace mech::runtime {
 
+namespace {
+
+// Beyond this many intervals k·d no longer holds every integer k exactly.
+constexpr double kMaxIntervals = 1e15;
+
+} // namespace
+
+bool TimeGrid::fits(double t0, double tEnd, double spacing) {
+  return spacing > 0 && std::isfinite(spacing) && std::abs(tEnd - t0) / spacing <= kMaxIntervals;
+}
+
 TimeGrid::TimeGrid(double t0, double tEnd, double spacing)
     : t0_(t0), tEnd_(tEnd), spacing_(spacing), direction_(tEnd >= t0 ? 1.0 : -1.0) {
   if (!(spacing > 0) || !std::isfinite(spacing))
     throw std::invalid_argument("the grid spacing must be positive");
   double intervals = std::abs(tEnd - t0) / spacing;
-  if (!(intervals <= 1e15))
+  if (!(intervals <= kMaxIntervals))
     throw std::invalid_argument("the spacing is too small for the time span");
   if (t0 == tEnd)
     return;

@@ -12,6 +12,10 @@ public:
   // grid would have more than 1e15 points (beyond that k·d loses integers).
   TimeGrid(double t0, double tEnd, double spacing);
 
+  // Whether the constructor accepts these arguments: callers check options
+  // with it up front, to report a usage error instead of catching.
+  static bool fits(double t0, double tEnd, double spacing);
+
   bool done() const { return k_ > last_; }
   // The current point; only meaningful while !done().
   double next() const { return k_ < last_ ? point(k_) : tEnd_; }

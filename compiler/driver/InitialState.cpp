@@ -41,7 +41,7 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
   const sema::CheckedModel &model = loaded.model();
   size_t n = eq.coordinates.size(), m = eq.constraints.size();
   std::vector<bool> given;
-  std::optional<mechanics::State> state = parseState(loaded, options.init, &given);
+  std::optional<mechanics::State> state = parseState(loaded, options.init, &given, "--init");
   if (!state)
     return std::nullopt;
   t0 = state->t;

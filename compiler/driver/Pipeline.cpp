@@ -66,8 +66,64 @@ std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::s
               });
 }
 
+sema::DimInfo coordinateDimension(const sema::CheckedModel &model, int coord, int primes) {
+  sema::DimInfo dim = model.coords[static_cast<size_t>(coord)].dim;
+  for (int k = 0; k < primes && dim.isKnown(); ++k)
+    dim = sema::DimInfo::known(*dim.dimension.over(sema::Dimension::time()));
+  return dim;
+}
+
+bool checkValueDimension(Diagnostics &diagnostics, const sema::Assignment &a,
+                         const sema::DimInfo &expected) {
+  // Unknown dimensions pass: a plain number takes the unit of what it sets,
+  // and a name declared without a unit is not checked anywhere.
+  if (!expected.isKnown() || !a.dim.isKnown() || expected.dimension == a.dim.dimension)
+    return true;
+  diagnostics.error(a.location, "'" + a.name + std::string(static_cast<size_t>(a.primes), '\'') +
+                                    "' has dimension " + expected.dimension.toString() +
+                                    ", the value given has " + a.dim.dimension.toString());
+  return false;
+}
+
+namespace {
+
+int coordinateIndex(const sema::CheckedModel &model, const std::string &name) {
+  for (size_t j = 0; j < model.coords.size(); ++j)
+    if (model.coords[j].name == name)
+      return static_cast<int>(j);
+  return -1;
+}
+
+// Applies one assignment of the state text; false after reporting an error.
+bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::string &option,
+                  mechanics::State &state, std::vector<bool> *givenPositions) {
+  const sema::CheckedModel &model = loaded.model();
+  if (a.name == "t" && a.primes == 0) {
+    state.t = a.value;
+    return checkValueDimension(loaded.diagnostics(), a,
+                               sema::DimInfo::known(sema::Dimension::time()));
+  }
+  int found = coordinateIndex(model, a.name);
+  if (found < 0 || a.primes > 1) {
+    loaded.diagnostics().error(a.location,
+                               found < 0 ? "'" + a.name + "' is not a coordinate of " + model.name
+                                         : option + " sets coordinates and velocities, "
+                                                    "not accelerations");
+    return false;
+  }
+  if (!checkValueDimension(loaded.diagnostics(), a, coordinateDimension(model, found, a.primes)))
+    return false;
+  (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
+  if (a.primes == 0 && givenPositions != nullptr)
+    (*givenPositions)[static_cast<size_t>(found)] = true;
+  return true;
+}
+
+} // namespace
+
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
-                                           std::vector<bool> *givenPositions) {
+                                           std::vector<bool> *givenPositions,
+                                           const std::string &option) {
   const sema::CheckedModel &model = loaded.model();
   size_t n = model.coords.size();
   std::vector<bool> given(n, false);
@@ -82,42 +138,12 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
   state.qd.assign(initial.begin() + static_cast<long>(n), initial.end());
   if (text.find_first_not_of(" \t") == std::string::npos)
     return state;
-  auto assignments = sema::parseAssignments(*loaded.compilation, "--at", text, &model);
+  auto assignments = sema::parseAssignments(*loaded.compilation, option, text, &model);
   if (!assignments)
     return std::nullopt;
   bool ok = true;
-  for (const sema::Assignment &a : *assignments) {
-    if (a.name == "t" && a.primes == 0) {
-      state.t = a.value;
-      continue;
-    }
-    int found = -1;
-    for (size_t j = 0; j < n; ++j)
-      if (model.coords[j].name == a.name)
-        found = static_cast<int>(j);
-    if (found < 0 || a.primes > 1) {
-      loaded.diagnostics().error(a.location,
-                                 found < 0 ? "'" + a.name + "' is not a coordinate of " + model.name
-                                           : "--at sets coordinates and velocities, "
-                                             "not accelerations");
-      ok = false;
-      continue;
-    }
-    sema::DimInfo expected = model.coords[static_cast<size_t>(found)].dim;
-    if (expected.isKnown() && a.primes == 1)
-      expected = sema::DimInfo::known(*expected.dimension.over(sema::Dimension::time()));
-    if (expected.isKnown() && a.dim.isKnown() && !(expected.dimension == a.dim.dimension)) {
-      loaded.diagnostics().error(a.location,
-                                 "'" + a.name + std::string(a.primes, '\'') + "' has dimension " +
-                                     expected.dimension.toString() + ", the value given has " +
-                                     a.dim.dimension.toString());
-      ok = false;
-      continue;
-    }
-    (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
-    if (a.primes == 0 && givenPositions != nullptr)
-      (*givenPositions)[static_cast<size_t>(found)] = true;
-  }
+  for (const sema::Assignment &a : *assignments)
+    ok = applyToState(loaded, a, option, state, givenPositions) && ok;
   if (!ok)
     return std::nullopt;
   return state;

@@ -6,6 +6,7 @@
 #include "mechanics/Evaluation.h"
 #include "mechanics/Lagrange.h"
 #include "sema/Analyzer.h"
+#include "sema/Values.h"
 
 #include <memory>
 #include <optional>
@@ -41,7 +42,19 @@ std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::s
 // The state given by --at (coordinates, velocities and t), with the model's
 // init values for what is not listed. `givenPositions`, when asked for,
 // marks the coordinates whose value the model's init or the text sets.
+// `option` is the option the text came from (--at, --init), for messages;
+// each value is checked against the dimension of what it sets.
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
-                                           std::vector<bool> *givenPositions = nullptr);
+                                           std::vector<bool> *givenPositions = nullptr,
+                                           const std::string &option = "--at");
+
+// The dimension of coordinate `coord` of `model` differentiated `primes`
+// times in time (unknown for a coordinate declared without a unit).
+sema::DimInfo coordinateDimension(const sema::CheckedModel &model, int coord, int primes);
+
+// Reports a value given on the command line whose dimension is not
+// `expected`, at the value; false then. Unknown dimensions on either side pass.
+bool checkValueDimension(Diagnostics &diagnostics, const sema::Assignment &value,
+                         const sema::DimInfo &expected);
 
 } // namespace mech::driver

@@ -9,6 +9,7 @@
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
+#include "runtime/TimeGrid.h"
 #include "sema/Values.h"
 
 #include <algorithm>
@@ -51,6 +52,10 @@ const char *methodName(runtime::Method method) {
 }
 
 std::string formatValue(double value) {
+  // -0 (a zero times a negative factor) prints as 0, as in the JSON
+  // reports: the sign of a zero means nothing to a reader of the CSV.
+  if (value == 0)
+    value = 0;
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);
   return buffer;
@@ -60,6 +65,58 @@ std::string shortNumber(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", value);
   return buffer;
+}
+
+// A header field as RFC 4180 has it: quoted, with its quotes doubled, when
+// it holds a comma, a quote or a line break (an output with two indices is
+// d[1, 2]). Every other field, and every number, is written as it is.
+std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// Column names compared without blanks, so that --plot-vars "d[1,2]"
+// finds the column d[1, 2].
+bool sameName(const std::string &a, const std::string &b) {
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  std::string x = a, y = b;
+  x.erase(std::remove_if(x.begin(), x.end(), blank), x.end());
+  y.erase(std::remove_if(y.begin(), y.end(), blank), y.end());
+  return x == y;
+}
+
+// The columns of the series to plot (the coordinates unless --plot-vars
+// names others); nullopt after reporting a name that is no column.
+std::optional<std::vector<size_t>> plottedColumns(LoadedModel &loaded,
+                                                  const std::vector<std::string> &columns,
+                                                  const std::vector<std::string> &plotted) {
+  std::vector<size_t> indices;
+  bool ok = true;
+  for (const std::string &name : plotted) {
+    auto found = std::find_if(columns.begin(), columns.end(),
+                              [&](const std::string &column) { return sameName(column, name); });
+    if (found == columns.end()) {
+      loaded.diagnostics().error({}, "--plot-vars: '" + name +
+                                         "' is not a coordinate, velocity, multiplier or output "
+                                         "of " +
+                                         loaded.model().name);
+      ok = false;
+      continue;
+    }
+    indices.push_back(static_cast<size_t>(found - columns.begin()));
+  }
+  if (!ok)
+    return std::nullopt;
+  return indices;
+}
+
+std::vector<std::string> plottedNames(const mechanics::Equations &eq,
+                                      const SimulationOptions &options) {
+  return options.plotVars.empty() ? eq.coordinates : options.plotVars;
 }
 
 // The drift of the conserved quantities along the samples (a sample on
@@ -95,6 +152,45 @@ private:
 };
 
 } // namespace
+
+std::vector<std::string> csvColumns(const mechanics::Equations &eq) {
+  std::vector<std::string> columns;
+  for (const std::string &name : eq.coordinates)
+    columns.push_back(name);
+  for (const std::string &name : eq.coordinates)
+    columns.push_back(name + "'");
+  for (const auto &k : eq.constraints)
+    columns.push_back(k.name);
+  for (const std::string &name : eq.outputNames)
+    columns.push_back(name);
+  return columns;
+}
+
+bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
+  const mechanics::Equations &eq = loaded.equations();
+  bool ok = true;
+  if (!eq.constraints.empty() && options.integrator.method == runtime::Method::Midpoint) {
+    loaded.diagnostics().error(eq.constraints.front().location,
+                               "--method midpoint does not handle constraints; use dopri5, "
+                               "dop853 or rk4");
+    ok = false;
+  }
+  return plottedColumns(loaded, csvColumns(eq), plottedNames(eq, options)).has_value() && ok;
+}
+
+std::string gridError(const runtime::IntegratorOptions &o) {
+  auto tooFine = [&](const char *option, double spacing, const char *points) {
+    return std::string(option) + " " + shortNumber(spacing) +
+           " is too small for the time span from t = " + shortNumber(o.t0) + " to --until " +
+           shortNumber(o.tEnd) + " (more than 1e15 " + points + ")";
+  };
+  if (!runtime::TimeGrid::fits(o.t0, o.tEnd, o.dt))
+    return tooFine("--dt", o.dt, "samples");
+  bool fixedStep = o.method == runtime::Method::Rk4 || o.method == runtime::Method::Midpoint;
+  if (fixedStep && !runtime::TimeGrid::fits(o.t0, o.tEnd, o.step))
+    return tooFine("--step", o.step, "steps");
+  return "";
+}
 
 // The kernels on the chosen back end (the interpreter when the JIT fails,
 // with a note).
@@ -132,12 +228,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   SimulationSummary summary;
   summary.method = methodName(options.integrator.method);
   summary.deriveSeconds = deriveSeconds;
-  if (m > 0 && options.integrator.method == runtime::Method::Midpoint) {
-    loaded.diagnostics().error(eq.constraints.front().location,
-                               "--method midpoint does not handle constraints; use dopri5 or "
-                               "dop853");
+  if (!checkSimulation(loaded, options))
     return std::nullopt;
-  }
   std::vector<double> params = loaded.paramValues();
 
   auto compileStart = Clock::now();
@@ -154,6 +246,14 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       initialState(loaded, *kernels, params, options.start, t0, summary.notes);
   if (!x0)
     return std::nullopt;
+  runtime::IntegratorOptions integrator = options.integrator;
+  integrator.t0 = t0;
+  // The command checks this before loading; other callers learn it here
+  // rather than from an exception out of the integrator.
+  if (std::string error = gridError(integrator); !error.empty()) {
+    loaded.diagnostics().error({}, error);
+    return std::nullopt;
+  }
 
   // Energy drift is meaningful for a conservative model whose T has no
   // parts linear in or free of the velocities (then the Jacobi integral is T + V).
@@ -161,36 +261,15 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   double energy0 = 0;
   std::vector<double> TV(2);
 
-  // Columns: t, q, q', the multipliers, the outputs.
-  std::vector<std::string> columns;
-  for (const std::string &name : eq.coordinates)
-    columns.push_back(name);
-  for (const std::string &name : eq.coordinates)
-    columns.push_back(name + "'");
-  for (const auto &k : eq.constraints)
-    columns.push_back(k.name);
-  for (const std::string &name : eq.outputNames)
-    columns.push_back(name);
+  std::vector<std::string> columns = csvColumns(eq);
+  std::vector<std::string> plotted = plottedNames(eq, options);
+  // Checked by checkSimulation above.
+  std::vector<size_t> plottedIndices = *plottedColumns(loaded, columns, plotted);
   csv << "t";
   for (const std::string &name : columns)
-    csv << "," << name;
+    csv << "," << csvField(name);
   csv << "\n";
 
-  std::vector<std::string> plotted = options.plotVars;
-  if (plotted.empty())
-    plotted = eq.coordinates;
-  std::vector<size_t> plottedColumns;
-  for (const std::string &name : plotted) {
-    auto found = std::find(columns.begin(), columns.end(), name);
-    if (found == columns.end()) {
-      loaded.diagnostics().error({}, "--plot-vars: '" + name +
-                                         "' is not a coordinate, velocity, multiplier or output "
-                                         "of " +
-                                         model.name);
-      return std::nullopt;
-    }
-    plottedColumns.push_back(static_cast<size_t>(found - columns.begin()));
-  }
   Plot plot;
   plot.title = model.name;
   for (const std::string &name : plotted)
@@ -232,8 +311,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     csv << "\n";
     if (!options.plotPath.empty()) {
       plot.x.push_back(t);
-      for (size_t i = 0; i < plottedColumns.size(); ++i)
-        plot.series[i].values.push_back(row[plottedColumns[i]]);
+      for (size_t i = 0; i < plottedIndices.size(); ++i)
+        plot.series[i].values.push_back(row[plottedIndices[i]]);
     }
     if (summary.energyTracked) {
       kernels->energy(t, x, params.data(), TV.data());
@@ -249,8 +328,6 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     return true;
   };
 
-  runtime::IntegratorOptions integrator = options.integrator;
-  integrator.t0 = t0;
   // The state of the last refused evaluation, to say why it was refused.
   std::vector<double> refused;
   double refusedAt = 0;

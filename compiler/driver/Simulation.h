@@ -52,6 +52,21 @@ struct SimulationSummary {
   size_t samples = 0;
 };
 
+// The CSV columns after t: the coordinates, their velocities (q'), the
+// multipliers (named after their constraints) and the outputs.
+std::vector<std::string> csvColumns(const mechanics::Equations &equations);
+
+// Checks the options against the model, before anything is written: the
+// method can run the model, the --plot-vars name columns. Errors go to the
+// diagnostics; false when there were any.
+bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options);
+
+// Why the options' time grids cannot be walked from `integrator.t0` (the
+// output samples at --dt, the fixed steps of rk4 and midpoint at --step):
+// too many points for the time span. The message names the option; empty
+// when the grids are fine.
+std::string gridError(const runtime::IntegratorOptions &integrator);
+
 // Runs the simulation, writing CSV rows to `csv`. Returns the summary, or
 // nullopt when the run could not start (errors in the diagnostics).
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,

@@ -4,6 +4,8 @@
 #include "sema/Resolver.h"
 #include "syntax/Parser.h"
 
+#include <cmath>
+
 namespace mech::sema {
 
 std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation,
@@ -56,6 +58,13 @@ std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation
     if (!number) {
       diagnostics.error(item.value->location,
                         "the value of '" + a.name + "' must be a constant number");
+      ok = false;
+      continue;
+    }
+    // As for a value in the model: inf or nan would only fail later, far
+    // from the option (a singular mass matrix, a time grid without end).
+    if (!std::isfinite(*number)) {
+      diagnostics.error(item.value->location, "the value of '" + a.name + "' is not finite");
       ok = false;
       continue;
     }

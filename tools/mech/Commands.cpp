@@ -448,7 +448,8 @@ std::optional<int> parseSimulateArgs(const std::vector<std::string> &args, Simul
 // What can go wrong before the run, checked before anything is written (the
 // CSV header, a truncated -o file): the options against the model, the time
 // grids from the start time that --init may set, the plot's path.
-std::optional<int> checkBeforeRun(driver::LoadedModel &loaded, driver::SimulationOptions &options) {
+std::optional<int> checkBeforeRun(driver::LoadedModel &loaded,
+                                  const driver::SimulationOptions &options) {
   if (!driver::checkSimulation(loaded, options))
     return kExitModelError;
   std::optional<mechanics::State> start =
