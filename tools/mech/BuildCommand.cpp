@@ -17,14 +17,9 @@ int runBuild(const Invocation &invocation) {
   const std::vector<std::string> &args = invocation.args;
   options.command = "mech build";
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i], name = arg, value;
+    const std::string &arg = args[i];
     options.command += " " + arg;
-    size_t equals = arg.find('=');
-    bool inlineValue = arg.rfind("--", 0) == 0 && equals != std::string::npos;
-    if (inlineValue) {
-      name = arg.substr(0, equals);
-      value = arg.substr(equals + 1);
-    }
+    auto [name, value, inlineValue] = splitOption(arg);
     if (arg.size() < 2 || arg[0] != '-') {
       if (!file.empty())
         return usageError("build: expected one model file");

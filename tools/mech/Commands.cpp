@@ -23,6 +23,13 @@
 
 namespace mech::cli {
 
+OptionWord splitOption(const std::string &arg) {
+  size_t equals = arg.find('=');
+  if (arg.rfind("--", 0) != 0 || equals == std::string::npos)
+    return {arg, "", false};
+  return {arg.substr(0, equals), arg.substr(equals + 1), true};
+}
+
 int usageError(const std::string &message) {
   std::cerr << "mech: " << message << "\n(run 'mech --help' for usage)\n";
   return kExitUsage;
@@ -408,13 +415,8 @@ std::optional<int> parseSimulateArgs(const std::vector<std::string> &args, Simul
       "--init",  "-o",   "--plot",   "--plot-vars", "--backend", "--step",      "--baumgarte"};
   driver::SimulationOptions &options = parsed.options;
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i], name = arg, value;
-    size_t equals = arg.find('=');
-    bool inlineValue = arg.rfind("--", 0) == 0 && equals != std::string::npos;
-    if (inlineValue) {
-      name = arg.substr(0, equals);
-      value = arg.substr(equals + 1);
-    }
+    const std::string &arg = args[i];
+    auto [name, value, inlineValue] = splitOption(arg);
     if (arg.size() < 2 || arg[0] != '-') {
       if (!parsed.file.empty())
         return usageError("simulate: expected one model file");

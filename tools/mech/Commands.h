@@ -25,12 +25,12 @@ int runDump(const Invocation &invocation, const std::string &stage);
 int runEquations(const Invocation &invocation);
 int runEval(const Invocation &invocation);
 int runSimulate(const Invocation &invocation);
-int runConserved(const Invocation &invocation);   // ConservedCommand.cpp
-int runEquilibria(const Invocation &invocation);  // EquilibriaCommand.cpp
-int runLinearize(const Invocation &invocation);   // EquilibriaCommand.cpp
-int runSolve(const Invocation &invocation);       // SolveCommand.cpp
-int runBuild(const Invocation &invocation);       // BuildCommand.cpp
-int runRepl(const Invocation &invocation);        // ReplCommand.cpp
+int runConserved(const Invocation &invocation);  // ConservedCommand.cpp
+int runEquilibria(const Invocation &invocation); // EquilibriaCommand.cpp
+int runLinearize(const Invocation &invocation);  // EquilibriaCommand.cpp
+int runSolve(const Invocation &invocation);      // SolveCommand.cpp
+int runBuild(const Invocation &invocation);      // BuildCommand.cpp
+int runRepl(const Invocation &invocation);       // ReplCommand.cpp
 
 // The import search path: MECH_PATH, then the standard library.
 sema::SearchPath searchPath(const Invocation &invocation);
@@ -51,6 +51,14 @@ std::optional<int> parseModelOptions(const std::string &command,
                                      const std::vector<std::string> &args,
                                      const std::vector<std::string> &allowed,
                                      ModelOptions &options);
+
+// An argument read as an option: "--name=value" split at the first '=',
+// otherwise the name alone (its value, if any, is the next argument).
+struct OptionWord {
+  std::string name, value;
+  bool inlineValue = false;
+};
+OptionWord splitOption(const std::string &arg);
 
 // Reports a usage error on stderr and returns kExitUsage.
 int usageError(const std::string &message);
