@@ -280,6 +280,10 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
     // A coordinate that f, Phi and the Jacobian do not see at all is free:
     // moving it keeps the equilibrium (a cyclic coordinate).
     NewtonSample here = system.at(z);
+    // A singular point of the model (V = -k/r at r = 0) is not a state of
+    // rest, whatever the residual's rounding says.
+    if (!here.F.allFinite() || !here.J.allFinite())
+      continue;
     Eigen::JacobiSVD<MatrixXd> svd(here.J, Eigen::ComputeFullV);
     double largest = svd.singularValues()(0);
     for (long k = 0; k < svd.singularValues().size(); ++k) {

@@ -369,3 +369,18 @@ model Spherical {
   REQUIRE(bottom.frequencies.size() == 1);
   CHECK(bottom.frequencies[0] == Approx(std::sqrt(9.81 / 0.5)).epsilon(1e-10));
 }
+
+// An attracting centre, V = -k/r: no state of rest (the force -k/r^2 never
+// vanishes), and r = 0, where V is singular, is not one either.
+TEST_CASE("central field: no equilibrium, not even at the singular point", "[equilibria]") {
+  auto dm = test::derive(R"(
+model CentralField {
+  param m = 1 [kg], k = 1 [N*m^2]
+  coord r [m], phi [rad]
+  particle planet mass m at r * [cos(phi), sin(phi)]
+  potential V = -k / r
+}
+)");
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  CHECK(equilibria(linearizer).empty());
+}
