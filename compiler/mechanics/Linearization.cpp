@@ -79,6 +79,32 @@ LinearSample Linearizer::at(const State &state) const {
   return s;
 }
 
+RestWithConstraints restWithConstraints(const LinearSample &sample) {
+  size_t n = sample.f.size(), m = sample.C.size();
+  RestWithConstraints rest{{}, sample.f, sample.K};
+  if (m == 0)
+    return rest;
+  Eigen::MatrixXd C(static_cast<long>(m), static_cast<long>(n));
+  Eigen::VectorXd f(static_cast<long>(n));
+  for (size_t j = 0; j < n; ++j)
+    f(static_cast<long>(j)) = sample.f[j];
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j)
+      C(static_cast<long>(i), static_cast<long>(j)) = sample.C[i][j];
+  // min |f + C^T lambda|: dependent rows of C share the load (minimum norm).
+  Eigen::VectorXd lambda = -C.transpose().completeOrthogonalDecomposition().solve(f);
+  Eigen::VectorXd residual = f + C.transpose() * lambda;
+  for (size_t i = 0; i < m; ++i)
+    rest.lambda.push_back(lambda(static_cast<long>(i)));
+  for (size_t j = 0; j < n; ++j)
+    rest.residual[j] = residual(static_cast<long>(j));
+  for (size_t i = 0; i < m; ++i)
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = 0; b < n; ++b)
+        rest.K[a][b] -= rest.lambda[i] * sample.phiHessian[i][a][b];
+  return rest;
+}
+
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D) {
   auto n = static_cast<long>(M.size());
   Eigen::MatrixXd m(n, n), k(n, n), d(n, n);

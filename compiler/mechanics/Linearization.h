@@ -47,6 +47,17 @@ private:
   sym::Program program_;
 };
 
+// At rest on the constraints: the multipliers that balance f best (least
+// squares of f + C^T lambda), what is left of f + C^T lambda (zero at an
+// equilibrium), and the stiffness with the constraint forces' curvature,
+// K - sum_i lambda_i Hess(Phi_i), as the reduced analysis of equilibria
+// uses it. Without constraints: lambda empty, residual f, K unchanged.
+struct RestWithConstraints {
+  std::vector<double> lambda, residual;
+  Matrix K;
+};
+RestWithConstraints restWithConstraints(const LinearSample &sample);
+
 // A = [[0, I], [-M^-1 K, -M^-1 D]] (2n x 2n), or empty when M is singular.
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
 

@@ -68,6 +68,25 @@ assert len(d["A"]) == 4 and d["A"][0][2] == 1
 expect "linearize off equilibrium" 0 "$mech" linearize examples/double_pendulum.mech --at "th1=0.5"
 contains "not an equilibrium" out "note: not an equilibrium"
 
+# A constrained pendulum (Phi = x^2 + y^2 - l^2, m = l = 1) hanging at rest:
+# the rod balances gravity, -m g - 2 l lambda = 0 so lambda = -m g/(2 l),
+# and its curvature -lambda Hess(Phi) = (m g/l) I is the swing's stiffness.
+expect "linearize constrained" 0 "$mech" linearize examples/cartesian_pendulum.mech --at "x=0, y=-1" --json
+save
+expect "constrained rest balanced by the rod" 0 python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["multipliers"]["rod"] + 9.81 / 2) < 1e-12, d["multipliers"]
+assert abs(d["K"][0][0] - 9.81) < 1e-12 and abs(d["K"][1][1] - 9.81) < 1e-12, d["K"]
+' "$work/saved"
+expect "linearize constrained text" 0 "$mech" linearize examples/cartesian_pendulum.mech --at "x=0, y=-1"
+contains "multipliers at rest" out "multipliers at rest: rod = -4.905"
+if grep -q "not an equilibrium" "$work/out"; then
+  failed=$((failed + 1)); echo "FAIL: the hanging pendulum is an equilibrium"
+else
+  passed=$((passed + 1))
+fi
+
 # Usage errors.
 expect "linearize needs --at" 2 "$mech" linearize examples/double_pendulum.mech
 expect "unknown option" 2 "$mech" equilibria examples/double_pendulum.mech --frob

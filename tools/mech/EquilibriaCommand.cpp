@@ -264,9 +264,14 @@ int runLinearize(const Invocation &invocation) {
   mechanics::Linearizer linearizer(eq, loaded->paramValues());
   mechanics::LinearSample s = linearizer.at(*state);
   Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
-  double force = 0;
-  for (double v : s.f)
+  // With constraints, the rest is balanced by the constraint forces C^T lambda,
+  // whose curvature stiffens (or softens) K.
+  mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
+  double force = 0, scale = 0;
+  for (double v : rest.residual)
     force = std::max(force, std::abs(v));
+  for (double v : s.f)
+    scale = std::max(scale, std::abs(v));
   if (options.json) {
     JsonWriter json;
     json.beginObject().key("model").value(eq.model).key("q").beginObject();
@@ -278,10 +283,15 @@ int runLinearize(const Invocation &invocation) {
       json.value(v);
     json.endArray();
     jsonMatrix(json, "M", s.M);
-    jsonMatrix(json, "K", s.K);
+    jsonMatrix(json, "K", rest.K);
     jsonMatrix(json, "D", s.D);
-    if (!eq.constraints.empty())
+    if (!eq.constraints.empty()) {
       jsonMatrix(json, "C", s.C);
+      json.key("multipliers").beginObject();
+      for (size_t i = 0; i < eq.constraints.size(); ++i)
+        json.key(eq.constraints[i].name).value(rest.lambda[i]);
+      json.endObject();
+    }
     if (A.empty())
       json.key("A").null();
     else
@@ -292,13 +302,20 @@ int runLinearize(const Invocation &invocation) {
   }
   std::cout << "Linearization of " << eq.model << " about " << stateText(eq, state->q)
             << " (t = " << number(state->t) << "): M dq'' + D dq' + K dq = 0\n";
-  if (force > 1e-9)
-    std::cout << "  note: not an equilibrium (f = [" << list(s.f)
-              << "]); K and D are the derivatives of f there\n";
+  bool constrained = !eq.constraints.empty();
+  if (force > 1e-9 * std::max(1.0, scale))
+    std::cout << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
+              << list(rest.residual) << "]); K and D are the derivatives of f there\n";
+  if (constrained) {
+    std::cout << "  multipliers at rest:";
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      std::cout << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(rest.lambda[i]);
+    std::cout << "\n";
+  }
   printMatrix(std::cout, "M", s.M);
-  printMatrix(std::cout, "K = -df/dq", s.K);
+  printMatrix(std::cout, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", rest.K);
   printMatrix(std::cout, "D = -df/dq'", s.D);
-  if (!eq.constraints.empty()) {
+  if (constrained) {
     printMatrix(std::cout, "C", s.C);
     std::cout << "  A: not formed for a constrained model (mech equilibria reduces it to the "
                  "constraint tangent space)\n";
