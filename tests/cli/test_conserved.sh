@@ -63,5 +63,13 @@ contains "diagnostic located" err "dim.mech:3:17: error:"
 expect "simulate" 0 "$mech" simulate examples/spherical_pendulum.mech --until 5 -o "$work/out.csv"
 contains "p_phi drift" err "conserved p_phi: drift"
 contains "h drift" err "conserved h: drift"
+# In a rotating frame dL/dt is one product whose factor sin^2 + cos^2 - 1
+# cancels; the summary still finds the energy integral that `mech
+# conserved` reports (h = T2 - T0 + V for the bead on the spinning hoop and
+# the governor).
+for model in rotating_hoop centrifugal_governor; do
+  expect "simulate $model" 0 "$mech" simulate "examples/$model.mech" --until 1 -o "$work/out.csv"
+  contains "$model h drift" err "conserved h: drift"
+done
 
 finish
