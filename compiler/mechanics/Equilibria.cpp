@@ -266,7 +266,14 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
   // Where the last new equilibrium turned up in the sequence of starts: one
   // found late means that more starts could find more.
   size_t lastNew = 0, index = 0;
+  bool stopped = false;
   for (const VectorXd &start : starts) {
+    if (options.cancelled && options.cancelled()) {
+      stopped = true;
+      diagnostics.warning(where, "interrupted: the search stopped after " + std::to_string(index) +
+                                     " of " + std::to_string(starts.size()) + " start points");
+      break;
+    }
     ++index;
     VectorXd z(static_cast<long>(n + m));
     z.head(static_cast<long>(n)) = start;
@@ -337,7 +344,7 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
       lastNew = index;
     }
   }
-  if (lastNew > starts.size() / 2)
+  if (!stopped && lastNew > starts.size() / 2)
     diagnostics.warning(where, "the search may have missed equilibria: start point " +
                                    std::to_string(lastNew) + " of " +
                                    std::to_string(starts.size()) +

@@ -14,6 +14,7 @@
 #include "support/Diagnostics.h"
 
 #include <complex>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct EquilibriaOptions {
   Box box;
   double t = 0;
   size_t maxStarts = 2048;
+  // Asked between start points; true stops the search with what it found
+  // and a warning (Ctrl-C in the REPL). Never asked when empty.
+  std::function<bool()> cancelled;
 };
 
 // Reports (at `where`) and returns nullopt when the model cannot be asked:

@@ -384,3 +384,21 @@ model CentralField {
   mechanics::Linearizer linearizer(dm->equations(), dm->params());
   CHECK(equilibria(linearizer).empty());
 }
+
+// Ctrl-C in the REPL: a cancelled search stops between start points, keeps
+// what it found and says so.
+TEST_CASE("a cancelled search stops and warns", "[equilibria]") {
+  auto dm = test::derive(kRod);
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  mechanics::EquilibriaOptions options;
+  options.box = mechanics::defaultBox(linearizer.equations());
+  int asked = 0;
+  options.cancelled = [&asked] { return ++asked > 3; };
+  Diagnostics diagnostics;
+  auto found = mechanics::findEquilibria(linearizer, options, diagnostics);
+  REQUIRE(found.has_value());
+  CHECK(asked == 4);
+  std::ostringstream messages;
+  diagnostics.print(messages);
+  CHECK(messages.str().find("interrupted: the search stopped after 3 of") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 // and reports over mechanics::Linearizer and mechanics::findEquilibria.
 #include "Commands.h"
 
+#include "driver/Interrupt.h"
 #include "driver/Pipeline.h"
 #include "mechanics/Equilibria.h"
 #include "mechanics/Linearization.h"
@@ -361,6 +362,7 @@ int runEquilibria(const Invocation &invocation) {
     return kExitModelError;
   }
   mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  search.cancelled = driver::interruptRequested;
   auto found = mechanics::findEquilibria(linearizer, search, loaded->diagnostics(),
                                          loaded->model().location);
   loaded->diagnostics().print(std::cerr);
