@@ -145,6 +145,19 @@ std::string readFile(const std::string &path, bool &ok) {
   return text.str();
 }
 
+// Whether an input starting with `word` declares something in the model:
+// the word is a declaration keyword used as one, not a name in an
+// expression (`force(1)`, `init'`, `output.x` or `spring = 2` are
+// expressions or assignments with names that happen to be keywords).
+bool isDeclaration(const std::string &input, const std::string &word) {
+  if (std::find(kModelKeywords.begin(), kModelKeywords.end(), word) == kModelKeywords.end())
+    return false;
+  size_t next = input.find_first_not_of(" \t", word.size());
+  if (next == std::string::npos || next == word.size())
+    return false;
+  return input[next] != '(' && input[next] != '\'' && input[next] != '.' && input[next] != '=';
+}
+
 // '=' between parentheses becomes ',' so that eval(e, x = 1) and
 // subs(e, x = y) parse as calls (columns stay where they were typed).
 std::string pairsAsArguments(std::string text) {
@@ -252,7 +265,6 @@ bool ReplSession::handleInput(const std::string &raw) {
   std::string input = trim(raw);
   if (input.empty() || input[0] == '#')
     return true;
-  ++inputCount_;
   if (input[0] == ':') {
     std::string name = firstWord(input);
     std::string rest = trim(input.substr(name.size()));
@@ -278,11 +290,7 @@ bool ReplSession::handleInput(const std::string &raw) {
     declaration(input, true);
     return true;
   }
-  if (std::find(kModelKeywords.begin(), kModelKeywords.end(), word) != kModelKeywords.end() &&
-      input.size() > word.size() && !std::isalnum(static_cast<unsigned char>(input[word.size()])) &&
-      input[word.size()] != '(' && input[word.size()] != '\'' && input[word.size()] != '.' &&
-      input.find_first_not_of(" \t", word.size()) != std::string::npos &&
-      input[input.find_first_not_of(" \t", word.size())] != '=') {
+  if (isDeclaration(input, word)) {
     declaration(input, false);
     return true;
   }

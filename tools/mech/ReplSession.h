@@ -81,7 +81,6 @@ private:
   std::map<std::string, repl::Tensor> variables_;
   SourceManager inputs_;
   std::filesystem::path scratch_; // the session's temporary folder
-  int inputCount_ = 0;
 };
 
 } // namespace mech::cli
