@@ -38,6 +38,7 @@ const CommandHelp kCommands[] = {
     {":load", ":load FILE", "load a model file (the session's declarations are dropped)"},
     {":reload", ":reload", "read the file again after an edit, keeping the typed declarations"},
     {":show", ":show", "the current model as .mech text"},
+    {":undo", ":undo", "remove the last declaration typed"},
     {":save", ":save FILE", "write the current model to FILE"},
     {":eom", ":eom [--latex | --json]", "the equations of motion (as mech equations)"},
     {":eval", ":eval th1=0.3, th1'=0", "everything at a state, q'' solved (as mech eval)"},
@@ -281,6 +282,7 @@ bool ReplSession::handleInput(const std::string &raw) {
       fileText_ = input + "\n";
       declarations_.clear();
       topLevel_.clear();
+      typedOrder_.clear();
     } else {
       filePath_ = previous;
     }
@@ -422,6 +424,7 @@ bool ReplSession::load(const std::string &path) {
   fileText_ = text;
   declarations_.clear();
   topLevel_.clear();
+  typedOrder_.clear();
   // Imports next to the file resolve when the CLI's functions read the
   // session's copy from the scratch folder.
   std::string folder = fs::absolute(fs::path(path)).parent_path().string();
@@ -439,6 +442,7 @@ void ReplSession::declaration(const std::string &text, bool topLevel) {
   if (rebuild(fileText_, declarations, top, name)) {
     declarations_ = declarations;
     topLevel_ = top;
+    typedOrder_.push_back(topLevel);
   }
 }
 
@@ -706,8 +710,8 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
 
 void ReplSession::command(const std::string &name, const std::string &rest) {
   std::vector<std::string> args = words(rest);
-  bool needsModel =
-      name != ":load" && name != ":help" && name != ":latex" && name != ":time" && name != ":vars";
+  bool needsModel = name != ":load" && name != ":help" && name != ":latex" && name != ":time" &&
+                    name != ":vars" && name != ":undo";
   bool known = false;
   for (const CommandHelp &c : kCommands)
     known = known || name == c.name;
@@ -762,6 +766,36 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
     bool plain = declarations_.empty() && topLevel_.empty();
     if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
       fileText_ = text;
+  } else if (name == ":undo") {
+    if (typedOrder_.empty()) {
+      std::cerr << "error: :undo removes typed declarations; there are none\n";
+      return;
+    }
+    auto declarations = declarations_;
+    auto top = topLevel_;
+    std::vector<std::string> &list = typedOrder_.back() ? top : declarations;
+    std::string removed = list.back();
+    list.pop_back();
+    bool plain = declarations.empty() && top.empty() && !filePath_.empty();
+    std::string session = filePath_.empty() ? "<session>" : filePath_ + " (session)";
+    if (declarations.empty() && top.empty() && fileText_.empty()) {
+      // Back to no model at all: the calculator.
+      model_.reset();
+      library_.reset();
+      variables_.clear();
+      declarations_.clear();
+      topLevel_.clear();
+      typedOrder_.clear();
+      refreshScope();
+      std::cout << "removed: " << removed << "\n(no model)\n";
+      return;
+    }
+    if (rebuild(fileText_, declarations, top, plain ? filePath_ : session)) {
+      declarations_ = declarations;
+      topLevel_ = top;
+      typedOrder_.pop_back();
+      std::cout << "removed: " << removed << "\n";
+    }
   } else if (name == ":show") {
     std::cout << modelText();
   } else if (name == ":save") {
@@ -784,6 +818,7 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
       fileText_ = text;
       declarations_.clear();
       topLevel_.clear();
+      typedOrder_.clear();
     }
   } else if (name == ":eom") {
     runCli(runEquations, args);

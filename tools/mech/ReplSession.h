@@ -68,10 +68,11 @@ private:
   void refreshScope();
 
   Invocation invocation_;
-  std::string filePath_, fileText_;              // the loaded file, if any
-  std::vector<std::string> declarations_;        // typed model declarations
-  std::vector<std::string> topLevel_;            // typed defs and imports
-  std::vector<std::string> settings_;            // :set, as --set texts
+  std::string filePath_, fileText_;       // the loaded file, if any
+  std::vector<std::string> declarations_; // typed model declarations
+  std::vector<std::string> topLevel_;     // typed defs and imports
+  std::vector<bool> typedOrder_;          // what each typed input added (true: a def or import)
+  std::vector<std::string> settings_;     // :set, as --set texts
   std::unique_ptr<driver::LoadedModel> model_;   // null without a model
   std::unique_ptr<driver::LoadedModel> library_; // typed imports and defs without a model
   std::string derivationError_;                  // why the equations are not there
