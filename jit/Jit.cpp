@@ -11,11 +11,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
-
-#include <mutex>
 
 namespace mech::jit {
 
@@ -30,21 +27,13 @@ std::string message(llvm::Error error) {
   return llvm::toString(std::move(error));
 }
 
-void initializeLlvm() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
-
 } // namespace
 
 Jit::Jit(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Jit::~Jit() = default;
 
 std::unique_ptr<Jit> Jit::create(std::string &error) {
-  initializeLlvm();
+  initializeNativeTarget();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
     error = message(builder.takeError());

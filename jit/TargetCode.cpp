@@ -56,12 +56,16 @@ std::string emitObjectCode(llvm::Module &module, llvm::TargetMachine &machine, s
   return std::string(buffer.begin(), buffer.end());
 }
 
-std::unique_ptr<llvm::TargetMachine> libraryTargetMachine(bool native, std::string &error) {
+void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
+}
+
+std::unique_ptr<llvm::TargetMachine> libraryTargetMachine(bool native, std::string &error) {
+  initializeNativeTarget();
   std::string triple = llvm::sys::getDefaultTargetTriple();
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (target == nullptr)

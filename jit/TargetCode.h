@@ -13,6 +13,9 @@ class TargetMachine;
 
 namespace mech::jit {
 
+// Registers the host's target with LLVM, once per process (thread-safe).
+void initializeNativeTarget();
+
 // False with `error` set ("internal compiler error: ...") when the IR is invalid.
 bool verifyModule(llvm::Module &module, std::string &error);
 

@@ -10,6 +10,7 @@
 #include "jit/LibraryModule.h"
 #include "mechanics/Kernels.h"
 #include "runtime/library/LibraryRuntimeObject.h"
+#include "support/TemporaryFolder.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -44,26 +45,6 @@ bool writeFile(const fs::path &path, std::string_view bytes, std::string &error)
   }
   return true;
 }
-
-// A folder only this process uses, removed with it.
-class TemporaryFolder {
-public:
-  TemporaryFolder() {
-    const char *base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/mech-build-XXXXXX";
-    if (mkdtemp(pattern.data()) != nullptr)
-      path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    if (!path_.empty())
-      fs::remove_all(path_, ignored);
-  }
-  const fs::path &path() const { return path_; }
-
-private:
-  fs::path path_;
-};
 
 // Runs a tool with its output captured in `log`; false with `error` set
 // when it cannot start or fails.
@@ -163,7 +144,7 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
       return false;
     }
   }
-  TemporaryFolder folder;
+  TemporaryFolder folder("mech-build");
   if (folder.path().empty()) {
     error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
     return false;

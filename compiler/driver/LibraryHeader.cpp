@@ -2,9 +2,10 @@
 // reads the layouts and codes here, in the header of their own model.
 #include "driver/LibraryHeader.h"
 
+#include "support/NumberText.h"
+
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
 namespace mech::driver {
@@ -17,17 +18,6 @@ std::string upper(std::string text) {
   return text;
 }
 
-// The shortest of %.15g, %.16g, %.17g that reads back as the same double.
-std::string number(double value) {
-  char buffer[32];
-  for (int digits = 15; digits <= 17; ++digits) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-    if (std::strtod(buffer, nullptr) == value)
-      break;
-  }
-  return buffer;
-}
-
 // " *   q[0]  th1 [rad]" lines, for `array` entries.
 void list(std::ostringstream &out, const char *array, const std::vector<HeaderEntry> &entries,
           bool withValue) {
@@ -36,7 +26,7 @@ void list(std::ostringstream &out, const char *array, const std::vector<HeaderEn
     if (!entries[i].unit.empty())
       out << " [" << entries[i].unit << "]";
     if (withValue)
-      out << " = " << number(entries[i].value);
+      out << " = " << shortestNumber(entries[i].value);
     out << "\n";
   }
 }

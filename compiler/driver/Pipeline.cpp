@@ -85,14 +85,14 @@ bool checkValueDimension(Diagnostics &diagnostics, const sema::Assignment &a,
   return false;
 }
 
-namespace {
-
 int coordinateIndex(const sema::CheckedModel &model, const std::string &name) {
   for (size_t j = 0; j < model.coords.size(); ++j)
     if (model.coords[j].name == name)
       return static_cast<int>(j);
   return -1;
 }
+
+namespace {
 
 // Applies one assignment of the state text; false after reporting an error.
 bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::string &option,

@@ -48,6 +48,9 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
                                            std::vector<bool> *givenPositions = nullptr,
                                            const std::string &option = "--at");
 
+// The index of the coordinate called `name`, or -1.
+int coordinateIndex(const sema::CheckedModel &model, const std::string &name);
+
 // The dimension of coordinate `coord` of `model` differentiated `primes`
 // times in time (unknown for a coordinate declared without a unit).
 sema::DimInfo coordinateDimension(const sema::CheckedModel &model, int coord, int primes);

@@ -5,6 +5,7 @@
 
 #include "sema/Units.h"
 #include "support/EditDistance.h"
+#include "support/NumberText.h"
 #include "symbolic/Diff.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <unordered_set>
 
 namespace mech::repl {
@@ -47,6 +47,21 @@ const char *shapeName(const Tensor &t) {
   if (t.isScalar())
     return "a scalar";
   return t.cols == 0 ? "a vector" : "a matrix";
+}
+
+// Calls visit once for every node of e's DAG.
+template <class Visit> void forEachNode(const Expr &e, Visit &&visit) {
+  std::unordered_set<const sym::Node *> seen;
+  std::vector<const sym::Node *> stack{e.node()};
+  while (!stack.empty()) {
+    const sym::Node *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    visit(n);
+    for (const sym::Node *child : n->ops)
+      stack.push_back(child);
+  }
 }
 
 class Evaluator {
@@ -536,27 +551,19 @@ private:
 
   // Whether e divides by zero (0^-k, as subs or taylor can produce).
   static bool dividesByZero(const Expr &e) {
-    std::unordered_set<const sym::Node *> seen;
-    std::vector<const sym::Node *> stack{e.node()};
-    while (!stack.empty()) {
-      const sym::Node *n = stack.back();
-      stack.pop_back();
-      if (!seen.insert(n).second)
-        continue;
-      auto zeroBase = [](const sym::Node *base, const sym::Node *exponent) {
-        return base->kind == sym::Kind::Number && base->num.isZero() &&
-               exponent->kind == sym::Kind::Number && exponent->num.isNegative();
-      };
+    auto zeroBase = [](const sym::Node *base, const sym::Node *exponent) {
+      return base->kind == sym::Kind::Number && base->num.isZero() &&
+             exponent->kind == sym::Kind::Number && exponent->num.isNegative();
+    };
+    bool found = false;
+    forEachNode(e, [&](const sym::Node *n) {
       if (n->kind == sym::Kind::Pow && zeroBase(n->ops[0], n->ops[1]))
-        return true;
+        found = true;
       if (n->kind == sym::Kind::Mul)
         for (size_t i = 0; i + 1 < n->ops.size(); i += 2)
-          if (zeroBase(n->ops[i], n->ops[i + 1]))
-            return true;
-      for (const sym::Node *child : n->ops)
-        stack.push_back(child);
-    }
-    return false;
+          found = found || zeroBase(n->ops[i], n->ops[i + 1]);
+    });
+    return found;
   }
 
   std::optional<Tensor> checkedDivisions(Tensor value, Location at, const std::string &what) {
@@ -697,35 +704,27 @@ private:
   // The value of e with the symbols' values; an error names a missing one.
   std::optional<double> numeric(const Expr &e, const std::map<const sym::Node *, double> &values,
                                 Location at) {
-    std::vector<const sym::Node *> symbols;
-    std::unordered_set<const sym::Node *> seen;
-    std::vector<const sym::Node *> stack{e.node()};
-    while (!stack.empty()) {
-      const sym::Node *n = stack.back();
-      stack.pop_back();
-      if (!seen.insert(n).second)
-        continue;
-      if (n->kind == sym::Kind::Symbol && c_.symbolInfo(n).kind != sym::SymbolKind::Constant)
-        symbols.push_back(n);
-      for (const sym::Node *child : n->ops)
-        stack.push_back(child);
-    }
+    // One input per symbol, found by what the program's map is given.
     std::vector<double> inputs;
-    std::map<uint32_t, int> indexOf; // symbol id -> input
-    for (const sym::Node *s : symbols) {
-      auto found = values.find(s);
-      if (found == values.end()) {
-        fail(at, "eval: no value for '" + c_.symbolInfo(s).name + "' (give it: eval(e, " +
-                     c_.symbolInfo(s).name + " = 1))");
-        return std::nullopt;
-      }
-      indexOf[s->symbol] = static_cast<int>(inputs.size());
-      inputs.push_back(found->second);
-    }
     std::map<std::tuple<std::string, int, int>, int> byInfo;
-    for (const sym::Node *s : symbols) {
-      const sym::SymbolInfo &info = c_.symbolInfo(s);
-      byInfo[{info.name, static_cast<int>(info.kind), info.order}] = indexOf[s->symbol];
+    std::string missing;
+    forEachNode(e, [&](const sym::Node *n) {
+      if (n->kind != sym::Kind::Symbol || c_.symbolInfo(n).kind == sym::SymbolKind::Constant)
+        return;
+      const sym::SymbolInfo &info = c_.symbolInfo(n);
+      auto found = values.find(n);
+      if (found == values.end()) {
+        if (missing.empty())
+          missing = info.name;
+        return;
+      }
+      byInfo[{info.name, static_cast<int>(info.kind), info.order}] =
+          static_cast<int>(inputs.size());
+      inputs.push_back(found->second);
+    });
+    if (!missing.empty()) {
+      fail(at, "eval: no value for '" + missing + "' (give it: eval(e, " + missing + " = 1))");
+      return std::nullopt;
     }
     sym::Program program({e}, [&](const sym::SymbolInfo &info) {
       auto found = byInfo.find({info.name, static_cast<int>(info.kind), info.order});
@@ -754,20 +753,10 @@ std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics 
   return value;
 }
 
-std::string formatNumber(double value) {
-  char buffer[32];
-  for (int digits = 15; digits <= 17; ++digits) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value == 0 ? 0.0 : value);
-    if (std::strtod(buffer, nullptr) == value)
-      break;
-  }
-  return buffer;
-}
-
 std::string format(const Tensor &value, bool latex) {
   auto one = [&](const Expr &e) {
     if (e.isNumber() && !e->num.exact())
-      return formatNumber(e->num.toDouble());
+      return shortestNumber(e->num.toDouble());
     return latex ? sym::toLatex(e) : sym::toMech(e);
   };
   if (value.isScalar())

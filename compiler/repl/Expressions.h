@@ -38,7 +38,4 @@ std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics 
 // a; [a, b]; [[a, b], [c, d]] in .mech syntax, or in LaTeX.
 std::string format(const Tensor &value, bool latex = false);
 
-// The number a value stands for when it is one (for printing eval's result).
-std::string formatNumber(double value);
-
 } // namespace mech::repl

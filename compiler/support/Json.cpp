@@ -1,7 +1,8 @@
 // JSON text generation (RFC 8259).
 #include "support/Json.h"
 
-#include <charconv>
+#include "support/NumberText.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -96,11 +97,7 @@ JsonWriter &JsonWriter::value(double number) {
     out_ += "null";
     return *this;
   }
-  if (number == 0)
-    number = 0; // no -0
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
-  out_.append(buffer, error == std::errc() ? end : buffer);
+  out_ += shortestNumber(number);
   return *this;
 }
 

@@ -104,10 +104,7 @@ std::vector<std::string> splitList(const std::string &text) {
 int rangeCoordinate(driver::LoadedModel &loaded, const sema::Assignment &low,
                     const sema::Assignment &high) {
   const sema::CheckedModel &model = loaded.model();
-  int found = -1;
-  for (size_t j = 0; j < model.coords.size(); ++j)
-    if (model.coords[j].name == low.name)
-      found = static_cast<int>(j);
+  int found = driver::coordinateIndex(model, low.name);
   if (found < 0) {
     loaded.diagnostics().error(low.location,
                                "'" + low.name + "' is not a coordinate of " + model.name);

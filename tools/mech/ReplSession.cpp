@@ -8,6 +8,7 @@
 #include "mechanics/Lagrange.h"
 #include "sema/Values.h"
 #include "support/EditDistance.h"
+#include "support/NumberText.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
 
@@ -193,20 +194,47 @@ void printAgainst(const Diagnostics &diagnostics, const SourceFile &parsed,
   out.print(std::cerr);
 }
 
+// Up to 11 evenly spaced rows of a simulation's CSV, in aligned columns of
+// 6 significant digits; "" when it holds no samples.
+std::string sampleTable(const fs::path &csv) {
+  std::ifstream in(csv);
+  std::string header, line;
+  std::vector<std::string> rows;
+  if (!std::getline(in, header))
+    return "";
+  while (std::getline(in, line))
+    rows.push_back(line);
+  if (rows.empty())
+    return "";
+  std::ostringstream out;
+  char cell[64];
+  std::stringstream names(header);
+  for (std::string name; std::getline(names, name, ',');) {
+    std::snprintf(cell, sizeof cell, " %12s", name.c_str());
+    out << cell;
+  }
+  out << "\n";
+  size_t shown = std::min<size_t>(rows.size(), 11);
+  for (size_t k = 0; k < shown; ++k) {
+    size_t index = shown == 1 ? 0 : k * (rows.size() - 1) / (shown - 1);
+    std::stringstream values(rows[index]);
+    for (std::string v; std::getline(values, v, ',');) {
+      std::snprintf(cell, sizeof cell, " %12.6g", std::atof(v.c_str()));
+      out << cell;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
 } // namespace
 
-ReplSession::ReplSession(Invocation invocation) : invocation_(std::move(invocation)) {
-  std::string pattern = (fs::temp_directory_path() / "mech-repl-XXXXXX").string();
-  if (mkdtemp(pattern.data()) != nullptr)
-    scratch_ = pattern;
+ReplSession::ReplSession(Invocation invocation)
+    : invocation_(std::move(invocation)), scratch_("mech-repl") {
   refreshScope();
 }
 
-ReplSession::~ReplSession() {
-  std::error_code ignored;
-  if (!scratch_.empty())
-    fs::remove_all(scratch_, ignored);
-}
+ReplSession::~ReplSession() = default;
 
 bool ReplSession::needsMoreInput(const std::string &text) {
   int depth = 0;
@@ -347,7 +375,7 @@ std::string ReplSession::composeModel(const std::string &fileText,
 std::string ReplSession::modelPath() {
   if (declarations_.empty() && topLevel_.empty() && !filePath_.empty())
     return filePath_;
-  fs::path path = scratch_ / "session.mech";
+  fs::path path = scratch_.path() / "session.mech";
   std::ofstream(path) << modelText();
   return path.string();
 }
@@ -571,7 +599,8 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
 
 // ---- Commands ---------------------------------------------------------------
 
-void ReplSession::runCli(int (*run)(const Invocation &), const std::vector<std::string> &args) {
+std::string ReplSession::runCli(int (*run)(const Invocation &),
+                                const std::vector<std::string> &args) {
   std::string path = modelPath();
   Invocation call{invocation_.executable, {path}};
   call.args.insert(call.args.end(), args.begin(), args.end());
@@ -589,14 +618,14 @@ void ReplSession::runCli(int (*run)(const Invocation &), const std::vector<std::
   if (path != filePath_)
     for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
       text.replace(at, path.size(), "<session>");
-  std::cerr << text;
   std::cout.flush();
+  return text;
 }
 
 void ReplSession::setParams(const std::string &text) {
   if (text.empty()) {
     for (const sema::Param &p : model_->model().params)
-      std::cout << p.name << " = " << repl::formatNumber(p.value)
+      std::cout << p.name << " = " << shortestNumber(p.value)
                 << (p.dim.isKnown() && !p.dim.dimension.isDimensionless()
                         ? " [" + p.dim.dimension.toString() + "]"
                         : "")
@@ -634,8 +663,7 @@ void ReplSession::setParams(const std::string &text) {
   for (size_t i = 0; i < current.params.size(); ++i)
     if (current.params[i].value != next.params[i].value) {
       current.params[i].value = next.params[i].value;
-      std::cout << current.params[i].name << " = " << repl::formatNumber(next.params[i].value)
-                << "\n";
+      std::cout << current.params[i].name << " = " << shortestNumber(next.params[i].value) << "\n";
     }
   refreshScope();
 }
@@ -654,7 +682,7 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
       dt = std::atof(args[i + 1].c_str());
     call.push_back(args[i]);
   }
-  fs::path csv = scratch_ / "sim.csv";
+  fs::path csv = scratch_.path() / "sim.csv";
   std::error_code ignored;
   fs::remove(csv, ignored);
   // A table needs the samples on disk; beyond a million rows only the
@@ -665,47 +693,10 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
     call.push_back(table ? csv.string() : "/dev/null");
   }
   // The summary (stderr) follows the table, as it follows the CSV.
-  std::ostringstream summary;
-  std::streambuf *errors = std::cerr.rdbuf(summary.rdbuf());
-  runCli(runSimulate, call);
-  std::cerr.rdbuf(errors);
-  struct Flush {
-    std::ostringstream &text;
-    ~Flush() { std::cerr << text.str(); }
-  } flushSummary{summary};
-  if (!ownCsv || !table)
-    return;
-  std::ifstream in(csv);
-  std::string header, line;
-  std::vector<std::string> rows;
-  if (!std::getline(in, header))
-    return;
-  while (std::getline(in, line))
-    rows.push_back(line);
-  if (rows.empty())
-    return;
-  std::vector<std::string> columns;
-  std::stringstream names(header);
-  for (std::string name; std::getline(names, name, ',');)
-    columns.push_back(name);
-  size_t shown = std::min<size_t>(rows.size(), 11);
-  std::ostringstream out;
-  char cell[64];
-  for (const std::string &name : columns) {
-    std::snprintf(cell, sizeof cell, " %12s", name.c_str());
-    out << cell;
-  }
-  out << "\n";
-  for (size_t k = 0; k < shown; ++k) {
-    size_t index = shown == 1 ? 0 : k * (rows.size() - 1) / (shown - 1);
-    std::stringstream values(rows[index]);
-    for (std::string v; std::getline(values, v, ',');) {
-      std::snprintf(cell, sizeof cell, " %12.6g", std::atof(v.c_str()));
-      out << cell;
-    }
-    out << "\n";
-  }
-  std::cout << out.str();
+  std::string summary = runCli(runSimulate, call);
+  if (table)
+    std::cout << sampleTable(csv);
+  std::cerr << summary;
 }
 
 void ReplSession::command(const std::string &name, const std::string &rest) {
@@ -821,24 +812,24 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
       typedOrder_.clear();
     }
   } else if (name == ":eom") {
-    runCli(runEquations, args);
+    std::cerr << runCli(runEquations, args);
   } else if (name == ":eval") {
     if (!rest.empty() && rest[0] != '-')
-      runCli(runEval, {"--at", rest});
+      std::cerr << runCli(runEval, {"--at", rest});
     else
-      runCli(runEval, args);
+      std::cerr << runCli(runEval, args);
   } else if (name == ":sim") {
     simulate(args);
   } else if (name == ":equilibria") {
-    runCli(runEquilibria, args);
+    std::cerr << runCli(runEquilibria, args);
   } else if (name == ":linearize") {
-    runCli(runLinearize, args);
+    std::cerr << runCli(runLinearize, args);
   } else if (name == ":conserved") {
-    runCli(runConserved, args);
+    std::cerr << runCli(runConserved, args);
   } else if (name == ":solve") {
-    runCli(runSolve, args);
+    std::cerr << runCli(runSolve, args);
   } else if (name == ":build") {
-    runCli(runBuild, args);
+    std::cerr << runCli(runBuild, args);
   } else if (name == ":set") {
     setParams(rest);
   } else if (name == ":latex") {

@@ -10,6 +10,7 @@
 #include "driver/Pipeline.h"
 #include "repl/Expressions.h"
 #include "support/SourceFile.h"
+#include "support/TemporaryFolder.h"
 
 #include <filesystem>
 #include <iosfwd>
@@ -50,7 +51,9 @@ private:
   void declaration(const std::string &text, bool topLevel);
   void setParams(const std::string &text);
   void simulate(const std::vector<std::string> &args);
-  void runCli(int (*run)(const Invocation &), const std::vector<std::string> &args);
+  // Runs a CLI command on the session's model (with the :set values) and
+  // returns what it wrote to stderr, the session's file named <session>.
+  std::string runCli(int (*run)(const Invocation &), const std::vector<std::string> &args);
 
   // The model as .mech text, with the typed declarations in it.
   std::string modelText() const;
@@ -81,7 +84,7 @@ private:
   repl::Scope scope_;
   std::map<std::string, repl::Tensor> variables_;
   SourceManager inputs_;
-  std::filesystem::path scratch_; // the session's temporary folder
+  TemporaryFolder scratch_; // the session's own files
 };
 
 } // namespace mech::cli
