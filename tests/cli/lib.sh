@@ -1,7 +1,8 @@
 # Shared by the command-line test scripts: `source lib.sh "$@"` with the
 # arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
 # $build, a scratch folder $work (removed at exit, also the kernel cache's
-# home), counters, and the checks expect, save and contains; a script ends
+# home), counters, and the checks expect, save, contains, lacks and empty; a
+# script ends
 # with `finish`.
 set -u
 mech="$(readlink -f "$1")" # absolute: scripts change directory
@@ -40,6 +41,28 @@ contains() {
     failed=$((failed + 1))
     echo "FAIL: $1: '$3' not in $2"
     sed 's/^/  | /' "$work/$2" | head -20
+  fi
+}
+
+# empty NAME FILE: the output FILE of the last command is empty.
+empty() {
+  if [ ! -s "$work/$2" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: $2 is not empty"
+    sed 's/^/  | /' "$work/$2" | head -5
+  fi
+}
+
+# lacks NAME FILE TEXT: the output of the last command does not contain TEXT.
+lacks() {
+  if grep -qF -- "$3" "$work/$2"; then
+    failed=$((failed + 1))
+    echo "FAIL: $1: '$3' in $2"
+    sed 's/^/  | /' "$work/$2" | head -5
+  else
+    passed=$((passed + 1))
   fi
 }
 

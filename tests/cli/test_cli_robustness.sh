@@ -9,28 +9,6 @@ source "$(dirname "$0")/lib.sh" "$@"
 cd "$root"
 pendulum=examples/double_pendulum.mech
 
-# empty NAME FILE: the output FILE of the last command is empty.
-empty() {
-  if [ ! -s "$work/$2" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $1: $2 is not empty"
-    sed 's/^/  | /' "$work/$2" | head -5
-  fi
-}
-
-# lacks NAME FILE TEXT: the output of the last command does not contain TEXT.
-lacks() {
-  if grep -qF -- "$3" "$work/$2"; then
-    failed=$((failed + 1))
-    echo "FAIL: $1: '$3' in $2"
-    sed 's/^/  | /' "$work/$2" | head -5
-  else
-    passed=$((passed + 1))
-  fi
-}
-
 # Time grids too fine for the span (were an uncaught exception, exit 134).
 expect "tiny --dt" 2 "$mech" simulate "$pendulum" --dt 1e-20
 contains "tiny --dt names the option" err "simulate: --dt 1e-20 is too small for the time span"
