@@ -1,9 +1,8 @@
 # Shared by the command-line test scripts: `source lib.sh "$@"` with the
 # arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
 # $build, a scratch folder $work (removed at exit, also the kernel cache's
-# home), counters, and the checks expect, save, contains, lacks and empty; a
-# script ends
-# with `finish`.
+# home), counters, and the checks expect, save, contains, lacks and empty;
+# a script ends with `finish`.
 set -u
 mech="$(readlink -f "$1")" # absolute: scripts change directory
 root="$2"
