@@ -7,10 +7,13 @@
 #include "jit/ObjectCache.h"
 #include "jit/TargetCode.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstring>
 #include <sys/stat.h>
 
 namespace mech::jit {
@@ -70,47 +73,32 @@ std::string irText(const llvm::Module &module) {
   return stream.str();
 }
 
-// Object code for the module, from the cache when it holds it.
-std::string objectCode(Jit &jit, llvm::Module &module, const ObjectCache *cache, bool &hit,
-                       std::string &error) {
-  hit = false;
-  std::string key;
-  if (cache != nullptr) {
-    jit.prepare(module);
-    key = sha256Hex(buildIdentity() + "\n" + jit.targetDescription() + "\n" + irText(module));
-    if (std::optional<std::string> object = cache->load(key)) {
-      hit = true;
-      return *object;
-    }
-  }
-  std::string object = jit.emitObject(module, error);
-  if (cache != nullptr && !object.empty())
-    cache->store(key, object);
-  return object;
+constexpr const char *kSignatureSymbol = "mech_kernel_signature";
+
+void embedSignature(llvm::Module &module, const std::string &signature) {
+  auto *text = llvm::ConstantDataArray::getString(module.getContext(), signature, true);
+  new llvm::GlobalVariable(module, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text, kSignatureSymbol);
 }
 
-} // namespace
-
-std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &programs,
-                                                   std::string &error,
-                                                   const CompileOptions &options, bool *cacheHit) {
+// Links object code into `jit` and looks up the kernels, after checking that
+// the code carries `signature`: nothing in it runs before that. Null with
+// `error` set when it does not link or is not the model's.
+std::unique_ptr<CompiledKernels> linkKernels(std::unique_ptr<Jit> jit, const std::string &object,
+                                             const std::string &signature, bool momentumForce,
+                                             std::string &error) {
+  if (object.empty() || !jit->addObject(object, error))
+    return nullptr;
+  auto *embedded = static_cast<const char *>(jit->lookup(kSignatureSymbol, error));
+  if (embedded == nullptr)
+    return nullptr;
+  if (std::memcmp(embedded, signature.c_str(), signature.size() + 1) != 0) {
+    error = "the object code was compiled for another model (its kernel signature differs)";
+    return nullptr;
+  }
   auto kernels = std::make_unique<CompiledKernels>();
-  kernels->jit = Jit::create(error);
-  if (!kernels->jit)
-    return nullptr;
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module =
-      emitModule(programs, context, KernelSelection{options.momentumForce});
-  if (!verifyModule(*module, error))
-    return nullptr;
-  bool hit = false;
-  std::string object = objectCode(*kernels->jit, *module, options.cache, hit, error);
-  if (cacheHit != nullptr)
-    *cacheHit = hit;
-  if (object.empty() || !kernels->jit->addObject(object, error))
-    return nullptr;
   auto lookup = [&](const char *name) {
-    return reinterpret_cast<CompiledKernels::Fn>(kernels->jit->lookup(name, error));
+    return reinterpret_cast<CompiledKernels::Fn>(jit->lookup(name, error));
   };
   kernels->massMatrix_ = lookup("mech_mass_matrix");
   kernels->forcing_ = lookup("mech_forcing");
@@ -119,10 +107,115 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   kernels->outputs_ = lookup("mech_outputs");
   kernels->multipliers_ = lookup("mech_multipliers");
   kernels->constraints_ = lookup("mech_constraints");
-  if (options.momentumForce && !(kernels->momentumForce_ = lookup("mech_momentum_force")))
+  if (momentumForce && !(kernels->momentumForce_ = lookup("mech_momentum_force")))
     return nullptr;
   if (!kernels->massMatrix_ || !kernels->forcing_ || !kernels->rhs_ || !kernels->energy_ ||
       !kernels->outputs_ || !kernels->multipliers_ || !kernels->constraints_)
+    return nullptr;
+  kernels->jit = std::move(jit);
+  return kernels;
+}
+
+// The kernels from the cache entry under the module's key, or compiled and
+// stored there; `report` says which, and what was wrong with a bad entry.
+std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::Module &module,
+                                               const ObjectCache &cache,
+                                               const std::string &signature, bool momentumForce,
+                                               CacheReport &report, std::string &error) {
+  jit->prepare(module);
+  std::string key =
+      sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\n" + irText(module));
+  CacheEntry entry = cache.load(key, signature);
+  if (entry.state == CacheEntry::State::Valid) {
+    std::string linkError;
+    if (auto kernels =
+            linkKernels(std::move(jit), entry.object, signature, momentumForce, linkError)) {
+      report.outcome = "hit";
+      return kernels;
+    }
+    entry.why =
+        "'" + cache.entryPath(key) + "' does not load as this model's kernels (" + linkError + ")";
+    cache.evict(key);
+    // The failed link may have left symbols behind: start from a new JIT.
+    if (!(jit = Jit::create(error)))
+      return nullptr;
+    jit->prepare(module);
+  }
+  bool replacing = entry.state != CacheEntry::State::Absent;
+  report.warning = entry.why;
+  std::string object = jit->emitObject(module, error);
+  if (object.empty())
+    return nullptr;
+  std::string storeError;
+  if (!cache.store(key, signature, object, storeError)) {
+    report.outcome = "miss, not stored";
+    report.warning += (report.warning.empty() ? "" : "; ") + storeError;
+  } else {
+    report.outcome = replacing ? "miss, entry replaced" : "miss";
+  }
+  return linkKernels(std::move(jit), object, signature, momentumForce, error);
+}
+
+void appendNames(std::string &text, const char *label, size_t count,
+                 const std::vector<std::string> &names) {
+  text += std::string(label) + " " + std::to_string(count) + ":";
+  for (const std::string &name : names)
+    text += " " + name;
+  text += "\n";
+}
+
+} // namespace
+
+std::string signatureText(const KernelSignature &signature, const KernelPrograms &programs,
+                          bool momentumForce, std::string &error) {
+  auto named = [](const std::vector<std::string> &names, size_t count) {
+    return names.empty() || names.size() == count;
+  };
+  size_t outputs = programs.outputs.outputs().size();
+  if (!named(signature.coordinates, programs.coordinates) ||
+      !named(signature.params, programs.params) ||
+      !named(signature.constraints, programs.constraints) || !named(signature.outputs, outputs)) {
+    error = "internal error: the kernel signature's counts are not the equations'";
+    return "";
+  }
+  std::string text = "mech kernels, layout 1\nmodel " + signature.model + "\n";
+  appendNames(text, "coordinates", programs.coordinates, signature.coordinates);
+  appendNames(text, "params", programs.params, signature.params);
+  appendNames(text, "constraints", programs.constraints, signature.constraints);
+  appendNames(text, "outputs", outputs, signature.outputs);
+  text += std::string("kernels: mass_matrix forcing rhs energy outputs multipliers constraints") +
+          (momentumForce ? " momentum_force" : "") + "\n";
+  return text;
+}
+
+std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &programs,
+                                                   std::string &error,
+                                                   const CompileOptions &options,
+                                                   CacheReport *report) {
+  CacheReport ignored;
+  CacheReport &cacheReport = report != nullptr ? *report : ignored;
+  cacheReport = CacheReport{};
+  std::string signature = signatureText(options.signature, programs, options.momentumForce, error);
+  if (signature.empty())
+    return nullptr;
+  std::unique_ptr<Jit> jit = Jit::create(error);
+  if (!jit)
+    return nullptr;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module =
+      emitModule(programs, context, KernelSelection{options.momentumForce});
+  embedSignature(*module, signature);
+  if (!verifyModule(*module, error))
+    return nullptr;
+  std::unique_ptr<CompiledKernels> kernels;
+  if (options.cache != nullptr) {
+    kernels = cachedKernels(std::move(jit), *module, *options.cache, signature,
+                            options.momentumForce, cacheReport, error);
+  } else {
+    std::string object = jit->emitObject(*module, error);
+    kernels = linkKernels(std::move(jit), object, signature, options.momentumForce, error);
+  }
+  if (!kernels)
     return nullptr;
   kernels->coordinates = programs.coordinates;
   kernels->constraintCount = programs.constraints;

@@ -8,10 +8,21 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mech::jit {
 
 class ObjectCache;
+
+// What compiled kernels are for, from the checked model: its name and the
+// names whose order fixes the layout of every array a kernel reads or
+// writes. Its text goes into a cache entry's header and into the object code
+// itself (the constant mech_kernel_signature); both are compared with the
+// model's before a kernel runs, so code compiled for another model never does.
+struct KernelSignature {
+  std::string model;
+  std::vector<std::string> coordinates, params, constraints, outputs;
+};
 
 struct CompileOptions {
   // Where compiled code is looked up first and stored after a miss.
@@ -19,14 +30,29 @@ struct CompileOptions {
   // Also compile momentumForce, which only the variational integrator calls;
   // without it that kernel returns kStatusKernelNotCompiled.
   bool momentumForce = false;
+  // Empty names (tests) leave only the counts and the layout to check.
+  KernelSignature signature;
 };
 
-// Null with `error` set when LLVM cannot compile for this host. `cacheHit`
-// says whether the code came from the cache.
+// What the cache did for one compilation.
+struct CacheReport {
+  // "off" (no cache), "hit", "miss" (compiled and stored), "miss, not
+  // stored", or "miss, entry replaced" (a bad entry was there).
+  std::string outcome = "off";
+  std::string warning; // what was wrong with the entry or the store
+};
+
+// The signature's text with the layout of `programs`; empty with `error`
+// set when the signature's counts are not the programs'.
+std::string signatureText(const KernelSignature &signature,
+                          const mechanics::KernelPrograms &programs, bool momentumForce,
+                          std::string &error);
+
+// Null with `error` set when LLVM cannot compile for this host.
 std::unique_ptr<mechanics::Kernels> compileKernels(const mechanics::KernelPrograms &programs,
                                                    std::string &error,
                                                    const CompileOptions &options = {},
-                                                   bool *cacheHit = nullptr);
+                                                   CacheReport *report = nullptr);
 
 // The optimized LLVM IR of the kernels, as text (`mech --dump=llvm`).
 std::string kernelsIr(const mechanics::KernelPrograms &programs, std::string &error);

@@ -1,5 +1,10 @@
-// The cache's file handling: POSIX calls, so that ownership and modes are
-// checked on the descriptor that is read (no window between check and use).
+// The cache's file handling: POSIX calls on the directory's descriptor, so
+// that ownership, modes and file types are checked on the descriptor that is
+// read (no window between check and use).
+//
+// An entry is one header line, "mech-object 2 " and the SHA-256 of the rest,
+// then the rest: "key K\n", "signature N\n", N bytes of signature, "\n", and
+// the object code.
 #include "jit/ObjectCache.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -7,24 +12,48 @@
 #include <llvm/Support/SHA256.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace mech::jit {
 
+struct ObjectCache::Directory {
+  int fd = -1;
+  ~Directory() {
+    if (fd >= 0)
+      close(fd);
+  }
+};
+
 namespace {
 
-constexpr std::string_view kMagic = "mech-object 1 ";
+constexpr std::string_view kMagic = "mech-object 2 ";
 constexpr size_t kHashHexLength = 64;
 
-bool ownedAndPrivate(const struct stat &info) {
-  return info.st_uid == geteuid() && (info.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+std::string octalMode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
 }
 
-// Creates `path` (and its missing parents, mode 0700) as a directory.
+// Why a file or directory may not be trusted, or "" when it may: it must be
+// the running user's and writable by no one else.
+std::string untrusted(const struct stat &info) {
+  if (info.st_uid != geteuid())
+    return "is owned by uid " + std::to_string(info.st_uid) + ", not by the user (uid " +
+           std::to_string(geteuid()) + ")";
+  if ((info.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    return "is writable by others (mode " + octalMode(info.st_mode) + ")";
+  return "";
+}
+
+// Creates the missing directories of `path` (mode 0700); existing ones are
+// left as they are.
 bool makeDirectories(const std::string &path) {
   for (size_t slash = path.find('/', 1); slash != std::string::npos;
        slash = path.find('/', slash + 1))
@@ -33,7 +62,7 @@ bool makeDirectories(const std::string &path) {
   return mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-bool readAll(int fd, std::string &out) {
+bool readAll(int fd, std::string &out, size_t limit) {
   char buffer[1 << 16];
   for (;;) {
     ssize_t got = read(fd, buffer, sizeof buffer);
@@ -44,6 +73,8 @@ bool readAll(int fd, std::string &out) {
     if (got == 0)
       return true;
     out.append(buffer, static_cast<size_t>(got));
+    if (out.size() > limit)
+      return false;
   }
 }
 
@@ -57,6 +88,58 @@ bool writeAll(int fd, std::string_view data) {
     data.remove_prefix(static_cast<size_t>(put));
   }
   return true;
+}
+
+std::string entryBody(std::string_view key, std::string_view signature, std::string_view object) {
+  std::string body = "key " + std::string(key) + "\nsignature " + std::to_string(signature.size()) +
+                     "\n" + std::string(signature) + "\n";
+  body += object;
+  return body;
+}
+
+// Takes "PREFIX" and the rest of its line off the front of `text`; the
+// line's text after PREFIX, or nullopt.
+std::optional<std::string_view> takeLine(std::string_view &text, std::string_view prefix) {
+  size_t end = text.find('\n');
+  if (end == std::string_view::npos || text.substr(0, prefix.size()) != prefix)
+    return std::nullopt;
+  std::string_view value = text.substr(prefix.size(), end - prefix.size());
+  text.remove_prefix(end + 1);
+  return value;
+}
+
+// Checks a whole entry's text against the key and signature; the object,
+// or nullopt with `why` set.
+std::optional<std::string_view> parseEntry(std::string_view content, std::string_view key,
+                                           std::string_view signature, std::string &why) {
+  std::optional<std::string_view> hash = takeLine(content, kMagic);
+  if (!hash || hash->size() != kHashHexLength || sha256Hex(content) != *hash) {
+    why = "is corrupt (not an entry of this version, or its checksum does not match)";
+    return std::nullopt;
+  }
+  std::optional<std::string_view> storedKey = takeLine(content, "key ");
+  std::optional<std::string_view> length = takeLine(content, "signature ");
+  size_t size = 0;
+  if (!storedKey || !length ||
+      std::from_chars(length->data(), length->data() + length->size(), size).ec != std::errc() ||
+      size >= content.size() || content[size] != '\n') {
+    why = "is corrupt (its header is malformed)";
+    return std::nullopt;
+  }
+  if (*storedKey != key) {
+    why = "holds the code stored under another key (copied or renamed)";
+    return std::nullopt;
+  }
+  if (content.substr(0, size) != signature) {
+    why = "was compiled for another model (its kernel signature differs)";
+    return std::nullopt;
+  }
+  return content.substr(size + 1);
+}
+
+std::string randomSuffix() {
+  static thread_local std::mt19937_64 generator{std::random_device{}()};
+  return std::to_string(generator());
 }
 
 } // namespace
@@ -85,60 +168,96 @@ std::optional<ObjectCache> ObjectCache::open(const std::string &directory, std::
     why = "cannot create '" + directory + "': " + std::strerror(errno);
     return std::nullopt;
   }
+  auto handle = std::make_shared<Directory>();
+  handle->fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat info;
-  if (lstat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-    why = "'" + directory + "' is not a directory";
+  if (handle->fd < 0 || fstat(handle->fd, &info) != 0) {
+    why = "'" + directory + "' is not a directory (or a symbolic link to one)";
     return std::nullopt;
   }
-  if (info.st_uid != geteuid()) {
-    why = "'" + directory + "' is not owned by the user";
+  if (std::string problem = untrusted(info); !problem.empty()) {
+    why = "'" + directory + "' " + problem + "; it is not used";
     return std::nullopt;
   }
-  if ((info.st_mode & 0777) != 0700 && chmod(directory.c_str(), 0700) != 0) {
-    why = "cannot make '" + directory + "' private: " + std::strerror(errno);
-    return std::nullopt;
-  }
-  return ObjectCache(directory);
+  return ObjectCache(directory, std::move(handle));
 }
 
 std::string ObjectCache::entryPath(const std::string &key) const {
   return directory_ + "/" + key + ".o";
 }
 
-std::optional<std::string> ObjectCache::load(const std::string &key) const {
-  int fd = ::open(entryPath(key).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    return std::nullopt;
+CacheEntry ObjectCache::load(const std::string &key, std::string_view signature) const {
+  CacheEntry entry;
+  std::string name = key + ".o", path = entryPath(key);
+  // Non-blocking, so that a FIFO put in an entry's place cannot hang the open.
+  int fd = openat(handle_->fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return entry;
+    entry.state = CacheEntry::State::Refused;
+    entry.why = "'" + path + "' " +
+                (errno == ELOOP ? std::string("is a symbolic link")
+                                : "cannot be opened: " + std::string(std::strerror(errno)));
+    return entry;
+  }
   struct stat info;
-  std::string content;
-  bool usable = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && ownedAndPrivate(info) &&
-                readAll(fd, content);
+  std::string content, problem;
+  if (fstat(fd, &info) != 0)
+    problem = std::string("cannot be examined: ") + std::strerror(errno);
+  else if (!S_ISREG(info.st_mode))
+    problem = "is not a regular file";
+  else
+    problem = untrusted(info);
+  if (!problem.empty()) {
+    close(fd);
+    entry.state = CacheEntry::State::Refused;
+    entry.why = "'" + path + "' " + problem;
+    return entry;
+  }
+  bool read =
+      static_cast<size_t>(info.st_size) <= kMaxEntryBytes && readAll(fd, content, kMaxEntryBytes);
   close(fd);
-  if (!usable || content.size() < kMagic.size() + kHashHexLength + 1 ||
-      content.compare(0, kMagic.size(), kMagic) != 0 ||
-      content[kMagic.size() + kHashHexLength] != '\n')
-    return std::nullopt;
-  std::string_view hash(content.data() + kMagic.size(), kHashHexLength);
-  std::string_view object(content);
-  object.remove_prefix(kMagic.size() + kHashHexLength + 1);
-  if (sha256Hex(object) != hash)
-    return std::nullopt;
-  return std::string(object);
+  entry.state = CacheEntry::State::Invalid;
+  if (!read) {
+    entry.why = "'" + path + "' cannot be read or is too large";
+    return entry;
+  }
+  std::string why;
+  std::optional<std::string_view> object = parseEntry(content, key, signature, why);
+  if (!object) {
+    entry.why = "'" + path + "' " + why;
+    return entry;
+  }
+  entry.state = CacheEntry::State::Valid;
+  entry.object = std::string(*object);
+  return entry;
 }
 
-bool ObjectCache::store(const std::string &key, std::string_view object) const {
-  std::string temporary = directory_ + "/.entry-XXXXXX";
-  int fd = mkstemp(temporary.data()); // mode 0600
-  if (fd < 0)
+bool ObjectCache::store(const std::string &key, std::string_view signature, std::string_view object,
+                        std::string &why) const {
+  std::string temporary = ".entry-" + randomSuffix();
+  int fd = openat(handle_->fd, temporary.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    why = "cannot write in '" + directory_ + "': " + std::strerror(errno);
     return false;
-  std::string header = std::string(kMagic) + sha256Hex(object) + "\n";
-  bool written = writeAll(fd, header) && writeAll(fd, object);
+  }
+  std::string body = entryBody(key, signature, object);
+  std::string header = std::string(kMagic) + sha256Hex(body) + "\n";
+  bool written = writeAll(fd, header) && writeAll(fd, body);
+  int savedErrno = errno;
   written = close(fd) == 0 && written;
-  if (!written || rename(temporary.c_str(), entryPath(key).c_str()) != 0) {
-    unlink(temporary.c_str());
+  if (!written ||
+      renameat(handle_->fd, temporary.c_str(), handle_->fd, (key + ".o").c_str()) != 0) {
+    why = "cannot store '" + entryPath(key) + "': " + std::strerror(written ? errno : savedErrno);
+    unlinkat(handle_->fd, temporary.c_str(), 0);
     return false;
   }
   return true;
+}
+
+void ObjectCache::evict(const std::string &key) const {
+  unlinkat(handle_->fd, (key + ".o").c_str(), 0);
 }
 
 } // namespace mech::jit

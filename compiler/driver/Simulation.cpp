@@ -192,9 +192,26 @@ std::string gridError(const runtime::IntegratorOptions &o) {
   return "";
 }
 
+// What the compiled kernels of the checked model are for (the cache and the
+// object code are checked against it).
+jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
+  jit::KernelSignature signature;
+  signature.model = model.name;
+  for (const sema::Coord &coord : model.coords)
+    signature.coordinates.push_back(coord.name);
+  for (const sema::Param &param : model.params)
+    signature.params.push_back(param.name);
+  for (const sema::Constraint &constraint : model.constraints)
+    signature.constraints.push_back(constraint.name);
+  for (const sema::Output &output : model.outputs)
+    signature.outputs.push_back(output.name);
+  return signature;
+}
+
 // The kernels on the chosen back end (the interpreter when the JIT fails,
 // with a note).
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
+                                                const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
                                                 SimulationSummary &summary) {
   summary.cache = "off";
@@ -204,16 +221,22 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   std::optional<jit::ObjectCache> cache;
   if (options.useCache) {
     cache = jit::ObjectCache::openDefault(why);
-    if (!cache)
-      summary.cache = "unusable: " + why;
+    if (!cache) {
+      summary.cache = "not used";
+      summary.cacheWarning = "the kernel cache is not used: " + why;
+    }
   }
-  bool hit = false;
   jit::CompileOptions compile;
   compile.cache = cache ? &*cache : nullptr;
   compile.momentumForce = options.integrator.method == runtime::Method::Midpoint;
-  auto kernels = jit::compileKernels(programs, error, compile, &hit);
-  if (cache)
-    summary.cache = hit ? "hit" : "miss";
+  compile.signature = kernelSignature(model);
+  jit::CacheReport report;
+  auto kernels = jit::compileKernels(programs, error, compile, &report);
+  if (cache) {
+    summary.cache = report.outcome;
+    if (!report.warning.empty())
+      summary.cacheWarning = "kernel cache: " + report.warning;
+  }
   if (kernels)
     return kernels;
   summary.backendNote = "the JIT is not available (" + error + "); using the interpreter";
@@ -238,7 +261,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     stabilized =
         mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
   auto programs = mechanics::KernelPrograms::build(stabilized ? *stabilized : eq, params.size());
-  std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, options, summary);
+  std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, model, options, summary);
   summary.compileSeconds = since(compileStart);
 
   double t0 = 0;
@@ -424,6 +447,8 @@ std::string summaryText(const SimulationSummary &s) {
   }
   for (const std::string &note : s.notes)
     out << "note: " << note << "\n";
+  if (!s.cacheWarning.empty())
+    out << "warning: " << s.cacheWarning << "\n";
   if (!s.backendNote.empty())
     out << "note: " << s.backendNote << "\n";
   return out.str();

@@ -36,7 +36,9 @@ struct SimulationSummary {
   double deriveSeconds = 0, compileSeconds = 0, integrateSeconds = 0;
   // From the program's start (markProcessStart) to the first step.
   double firstStepSeconds = 0;
-  std::string cache; // "hit", "miss", "off", or why the cache is unusable
+  std::string cache;        // what the kernel cache did (jit::CacheReport::outcome), or
+                            // "off", or "not used" (no safe cache directory)
+  std::string cacheWarning; // a refused directory, a bad entry, a failed store
   bool energyTracked = false;
   double energyDrift = 0; // max |E(t) - E(0)| / |E(0)|
   // Every conserved quantity found symbolically (mechanics/Conservation.h):
