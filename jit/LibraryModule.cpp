@@ -29,7 +29,7 @@ public:
       kernel->setName(std::string("kernel_") + name);
       kernel->setLinkage(llvm::Function::InternalLinkage);
     }
-    llvm::Constant *model = modelForRuntime(nq, np, nc);
+    llvm::Constant *model = modelForRuntime(nq, np, nc, nout);
     llvm::Type *f64 = b_.getDoubleTy(), *ptr = b_.getPtrTy(), *i64 = b_.getInt64Ty();
     llvm::Function *call = runtime("mechrt_call", {ptr, ptr, f64, ptr, i64, ptr, ptr, i64});
     // `inputs`: the values of the second argument (q for the mass matrix, else x).
@@ -53,16 +53,11 @@ public:
         args.push_back(&arg);
       returnCall(target, args);
     }
-    {
-      std::vector<llvm::Type *> types{ptr, ptr, f64, f64, f64, f64, ptr, i64, ptr};
-      llvm::Function *f = entryPoint("simulate", types);
-      types.insert(types.begin(), ptr);
-      llvm::Function *target = runtime("mechrt_simulate", types);
-      std::vector<llvm::Value *> args{model};
-      for (llvm::Argument &arg : f->args())
-        args.push_back(&arg);
-      returnCall(target, args);
-    }
+    // simulate(x0, p, t_end, dt, rtol, atol, out, max_rows, rows) and
+    // simulate_with(..., atol, options, out, max_rows, rows).
+    forward("simulate", "mechrt_simulate", {ptr, ptr, f64, f64, f64, f64, ptr, i64, ptr}, model);
+    forward("simulate_with", "mechrt_simulate_with",
+            {ptr, ptr, f64, f64, f64, f64, ptr, ptr, i64, ptr}, model);
     llvm::Constant *info = modelInfo(nq, np, nc, nout);
     {
       llvm::Function *f = entryPoint("model", {}, ptr);
@@ -98,6 +93,18 @@ private:
     b_.CreateRet(b_.CreateCall(target, args));
   }
 
+  // PREFIX_name(args...) returning runtimeName(model, args...).
+  void forward(const char *name, const char *runtimeName, std::vector<llvm::Type *> types,
+               llvm::Constant *model) {
+    llvm::Function *f = entryPoint(name, types);
+    types.insert(types.begin(), b_.getPtrTy());
+    llvm::Function *target = runtime(runtimeName, types);
+    std::vector<llvm::Value *> args{model};
+    for (llvm::Argument &arg : f->args())
+      args.push_back(&arg);
+    returnCall(target, args);
+  }
+
   llvm::Constant *constantGlobal(llvm::Constant *value, const std::string &name) {
     return new llvm::GlobalVariable(module_, value->getType(), /*isConstant=*/true,
                                     llvm::GlobalValue::PrivateLinkage, value, name);
@@ -125,9 +132,9 @@ private:
   }
 
   // mechrt_model (runtime/library/LibraryRuntime.h).
-  llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc) {
+  llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(context_, {i64, i64, i64, ptr, ptr, ptr});
+    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -135,8 +142,10 @@ private:
         flags.empty() ? llvm::ConstantPointerNull::get(b_.getPtrTy())
                       : constantGlobal(llvm::ConstantDataArray::get(context_, flags), "holonomic");
     auto *value = llvm::ConstantStruct::get(
-        type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), module_.getFunction("kernel_rhs"),
-               module_.getFunction("kernel_constraints"), holonomic});
+        type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), b_.getInt64(nout),
+               module_.getFunction("kernel_rhs"), module_.getFunction("kernel_constraints"),
+               module_.getFunction("kernel_multipliers"), module_.getFunction("kernel_outputs"),
+               holonomic});
     return constantGlobal(value, "model");
   }
 

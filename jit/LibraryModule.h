@@ -13,8 +13,9 @@
 namespace mech::jit {
 
 // Raised whenever a function's signature, a status code or the layout of
-// the model description changes incompatibly.
-inline constexpr int kLibraryAbiVersion = 1;
+// the model description changes incompatibly. 2: PREFIX_simulate_with and
+// PREFIX_sim_options (start time, multiplier and output columns).
+inline constexpr int kLibraryAbiVersion = 2;
 
 struct LibraryDescription {
   std::string prefix = "mech";

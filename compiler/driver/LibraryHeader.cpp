@@ -31,6 +31,33 @@ void list(std::ostringstream &out, const char *array, const std::vector<HeaderEn
   }
 }
 
+// PREFIX_sim_options and its initializer; the layout is mechrt_sim_options
+// (runtime/library/LibraryRuntime.h).
+std::string simOptions(const std::string &p, const std::string &P) {
+  return R"(
+/* The options of )" +
+         p + R"(_simulate_with. The caller sets size to
+ * sizeof()" +
+         p +
+         R"(_sim_options): fields beyond the size a caller gives take
+ * their defaults, so that a program compiled against this header keeps
+ * working with a library that has more fields (later ABI versions only
+ * append). Every default is the field's zero value; )" +
+         P + R"(_SIM_OPTIONS_INIT
+ * initializes a struct to the defaults. */
+typedef struct {
+  size_t size;     /* sizeof()" +
+         p + R"(_sim_options) */
+  double t0;       /* the start time in s (default 0) */
+  int multipliers; /* nonzero: each row also holds lambda (nc values) */
+  int outputs;     /* nonzero: each row also holds the outputs (nout values) */
+} )" + p +
+         R"(_sim_options;
+
+#define )" +
+         P + "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0}\n";
+}
+
 } // namespace
 
 std::string libraryHeader(const HeaderModel &model) {
@@ -97,7 +124,7 @@ extern "C" {
       << P << R"(_NULL_POINTER 6
 #define )"
       << P
-      << R"(_INVALID_ARGUMENT 7       /* simulate: t_end < 0, dt <= 0, rtol <= 0 or atol <= 0 */
+      << R"(_INVALID_ARGUMENT 7       /* simulate: t_end < t0, dt, rtol or atol <= 0, options */
 #define )"
       << P
       << R"(_STEP_FAILED 8            /* simulate: the step size underflowed or 1e7 steps passed */
@@ -160,6 +187,22 @@ int )" << p
 int )" << p
       << R"(_simulate(const double *x0, const double *p, double t_end, double dt, double rtol,
                  double atol, double *out, size_t max_rows, size_t *rows);
+)" << simOptions(p, P)
+      << R"(
+/* As )"
+      << p << R"(_simulate, from options->t0 to t_end (t_end >= t0; rows at t0,
+ * t0 + dt, ..., t_end), each row (t, q, q') followed by the nc multipliers
+ * lambda when options->multipliers is nonzero, then the nout outputs when
+ * options->outputs is: rows of 1 + 2*nq [+ nc] [+ nout] values, the columns
+ * of `mech simulate`. options NULL is )"
+      << P << R"(_NULL_POINTER; a size too small or
+ * too large, or a t0 that is not finite, )"
+      << P << R"(_INVALID_ARGUMENT. */
+int )" << p
+      << R"(_simulate_with(const double *x0, const double *p, double t_end, double dt,
+                      double rtol, double atol, const )"
+      << p << R"(_sim_options *options, double *out,
+                      size_t max_rows, size_t *rows);
 
 #ifdef __cplusplus
 }

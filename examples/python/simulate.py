@@ -15,7 +15,7 @@ import math
 import os
 import sys
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 OK = 0
 BUFFER_TOO_SMALL = 5
 STATUS_NAMES = {

@@ -30,8 +30,8 @@ HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t
   return all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
 }
 
-HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x,
-                              const double *p, double *residuals, double *jacobian) {
+HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
+                              double *residuals, double *jacobian) {
   long m = model->nc, n = model->nq;
   if (!x || (!p && model->np > 0) || (m > 0 && (!residuals || !jacobian)))
     return MECHRT_NULL_POINTER;
@@ -159,12 +159,12 @@ static const double a31 = 3.0 / 40, a32 = 9.0 / 40;
 static const double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
 static const double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561,
                     a54 = -212.0 / 729;
-static const double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247,
-                    a64 = 49.0 / 176, a65 = -5103.0 / 18656;
-static const double a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192,
-                    a75 = -2187.0 / 6784, a76 = 11.0 / 84;
-static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920,
-                    e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
+static const double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176,
+                    a65 = -5103.0 / 18656;
+static const double a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192, a75 = -2187.0 / 6784,
+                    a76 = 11.0 / 84;
+static const double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200,
+                    e6 = 22.0 / 525, e7 = -1.0 / 40;
 static const double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
                     d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
                     d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
@@ -194,10 +194,10 @@ static int attempt(stepper *s, double t, double h, double rtol, double atol, dou
   long N = s->size;
   double *y = s->y, *tmp = s->tmp, **k = s->k;
   int status;
-#define STAGE(stage, time, expression)                                                       \
-  for (long i = 0; i < N; ++i)                                                               \
-    tmp[i] = y[i] + h * (expression);                                                        \
-  if ((status = evaluate(s, t + (time)*h, tmp, k[stage])) != MECHRT_OK)                      \
+#define STAGE(stage, time, expression)                                                             \
+  for (long i = 0; i < N; ++i)                                                                     \
+    tmp[i] = y[i] + h * (expression);                                                              \
+  if ((status = evaluate(s, t + (time)*h, tmp, k[stage])) != MECHRT_OK)                            \
     return status;
   STAGE(1, c2, a21 * k[0][i])
   STAGE(2, c3, a31 * k[0][i] + a32 * k[1][i])
@@ -206,8 +206,8 @@ static int attempt(stepper *s, double t, double h, double rtol, double atol, dou
   STAGE(5, 1.0, a61 * k[0][i] + a62 * k[1][i] + a63 * k[2][i] + a64 * k[3][i] + a65 * k[4][i])
 #undef STAGE
   for (long i = 0; i < N; ++i)
-    s->y1[i] = y[i] + h * (a71 * k[0][i] + a73 * k[2][i] + a74 * k[3][i] + a75 * k[4][i] +
-                           a76 * k[5][i]);
+    s->y1[i] =
+        y[i] + h * (a71 * k[0][i] + a73 * k[2][i] + a74 * k[3][i] + a75 * k[4][i] + a76 * k[5][i]);
   if ((status = evaluate(s, t + h, s->y1, k[6])) != MECHRT_OK)
     return status;
   double sum = 0;
@@ -242,8 +242,9 @@ static void interpolate(const stepper *s, double theta, double *out) {
     out[i] = r[0][i] + theta * (r[1][i] + rest * (r[2][i] + theta * (r[3][i] + rest * r[4][i])));
 }
 
-/* Hairer's HINIT for order 5. */
-static double initial_step(stepper *s, double rtol, double atol, double hmax, int *status) {
+/* Hairer's HINIT for order 5, from time t. */
+static double initial_step(stepper *s, double t, double rtol, double atol, double hmax,
+                           int *status) {
   long N = s->size;
   double dnf = 0, dny = 0;
   for (long i = 0; i < N; ++i) {
@@ -255,7 +256,7 @@ static double initial_step(stepper *s, double rtol, double atol, double hmax, in
   h = fmin(h, hmax);
   for (long i = 0; i < N; ++i)
     s->tmp[i] = s->y[i] + h * s->k[0][i];
-  *status = evaluate(s, h, s->tmp, s->k[1]);
+  *status = evaluate(s, t + h, s->tmp, s->k[1]);
   if (*status != MECHRT_OK) {
     *status = MECHRT_OK; /* the step loop meets the failure and shrinks the step */
     return h;
@@ -271,51 +272,76 @@ static double initial_step(stepper *s, double rtol, double atol, double hmax, in
   return fmin(fmin(100 * h, h1), hmax);
 }
 
-/* The sample grid 0, dt, 2 dt, ..., whose last point is replaced by t_end
- * (as the CLI's TimeGrid): the index of that last point. */
-static long last_sample(double t_end, double dt) {
-  if (t_end == 0)
+/* The sample grid t0, t0 + dt, t0 + 2 dt, ..., whose last point is replaced
+ * by t_end (as the CLI's TimeGrid, t0 <= t_end): the index of that last
+ * point. */
+static long last_sample(double t0, double t_end, double dt) {
+  if (t_end == t0)
     return 0;
-  double slack = fmax(1e-9 * dt, 8 * 2.220446049250313e-16 * t_end);
-  long k = (long)(t_end / dt);
+  double slack = fmax(1e-9 * dt, 8 * 2.220446049250313e-16 * fmax(fabs(t0), fabs(t_end)));
+  long k = (long)((t_end - t0) / dt);
   if (k < 1)
     k = 1;
-  while ((double)k * dt - t_end < -slack)
+  while (t0 + (double)k * dt - t_end < -slack)
     ++k;
-  while (k > 1 && (double)(k - 1) * dt - t_end >= -slack)
+  while (k > 1 && t0 + (double)(k - 1) * dt - t_end >= -slack)
     --k;
   return k;
-}
-
-static double sample_time(long k, long last, double t_end, double dt) {
-  return k < last ? (double)k * dt : t_end;
 }
 
 typedef struct {
   double *out;
   long width, next, last;
-  double t_end, dt;
+  double t0, t_end, dt;
+  int multipliers, outputs; /* the row holds lambda, then the outputs */
 } samples;
 
-static void write_row(samples *r, double t, const double *x) {
-  double *row = r->out + r->next * r->width;
+static double sample_time(const samples *r) {
+  return r->next < r->last ? r->t0 + (double)r->next * r->dt : r->t_end;
+}
+
+/* Appends the values of `kernel` (count of them) at (t, x) to a row. */
+static int append(const stepper *s, mechrt_kernel kernel, long count, double t, const double *x,
+                  double *to) {
+  if (count == 0)
+    return MECHRT_OK;
+  int status = kernel(t, x, s->p, to);
+  if (status != MECHRT_OK)
+    return status;
+  return all_finite(to, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+/* The row (t, x) and, as asked, lambda and the outputs at that state. */
+static int write_row(samples *r, const stepper *s, double t, const double *x) {
+  const mechrt_model *model = s->model;
+  double *row = r->out + r->next * r->width, *extra = row + 1 + s->size;
   row[0] = t;
-  memcpy(row + 1, x, sizeof(double) * (size_t)(r->width - 1));
-  ++r->next;
+  memcpy(row + 1, x, sizeof(double) * (size_t)s->size);
+  int status = MECHRT_OK;
+  if (r->multipliers) {
+    status = append(s, model->multipliers, model->nc, t, x, extra);
+    extra += model->nc;
+  }
+  if (status == MECHRT_OK && r->outputs)
+    status = append(s, model->outputs, model->nout, t, x, extra);
+  if (status == MECHRT_OK)
+    ++r->next;
+  return status;
 }
 
 static int integrate(stepper *s, projection *w, samples *r, double rtol, double atol) {
-  const double t_end = r->t_end, hmax = t_end;
-  double t = 0;
+  const double t_end = r->t_end, hmax = t_end - r->t0;
+  double t = r->t0;
   int status;
-  if (w->model->nc > 0 && (status = project(w, 0, s->y)) != MECHRT_OK)
+  if (w->model->nc > 0 && (status = project(w, t, s->y)) != MECHRT_OK)
     return status;
-  write_row(r, 0, s->y);
-  if (t_end == 0)
+  if ((status = write_row(r, s, t, s->y)) != MECHRT_OK)
+    return status;
+  if (t_end == t)
     return MECHRT_OK;
-  if ((status = evaluate(s, 0, s->y, s->k[0])) != MECHRT_OK)
+  if ((status = evaluate(s, t, s->y, s->k[0])) != MECHRT_OK)
     return status;
-  double h = initial_step(s, rtol, atol, hmax, &status);
+  double h = initial_step(s, t, rtol, atol, hmax, &status);
   double previous_error = 1e-4;
   int rejected = 0, failed = 0;
   for (long steps = 0;; ++steps) {
@@ -342,16 +368,18 @@ static int integrate(stepper *s, projection *w, samples *r, double rtol, double 
     }
     failed = 0;
     double t1 = last ? t_end : t + h;
-    if (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) < t1) {
+    if (r->next <= r->last && sample_time(r) < t1) {
       prepare_dense_output(s, h);
-      while (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) < t1) {
-        double ts = sample_time(r->next, r->last, t_end, r->dt);
+      while (r->next <= r->last && sample_time(r) < t1) {
+        double ts = sample_time(r);
         interpolate(s, (ts - t) / h, s->tmp);
-        write_row(r, ts, s->tmp);
+        if ((status = write_row(r, s, ts, s->tmp)) != MECHRT_OK)
+          return status;
       }
     }
-    if (r->next <= r->last && sample_time(r->next, r->last, t_end, r->dt) == t1)
-      write_row(r, t1, s->y1);
+    if (r->next <= r->last && sample_time(r) == t1 &&
+        (status = write_row(r, s, t1, s->y1)) != MECHRT_OK)
+      return status;
     memcpy(s->y, s->y1, sizeof(double) * (size_t)s->size);
     double *fsal = s->k[0];
     s->k[0] = s->k[6];
@@ -380,21 +408,20 @@ static int integrate(stepper *s, projection *w, samples *r, double rtol, double 
   }
 }
 
-HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p,
-                           double t_end, double dt, double rtol, double atol, double *out,
-                           size_t max_rows, size_t *rows) {
-  if (!rows)
-    return MECHRT_NULL_POINTER;
-  *rows = 0;
+/* The run after the checks common to both entry points; *rows is 0. */
+static int simulate(const mechrt_model *model, const double *x0, const double *p, double t_end,
+                    double dt, double rtol, double atol, const mechrt_sim_options *options,
+                    double *out, size_t max_rows, size_t *rows) {
+  const double t0 = options->t0;
   if (!x0 || (!p && model->np > 0))
     return MECHRT_NULL_POINTER;
-  if (!(t_end >= 0) || !isfinite(t_end) || !(dt > 0) || !isfinite(dt) || !(rtol > 0) ||
-      !(atol > 0) || !isfinite(rtol) || !isfinite(atol) || t_end / dt > 1e15)
+  if (!isfinite(t_end) || !(t_end >= t0) || !(dt > 0) || !isfinite(dt) || !(rtol > 0) ||
+      !(atol > 0) || !isfinite(rtol) || !isfinite(atol) || (t_end - t0) / dt > 1e15)
     return MECHRT_INVALID_ARGUMENT;
   long n = model->nq, m = model->nc, N = 2 * n;
   if (!all_finite(x0, N) || (model->np > 0 && !all_finite(p, model->np)))
     return MECHRT_NON_FINITE;
-  long last = last_sample(t_end, dt);
+  long last = last_sample(t0, t_end, dt);
   if ((size_t)last >= max_rows) {
     *rows = (size_t)last + 1;
     return MECHRT_BUFFER_TOO_SMALL;
@@ -417,10 +444,43 @@ HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const do
     s.dense[i] = next, next += N;
   projection w = {model, p, next, next + 2 * m + m * n, next + 2 * m + m * n + m * m};
   memcpy(s.y, x0, sizeof(double) * (size_t)N);
-  samples r = {out, 1 + N, 0, last, t_end, dt};
+  int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
+  long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
+  samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs};
 
   int status = integrate(&s, &w, &r, rtol, atol);
   *rows = (size_t)r.next;
   free(workspace);
   return status;
+}
+
+HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p,
+                           double t_end, double dt, double rtol, double atol, double *out,
+                           size_t max_rows, size_t *rows) {
+  if (!rows)
+    return MECHRT_NULL_POINTER;
+  *rows = 0;
+  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0};
+  return simulate(model, x0, p, t_end, dt, rtol, atol, &defaults, out, max_rows, rows);
+}
+
+HIDDEN int mechrt_simulate_with(const mechrt_model *model, const double *x0, const double *p,
+                                double t_end, double dt, double rtol, double atol,
+                                const mechrt_sim_options *options, double *out, size_t max_rows,
+                                size_t *rows) {
+  if (!rows)
+    return MECHRT_NULL_POINTER;
+  *rows = 0;
+  if (!options)
+    return MECHRT_NULL_POINTER;
+  size_t size = options->size;
+  if (size < MECHRT_SIM_OPTIONS_MIN_SIZE || size > sizeof(mechrt_sim_options))
+    return MECHRT_INVALID_ARGUMENT;
+  /* The fields the caller's struct has; the rest keep their defaults (zero). */
+  mechrt_sim_options known;
+  memset(&known, 0, sizeof known);
+  memcpy(&known, options, size);
+  if (!isfinite(known.t0))
+    return MECHRT_INVALID_ARGUMENT;
+  return simulate(model, x0, p, t_end, dt, rtol, atol, &known, out, max_rows, rows);
 }

@@ -19,11 +19,25 @@ extern "C" {
 typedef int (*mechrt_kernel)(double t, const double *x, const double *p, double *out);
 
 typedef struct {
-  long nq, np, nc;
+  long nq, np, nc, nout;
   mechrt_kernel rhs;              /* x' = (q', q''), 2*nq values */
   mechrt_kernel constraints;      /* Phi (nc), psi (nc), C (nc*nq, row-major) */
+  mechrt_kernel multipliers;      /* lambda, nc values */
+  mechrt_kernel outputs;          /* nout values */
   const unsigned char *holonomic; /* nc flags: Phi(q, t) = 0 is a constraint */
 } mechrt_model;
+
+/* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for
+ * field: a contract with that file. Every default is the field's zero. */
+typedef struct {
+  size_t size; /* the caller's sizeof: fields beyond it take their defaults */
+  double t0;
+  int multipliers, outputs;
+} mechrt_sim_options;
+
+/* The smallest size a caller may pass: the struct of ABI version 2, the
+ * first with options. Later versions append fields and keep this minimum. */
+#define MECHRT_SIM_OPTIONS_MIN_SIZE (sizeof(size_t) + sizeof(double) + 2 * sizeof(int))
 
 /* The status codes of the C ABI, as documented in the generated header. */
 enum {
@@ -55,6 +69,15 @@ int mechrt_constraints(const mechrt_model *model, double t, const double *x, con
 int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p, double t_end,
                     double dt, double rtol, double atol, double *out, size_t max_rows,
                     size_t *rows);
+
+/* As mechrt_simulate, from options->t0 to t_end, each row followed by the
+ * multipliers and the outputs at its state when the options ask for them.
+ * The options are checked first: NULL is MECHRT_NULL_POINTER; a size below
+ * MECHRT_SIM_OPTIONS_MIN_SIZE or above sizeof(mechrt_sim_options), a t0
+ * that is not finite or after t_end, MECHRT_INVALID_ARGUMENT. */
+int mechrt_simulate_with(const mechrt_model *model, const double *x0, const double *p, double t_end,
+                         double dt, double rtol, double atol, const mechrt_sim_options *options,
+                         double *out, size_t max_rows, size_t *rows);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,9 @@
 #  h. the shared libraries export only PREFIX_* symbols
 #  i. usage errors (exit 2), model errors (exit 1), --cpu native, --set
 #  j. examples/python/simulate.py against a freshly built library
+#  k. PREFIX_simulate_with: a start time t0 against closed forms (a driven
+#     oscillator, a bead on a spinning rod) and against mech simulate
+#     --init "t=t0"; the multiplier and output columns against mech eval
 # The C helpers and Python comparers are in tests/cli/library/.
 # Usage: test_build.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
@@ -270,7 +273,7 @@ for m in "${models[@]}"; do
 done
 nm -D --defined-only "$work/dp.mech/libmodel.so" | awk '{ print $NF }' >"$work/mech.symbols"
 only_prefixed "exports with the default prefix" mech "$work/mech.symbols"
-expect "all ten functions exported" 0 test "$(wc -l <"$work/mech.symbols")" -eq 10
+expect "all eleven functions exported" 0 test "$(wc -l <"$work/mech.symbols")" -eq 11
 
 # --- i. Usage and model errors, --cpu native, --set. -----------------------
 expect "missing -o" 2 "$mech" build examples/double_pendulum.mech
@@ -317,5 +320,145 @@ expect "simulate.py fails on a drift" 1 /usr/bin/python3 examples/python/simulat
 contains "simulate.py drift message" err "energy drift is above 1e-6"
 expect "simulate.py, wrong prefix" 1 /usr/bin/python3 examples/python/simulate.py \
   "$work/c/libdouble_pendulum.so" --prefix nope
+
+# --- k. PREFIX_simulate_with: t0, multiplier and output columns. ------------
+contains "header: the options struct" lib/oscillator.h "} osc_sim_options;"
+contains "header: the initializer" lib/oscillator.h \
+  "#define OSC_SIM_OPTIONS_INIT {sizeof(osc_sim_options), 0.0, 0, 0}"
+contains "header: ABI version 2" lib/oscillator.h "#define OSC_ABI_VERSION 2"
+# A driven oscillator, m x'' + k x = F cos(W t): x = cos(2 t) + C cos(3 t)
+# with w = sqrt(k/m) = 2 and C = (F/m)/(w^2 - W^2) = -0.3, started at
+# t0 = 1.3 in that solution's state. The forcing depends on t, so a run
+# whose clock started at 0 would leave the solution.
+cat >"$work/mech/driven.mech" <<'MODEL'
+model DrivenOscillator {
+  param m = 2 [kg], k = 8 [N/m], F = 3 [N], W = 3 [1/s]
+  coord x [m]
+  kinetic T = m/2 * x'^2
+  potential V = k/2 * x^2
+  generalized F * cos(W * t) on x
+  output v = x'
+}
+MODEL
+expect "build driven oscillator" 0 "$mech" build "$work/mech/driven.mech" \
+  -o "$work/lib/libdriven.so" --header "$work/lib/driven.h" --prefix driven
+helper simulate_with_driven run_simulate_with.c driven driven
+read -r x0 v0 < <(python3 -c 'import math; t = 1.3
+print(repr(math.cos(2*t) - 0.3*math.cos(3*t)), repr(-2*math.sin(2*t) + 0.9*math.sin(3*t)))')
+expect "driven_simulate_with from t0 = 1.3" 0 "$work/bin/simulate_with_driven" 1.3 6.3 0.25 \
+  1e-10 1e-12 outputs "$x0" "$v0"
+save
+expect "driven oscillator from t0 matches its closed form" 0 python3 -c '
+import math, sys
+rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1])]
+assert len(rows) == 21 and all(len(r) == 4 for r in rows), (len(rows), rows[0])
+for i, (t, x, v, out) in enumerate(rows):
+    assert t == (1.3 + 0.25 * i if i < 20 else 6.3), (i, t)
+    X = math.cos(2*t) - 0.3*math.cos(3*t)
+    V = -2*math.sin(2*t) + 0.9*math.sin(3*t)
+    assert abs(x - X) <= 1e-7 and abs(v - V) <= 1e-7 and out == v, (t, x, X, v, V, out)
+' "$work/saved"
+# The default options are those of PREFIX_simulate: the same rows, bit for bit.
+helper simulate_driven run_simulate.c driven driven
+expect "driven_simulate" 0 "$work/bin/simulate_driven" 3 0.25 1e-10 1e-12 "$x0" "$v0"
+cp "$work/out" "$work/driven.simulate.csv"
+expect "driven_simulate_with, default options" 0 "$work/bin/simulate_with_driven" 0 3 0.25 \
+  1e-10 1e-12 state "$x0" "$v0"
+cp "$work/out" "$work/driven.with.csv"
+expect "simulate is simulate_with with the defaults" 0 cmp "$work/driven.with.csv" \
+  "$work/driven.simulate.csv"
+
+# The Kapitza pendulum (a driven support) from t0 = 0.7 against mech simulate
+# started at the same time.
+expect "compile run_simulate_with for kapitza_pendulum" 0 cc "${cflags[@]}" -I"$helpers" \
+  -include "$work/all/kapitza_pendulum.h" "$helpers/run_simulate_with.c" \
+  -o "$work/bin/simulate_with_kapitza" "$work/all/libkapitza_pendulum.so" \
+  -Wl,-rpath,"$work/all" -lm
+expect "mech simulate kapitza from t = 0.7" 0 "$mech" simulate examples/kapitza_pendulum.mech \
+  --init "t=0.7, th=0.2, th'=0.5" --until 2.7 --dt 0.1 "${tolerances[@]}" -o "$work/kap.ref.csv"
+expect "mech_simulate_with kapitza from t0 = 0.7" 0 "$work/bin/simulate_with_kapitza" 0.7 2.7 \
+  0.1 1e-10 1e-12 state 0.2 0.5
+cp "$work/out" "$work/kap.csv"
+expect "kapitza from t0 agrees with mech simulate" 0 python3 "$helpers/compare_csv.py" \
+  "$work/kap.ref.csv" "$work/kap.csv" 3 1e-7
+
+# A bead on a rod spinning at w about the origin (a moving constraint), no
+# gravity: from rest on the rod at r0 = 0.1 at t0 = 0.6, r = r0 cosh(w (t - t0))
+# and the rod's normal force, the multiplier of a unit-normal constraint, is
+# 2 m w r' = 2 m w^2 r0 sinh(w (t - t0)) (the Coriolis force), pushing the
+# bead forwards, along the rod's normal (-sin(w t), cos(w t)), the gradient
+# of Phi = -x sin(w t) + y cos(w t): lambda = +2 m w^2 r0 sinh(w (t - t0)).
+cat >"$work/mech/spinning_rod.mech" <<'MODEL'
+model BeadOnSpinningRod {
+  param m = 0.1 [kg], w = 2 [rad/s]
+  coord x [m], y [m]
+  particle bead mass m at [x, y]
+  constraint rod: -x * sin(w * t) + y * cos(w * t) == 0
+  output r = sqrt(x^2 + y^2)
+  init x = 0.1, y = 0, x' = 0, y' = 0.2
+}
+MODEL
+expect "build spinning rod" 0 "$mech" build "$work/mech/spinning_rod.mech" \
+  -o "$work/lib/libspin.so" --header "$work/lib/spin.h" --prefix spin
+helper simulate_with_spin run_simulate_with.c spin spin
+read -r -a spin0 < <(python3 -c 'import math; t, r, w = 0.6, 0.1, 2
+print(*map(repr, [r*math.cos(w*t), r*math.sin(w*t), -r*w*math.sin(w*t), r*w*math.cos(w*t)]))')
+for columns in all multipliers outputs state; do
+  expect "spin_simulate_with ($columns)" 0 "$work/bin/simulate_with_spin" 0.6 1.6 0.1 1e-10 \
+    1e-12 "$columns" "${spin0[@]}"
+  cp "$work/out" "$work/spin.$columns.csv"
+done
+expect "spinning rod from t0 matches its closed form" 0 python3 -c '
+import math, sys
+m, w, r0, t0 = 0.1, 2, 0.1, 0.6
+rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1])]
+assert len(rows) == 11 and all(len(r) == 7 for r in rows), (len(rows), rows[0])
+for t, x, y, vx, vy, lam, r in rows:
+    R = r0 * math.cosh(w * (t - t0))
+    assert abs(x - R * math.cos(w * t)) <= 1e-8 and abs(y - R * math.sin(w * t)) <= 1e-8, (t, x, y)
+    assert abs(r - R) <= 1e-8, (t, r, R)
+    L = 2 * m * w**2 * r0 * math.sinh(w * (t - t0))
+    assert abs(lam - L) <= 1e-7, (t, lam, L)
+' "$work/spin.all.csv"
+# The columns asked for, in the order of mech simulate: the state columns of
+# every run are the same, lambda alone and the output alone are those of "all".
+expect "spinning rod: columns by option" 0 python3 -c '
+import sys
+table = lambda c: [line.strip().split(",") for line in open(sys.argv[1] + "." + c + ".csv")]
+full, lam, out, state = table("all"), table("multipliers"), table("outputs"), table("state")
+assert [len(r) for r in (full[0], lam[0], out[0], state[0])] == [7, 6, 6, 5]
+for f, l, o, s in zip(full, lam, out, state):
+    assert f[:5] == l[:5] == o[:5] == s, (f, l, o, s)
+    assert l[5] == f[5] and o[5] == f[6], (f, l, o)
+' "$work/spin"
+# The multiplier and output columns at the rows' own states against mech eval
+# (the cartesian pendulum: its rod force and the tension output).
+expect "compile run_simulate_with for cartesian_pendulum" 0 cc "${cflags[@]}" -I"$helpers" \
+  -include "$work/lib/cartesian_pendulum.h" -DPREFIX=cartesian_pendulum \
+  -DUPREFIX=CARTESIAN_PENDULUM "$helpers/run_simulate_with.c" \
+  -o "$work/bin/simulate_with_cp" "$work/lib/libcartesian_pendulum.so" -Wl,-rpath,"$work/lib" -lm
+expect "cartesian_pendulum_simulate_with from t0 = 0.4" 0 "$work/bin/simulate_with_cp" 0.4 1.4 \
+  0.25 1e-10 1e-12 all 0.6 -0.8 0.4 0.3
+cp "$work/out" "$work/cp.with.csv"
+cp "$work/spin.all.csv" "$work/spin.with.csv"
+expect "multiplier and output columns match mech eval" 0 python3 -c '
+import json, subprocess, sys
+mech = sys.argv[1]
+for model, path, names in ((sys.argv[2], sys.argv[3], ["x", "y"]),
+                           (sys.argv[4], sys.argv[5], ["x", "y"])):
+    rows = [[float(v) for v in line.split(",")] for line in open(path)]
+    assert len(rows) >= 5, (path, len(rows))
+    for row in rows:
+        t, q, qd, rest = row[0], row[1:3], row[3:5], row[5:]
+        at = ", ".join([f"{n}={v!r}" for n, v in zip(names, q)] +
+                       [f"{n}\x27={v!r}" for n, v in zip(names, qd)] + [f"t={t!r}"])
+        ref = json.loads(subprocess.run([mech, "eval", model, "--json", "--at", at], check=True,
+                                        capture_output=True, text=True).stdout)
+        want = list(ref["lambda"].values()) + list(ref["outputs"].values())
+        assert len(want) == len(rest), (model, want, rest)
+        for a, b in zip(rest, want):
+            assert abs(a - b) <= 1e-9 * (1 + abs(b)), (model, t, rest, want)
+' "$mech" examples/cartesian_pendulum.mech "$work/cp.with.csv" "$work/mech/spinning_rod.mech" \
+  "$work/spin.with.csv"
 
 finish

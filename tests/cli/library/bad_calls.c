@@ -19,6 +19,61 @@ static void expect(const char *what, int got, int expected) {
   }
 }
 
+/* simulate_with: the options struct checked before anything runs. */
+static void bad_options(const double *x, const double *p, double *buf) {
+  const INFO *info = F(model)();
+  const int width = 1 + 2 * info->nq + info->nc + info->nout;
+  F(sim_options) good = S(SIM_OPTIONS_INIT), bad = good;
+  size_t rows = 99;
+  expect("simulate_with NULL options",
+         F(simulate_with)(x, p, 1, 0.25, 1e-8, 1e-10, NULL, buf, 100, &rows), S(NULL_POINTER));
+  ++checks;
+  if (rows != 0) {
+    ++failures;
+    printf("FAIL simulate_with NULL options: *rows = %zu, expected 0\n", rows);
+  }
+  expect("simulate_with NULL rows",
+         F(simulate_with)(x, p, 1, 0.25, 1e-8, 1e-10, &good, buf, 100, NULL), S(NULL_POINTER));
+  const size_t sizes[] = {0, sizeof(size_t), sizeof good - 1, sizeof good + 1, sizeof good + 8,
+                          (size_t)-1};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "simulate_with size %zu", sizes[i]);
+    bad = good;
+    bad.size = sizes[i];
+    expect(what, F(simulate_with)(x, p, 1, 0.25, 1e-8, 1e-10, &bad, buf, 100, &rows),
+           S(INVALID_ARGUMENT));
+  }
+  const double t0s[] = {NAN, INFINITY, -INFINITY, 1.5};
+  const char *t0_names[] = {"NaN", "inf", "-inf", "after t_end"};
+  for (int i = 0; i < 4; ++i) {
+    char what[64];
+    snprintf(what, sizeof what, "simulate_with t0 %s", t0_names[i]);
+    bad = good;
+    bad.t0 = t0s[i];
+    expect(what, F(simulate_with)(x, p, 1, 0.25, 1e-8, 1e-10, &bad, buf, 100, &rows),
+           S(INVALID_ARGUMENT));
+  }
+  /* Rows from t0 = 0.5 to 1.5 every 0.25, with every extra column: five of
+   * `width` values; the size query counts them before anything runs. */
+  bad = good;
+  bad.t0 = 0.5;
+  bad.multipliers = bad.outputs = 1;
+  size_t needed = 0;
+  expect("simulate_with size query",
+         F(simulate_with)(x, p, 1.5, 0.25, 1e-8, 1e-10, &bad, NULL, 0, &needed),
+         S(BUFFER_TOO_SMALL));
+  expect("simulate_with all columns",
+         F(simulate_with)(x, p, 1.5, 0.25, 1e-8, 1e-10, &bad, buf, needed, &rows), S(OK));
+  ++checks;
+  if (needed != 5 || rows != 5 || buf[0] != 0.5 || buf[width] != 0.75 ||
+      buf[4 * width] != 1.5) {
+    ++failures;
+    printf("FAIL simulate_with from t0 = 0.5: rows %zu of %zu, t = %g, %g, ..., %g\n", rows,
+           needed, buf[0], buf[width], buf[4 * width]);
+  }
+}
+
 int main(void) {
   const INFO *info = F(model)();
   if (info == NULL) return 1;
@@ -147,6 +202,7 @@ int main(void) {
     printf("FAIL simulate after the bad calls: rows %zu, first t %g, last t %g\n", rows, buf[0],
            buf[(needed - 1) * width]);
   }
+  bad_options(x, p, buf);
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }
