@@ -10,6 +10,7 @@
 #include "jit/LibraryModule.h"
 #include "mechanics/Kernels.h"
 #include "runtime/library/LibraryRuntimeObject.h"
+#include "support/OutputFile.h"
 #include "support/TemporaryFolder.h"
 
 #include <cerrno>
@@ -33,17 +34,6 @@ namespace fs = std::filesystem;
 bool endsWith(const std::string &text, const std::string &suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool writeFile(const fs::path &path, std::string_view bytes, std::string &error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) {
-    error = "cannot write '" + path.string() + "': " + std::strerror(errno);
-    return false;
-  }
-  return true;
 }
 
 // Runs a tool with its output captured in `log`; false with `error` set
@@ -137,13 +127,12 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (object.empty())
     return false;
 
-  for (const std::string &path : {options.output, options.header}) {
-    fs::path folderOf = fs::path(path).parent_path();
-    if (!path.empty() && access(folderOf.empty() ? "." : folderOf.c_str(), W_OK) != 0) {
-      error = "cannot write '" + path + "': " + std::strerror(errno);
-      return false;
-    }
-  }
+  // Both outputs are staged beside where they go and renamed only when
+  // complete, so that a failed build never leaves half a library where a
+  // good one was, nor a header without its library.
+  OutputFile libraryFile(options.output, 0777), headerFile(options.header);
+  if (!libraryFile.open(error) || (!options.header.empty() && !headerFile.open(error)))
+    return false;
   TemporaryFolder folder("mech-build");
   if (folder.path().empty()) {
     error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
@@ -151,13 +140,13 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   }
   fs::path modelObject = folder.path() / "model.o", runtimeObject = folder.path() / "runtime.o",
            log = folder.path() / "log";
-  if (!writeFile(modelObject, object, error) ||
-      !writeFile(runtimeObject, runtime::libraryRuntimeObject(), error))
+  if (!writeOutputFile(modelObject, object, error) ||
+      !writeOutputFile(runtimeObject, runtime::libraryRuntimeObject(), error))
     return false;
 
-  // Written next to the output and renamed, so that a failed build never
-  // leaves half a library where a good one was.
-  std::string staged = options.output + ".partial";
+  // The tools write in the private folder; the result is copied into place,
+  // so that a write error names the output and its reason.
+  std::string staged = (folder.path() / "library").string();
   const std::string cc = compilerDriver();
   if (endsWith(options.output, ".o")) {
     fs::path combined = folder.path() / "combined.o";
@@ -170,8 +159,8 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
       return false;
   } else {
     fs::path versionScript = folder.path() / "exports.map";
-    if (!writeFile(versionScript, "{\n  global: " + options.prefix + "_*;\n  local: *;\n};\n",
-                   error))
+    if (!writeOutputFile(versionScript, "{\n  global: " + options.prefix + "_*;\n  local: *;\n};\n",
+                         error))
       return false;
     if (!runTool({cc, "-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
                   "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
@@ -179,14 +168,6 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
                  log, error))
       return false;
   }
-  std::error_code failure;
-  fs::rename(staged, options.output, failure);
-  if (failure) {
-    error = "cannot write '" + options.output + "': " + failure.message();
-    fs::remove(staged, failure);
-    return false;
-  }
-
   if (!options.header.empty()) {
     HeaderModel header;
     header.prefix = options.prefix;
@@ -204,10 +185,17 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
     }
     for (const std::string &name : eq.outputNames)
       header.outputs.push_back({name, "", 0});
-    if (!writeFile(options.header, libraryHeader(header), error))
-      return false;
+    headerFile.stream() << libraryHeader(header);
   }
-  return true;
+  std::ifstream built(staged, std::ios::binary);
+  libraryFile.stream() << built.rdbuf();
+  if (!built) {
+    error = "cannot read the linked library '" + staged + "'";
+    return false;
+  }
+  bool header = !options.header.empty();
+  return libraryFile.flush(error) && (!header || headerFile.flush(error)) &&
+         libraryFile.commit(error) && (!header || headerFile.commit(error));
 }
 
 } // namespace mech::driver

@@ -11,12 +11,12 @@
 #include "mechanics/Kernels.h"
 #include "runtime/TimeGrid.h"
 #include "sema/Values.h"
+#include "support/OutputFile.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -401,13 +401,10 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     summary.failure = text;
   }
   csv.flush();
-  if (!options.plotPath.empty()) {
-    std::ofstream svg(options.plotPath);
-    svg << renderSvg(plot);
-    if (!svg) {
-      loaded.diagnostics().error({}, "cannot write '" + options.plotPath + "'");
-      return std::nullopt;
-    }
+  std::string error;
+  if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {
+    loaded.diagnostics().error({}, error);
+    return std::nullopt;
   }
   return summary;
 }

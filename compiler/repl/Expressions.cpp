@@ -145,8 +145,11 @@ private:
     if (n.name == "eom")
       return fail(n.location, "eom holds the derived quantities: eom.T, eom.V, eom.L, eom.D, "
                               "eom.M, eom.f, eom.Q, eom.T2, eom.T1, eom.T0");
-    if (scope_.freeSymbols)
+    if (scope_.freeSymbols) {
+      if (scope_.onFreeSymbol)
+        scope_.onFreeSymbol(n.name, suggestion(n.name));
       return Tensor::scalar(c_.symbol(n.name, sym::SymbolKind::Free));
+    }
     return fail(n.location, "unknown name '" + n.name + "'" + suggestion(n.name));
   }
 
@@ -295,6 +298,12 @@ private:
     if (c.operand->kind == ast::ExprKind::Name &&
         static_cast<const ast::Name &>(*c.operand).name == "eom" && !scope_.names.count("eom")) {
       auto found = scope_.eom.find(c.component);
+      // A model without coordinates has empty M, f and Q: there is no
+      // value to show, and an empty tensor would read as a scalar.
+      if (found != scope_.eom.end() && found->second.v.empty())
+        return fail(c.location, "eom." + c.component +
+                                    " is empty: the model has no coordinates (declare one "
+                                    "with coord NAME [unit])");
       if (found != scope_.eom.end())
         return found->second;
       if (scope_.eom.empty())
@@ -759,6 +768,8 @@ std::string format(const Tensor &value, bool latex) {
       return shortestNumber(e->num.toDouble());
     return latex ? sym::toLatex(e) : sym::toMech(e);
   };
+  if (value.v.empty())
+    return latex ? "\\begin{pmatrix}\\end{pmatrix}" : "[]";
   if (value.isScalar())
     return one(value[0]);
   auto row = [&](size_t from, size_t count) {

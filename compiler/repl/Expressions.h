@@ -24,8 +24,13 @@ struct Scope {
   std::map<std::string, Tensor> eom;   // eom.T, eom.M, ...
   // d/dt along the motion; empty without a model (then ' is an error).
   std::function<sym::Expr(const sym::Expr &)> timeDerivative;
-  // Unknown names become free symbols (the calculator without a model).
+  // Unknown names become free symbols (the calculator, with or without a
+  // model); when false they are errors.
   bool freeSymbols = true;
+  // Told of each name that became a free symbol, with a suggestion such as
+  // " (did you mean 'th1'?)" or "": the session notes the names that are
+  // not the model's.
+  std::function<void(const std::string &name, const std::string &suggestion)> onFreeSymbol;
   // What eval uses for a symbol it is not given: params and the init state.
   std::map<const sym::Node *, double> values;
   // The defs visible (the model file's, its imports', the typed ones).

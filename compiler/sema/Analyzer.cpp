@@ -93,12 +93,12 @@ std::optional<ast::Unit> unitFromExpr(const ast::Expr &e) {
           static_cast<const ast::Number *>(exponent)->text.find_first_not_of("0123456789") !=
               std::string::npos)
         return false;
-      int k = std::stoi(static_cast<const ast::Number *>(exponent)->text) * s;
+      int k = clampedExponent(static_cast<const ast::Number *>(exponent)->text) * s;
       size_t before = unit.factors.size();
       if (!walk(*p.base, sign))
         return false;
       for (size_t i = before; i < unit.factors.size(); ++i)
-        unit.factors[i].exponent *= k;
+        unit.factors[i].exponent = clampedExponentProduct(unit.factors[i].exponent, k);
       return true;
     }
     default:

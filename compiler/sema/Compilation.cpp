@@ -2,14 +2,12 @@
 #include "sema/Compilation.h"
 
 #include "sema/Model.h"
+#include "support/InputFile.h"
 #include "syntax/Parser.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -40,29 +38,11 @@ SearchPath SearchPath::fromEnvironment(const std::string &executable) {
 Compilation::Compilation(SearchPath searchPath) : searchPath_(std::move(searchPath)) {}
 
 std::optional<std::string> Compilation::readFile(const std::string &path, Location from) {
-  std::error_code error;
-  if (fs::is_directory(path, error)) {
-    diagnostics_.error(from, "'" + path + "' is a directory, not a .mech file");
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diagnostics_.error(from, "cannot open '" + path + "': " + std::strerror(errno));
-    return std::nullopt;
-  }
-  auto size = fs::file_size(path, error);
-  if (!error && size > kMaxFileSize) {
-    diagnostics_.error(from, "'" + path + "' is larger than " + std::to_string(kMaxFileSize >> 20) +
-                                 " MiB");
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    diagnostics_.error(from, "cannot read '" + path + "'");
-    return std::nullopt;
-  }
-  return text.str();
+  std::string error;
+  std::optional<std::string> text = readInputFile(path, kMaxFileSize, error);
+  if (!text)
+    diagnostics_.error(from, error);
+  return text;
 }
 
 const LoadedFile *Compilation::loadRoot(const std::string &path, bool withImports) {
@@ -150,6 +130,13 @@ void Compilation::resolveImports(LoadedFile &file) {
     }
     if (files_.count(canonical))
       continue;
+    if (loading_.size() >= kMaxImportDepth) {
+      diagnostics_.error(import->location, "imports nested more than " +
+                                               std::to_string(kMaxImportDepth) +
+                                               " deep (the chain starts at " +
+                                               files_.at(loading_.front())->path + ")");
+      continue;
+    }
     std::optional<std::string> text = readFile(*found, import->location);
     if (!text)
       continue;

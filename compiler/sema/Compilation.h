@@ -36,6 +36,9 @@ struct LoadedFile {
 
 // The largest source file accepted.
 inline constexpr size_t kMaxFileSize = 64u << 20;
+// The longest chain of imports (a imports b imports c ...): each level is a
+// nested load, so the limit bounds the stack as well as the work.
+inline constexpr size_t kMaxImportDepth = 128;
 
 class Compilation {
 public:

@@ -40,7 +40,7 @@ std::optional<Dimension> Dimension::times(const Dimension &other) const {
   Dimension d;
   for (int i = 0; i < kBaseCount; ++i) {
     auto sum = add(exponents_[i], other.exponents_[i]);
-    if (!sum)
+    if (!sum || !sum->withinExponentLimit())
       return std::nullopt;
     d.exponents_[i] = *sum;
   }
@@ -51,7 +51,7 @@ std::optional<Dimension> Dimension::over(const Dimension &other) const {
   Dimension d;
   for (int i = 0; i < kBaseCount; ++i) {
     auto difference = sub(exponents_[i], other.exponents_[i]);
-    if (!difference)
+    if (!difference || !difference->withinExponentLimit())
       return std::nullopt;
     d.exponents_[i] = *difference;
   }
@@ -62,7 +62,7 @@ std::optional<Dimension> Dimension::raisedTo(const Rational &power) const {
   Dimension d;
   for (int i = 0; i < kBaseCount; ++i) {
     auto product = mul(exponents_[i], power);
-    if (!product)
+    if (!product || !product->withinExponentLimit())
       return std::nullopt;
     d.exponents_[i] = *product;
   }

@@ -27,6 +27,7 @@ public:
   bool isDimensionless() const;
   const Rational &exponent(Base b) const { return exponents_[b]; }
 
+  // Nullopt when an exponent would leave the limit (kMaxExponent).
   std::optional<Dimension> times(const Dimension &other) const;
   std::optional<Dimension> over(const Dimension &other) const;
   std::optional<Dimension> raisedTo(const Rational &power) const;

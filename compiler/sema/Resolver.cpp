@@ -105,6 +105,15 @@ DimInfo inverseDimension(const DimInfo &d) {
   return inverse ? DimInfo::known(*inverse) : DimInfo::unchecked();
 }
 
+// Why a dimension could not be formed: an exponent left the limit.
+std::string exponentLimitMessage(const DimInfo &operand, const std::string &operation) {
+  return "the dimension of this " + operation + " leaves the limits (from " +
+         operand.dimension.toString() +
+         "): dimension exponents are rationals with numerator "
+         "and denominator at most " +
+         std::to_string(kMaxExponent) + " in magnitude";
+}
+
 bool isDimensionless(const DimInfo &d) {
   return !d.isKnown() || d.dimension.isDimensionless();
 }
@@ -616,8 +625,14 @@ ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call,
     if (!args[0]->shape.isScalar())
       return shapeError(0, "a scalar");
     DimInfo dim = args[0]->dim;
-    if (dim.isKnown())
-      dim = DimInfo::known(*dim.dimension.raisedTo(*Rational::make(1, 2)));
+    if (dim.isKnown()) {
+      auto root = dim.dimension.raisedTo(*Rational::make(1, 2));
+      if (!root) {
+        diagnostics_.error(loc, exponentLimitMessage(dim, "sqrt"));
+        return nullptr;
+      }
+      dim = DimInfo::known(*root);
+    }
     return makeCall(Shape::scalar(), dim);
   }
   case Builtin::Abs:
@@ -890,7 +905,12 @@ ExprRef Resolver::resolveMul(const ast::Mul &mul, const Env &env) {
                          "cannot multiply " + x.toString() + " by " + y.toString() + hint);
       return nullptr;
     }
-    dim = productDimension(dim, probe->dim);
+    DimInfo product = productDimension(dim, probe->dim);
+    if (dim.isKnown() && probe->dim.isKnown() && !product.isKnown()) {
+      diagnostics_.error(mul.factors[i].value->location, exponentLimitMessage(dim, "*"));
+      return nullptr;
+    }
+    dim = product;
   }
   return make(ExprKind::Mul, shape, dim, mul.location, std::move(factors));
 }
@@ -923,7 +943,11 @@ ExprRef Resolver::resolvePow(const ast::Pow &pow, const Env &env) {
       return nullptr;
     }
     auto raised = base->dim.dimension.raisedTo(*exact);
-    dim = raised ? DimInfo::known(*raised) : DimInfo::unchecked();
+    if (!raised) {
+      diagnostics_.error(pow.exponent->location, exponentLimitMessage(base->dim, "^"));
+      return nullptr;
+    }
+    dim = DimInfo::known(*raised);
   } else if (base->dim.state == DimInfo::Pure) {
     dim = DimInfo::pure();
   }
@@ -940,8 +964,14 @@ ExprRef Resolver::resolvePrime(const ast::Prime &prime, const Env &env) {
   }
   for (int i = 0; i < prime.order; ++i) {
     DimInfo dim = value->dim;
-    if (dim.isKnown())
-      dim = DimInfo::known(*dim.dimension.over(Dimension::time()));
+    if (dim.isKnown()) {
+      auto rate = dim.dimension.over(Dimension::time());
+      if (!rate) {
+        diagnostics_.error(prime.location, exponentLimitMessage(dim, "'"));
+        return nullptr;
+      }
+      dim = DimInfo::known(*rate);
+    }
     auto node = std::const_pointer_cast<Node>(
         make(ExprKind::Derivative, value->shape, dim, prime.location, {value}));
     if (node->coordOrder >= 0)

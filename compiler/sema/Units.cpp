@@ -83,13 +83,22 @@ std::optional<UnitValue> evaluateUnit(const ast::Unit &unit, Diagnostics &diagno
       ok = false;
       continue;
     }
+    // Written exponents arrive clamped one past the limit (Rational.h).
+    if (factor.exponent > kMaxExponent || factor.exponent < -kMaxExponent) {
+      diagnostics.error(factor.location, "the exponent of '" + factor.symbol +
+                                             "' is beyond the limit: unit exponents are at most " +
+                                             std::to_string(kMaxExponent) + " in magnitude");
+      ok = false;
+      continue;
+    }
     const UnitValue &u = it->second;
     auto scale = pow(u.scale, factor.exponent);
     auto scaled = scale ? mul(result.scale, *scale) : std::nullopt;
     auto dimension = u.dimension.raisedTo(Rational(factor.exponent));
     auto combined = dimension ? result.dimension.times(*dimension) : std::nullopt;
     if (!scaled || !combined) {
-      diagnostics.error(factor.location, "unit exponent too large");
+      diagnostics.error(factor.location, "unit exponent too large: the scale or an exponent of "
+                                         "the dimension leaves the limits");
       ok = false;
       continue;
     }

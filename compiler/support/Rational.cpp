@@ -127,21 +127,51 @@ std::optional<Rational> div(const Rational &a, const Rational &b) {
 
 std::optional<Rational> pow(const Rational &a, int exponent) {
   Rational base = a;
-  if (exponent < 0) {
+  // Square and multiply: log2(exponent) products, each checked.
+  int64_t remaining = exponent;
+  if (remaining < 0) {
     auto inverse = Rational::make(a.den_, a.num_);
     if (!inverse)
       return std::nullopt;
     base = *inverse;
-    exponent = -exponent;
+    remaining = -remaining;
   }
   Rational result(1);
-  for (int i = 0; i < exponent; ++i) {
-    auto next = mul(result, base);
-    if (!next)
-      return std::nullopt;
-    result = *next;
+  while (remaining > 0) {
+    if (remaining & 1) {
+      auto next = mul(result, base);
+      if (!next)
+        return std::nullopt;
+      result = *next;
+    }
+    remaining >>= 1;
+    if (remaining > 0) {
+      auto squared = mul(base, base);
+      if (!squared)
+        return std::nullopt;
+      base = *squared;
+    }
   }
   return result;
+}
+
+int clampedExponentProduct(int64_t a, int64_t b) {
+  int64_t product = a * b; // both within kMaxExponent + 1: no overflow
+  if (product > kMaxExponent)
+    return static_cast<int>(kMaxExponent + 1);
+  if (product < -kMaxExponent)
+    return static_cast<int>(-kMaxExponent - 1);
+  return static_cast<int>(product);
+}
+
+int clampedExponent(std::string_view digits) {
+  int64_t value = 0;
+  for (char c : digits) {
+    value = value * 10 + (c - '0');
+    if (value > kMaxExponent)
+      return static_cast<int>(kMaxExponent + 1);
+  }
+  return static_cast<int>(value);
 }
 
 bool operator<(const Rational &a, const Rational &b) {

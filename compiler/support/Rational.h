@@ -10,6 +10,11 @@
 
 namespace mech {
 
+// Unit and dimension exponents stay small: the exponents written in a unit
+// and every exponent of a dimension have |numerator| and denominator of at
+// most this (docs/language.md, Limits).
+inline constexpr int64_t kMaxExponent = 1000;
+
 class Rational {
 public:
   Rational() = default;
@@ -33,6 +38,11 @@ public:
   friend std::optional<Rational> div(const Rational &a, const Rational &b);
   friend std::optional<Rational> pow(const Rational &a, int exponent);
 
+  // Whether this is a valid exponent of a unit or dimension (kMaxExponent).
+  bool withinExponentLimit() const {
+    return num_ >= -kMaxExponent && num_ <= kMaxExponent && den_ <= kMaxExponent;
+  }
+
   friend bool operator==(const Rational &a, const Rational &b) = default;
   friend bool operator<(const Rational &a, const Rational &b);
 
@@ -40,5 +50,12 @@ private:
   int64_t num_ = 0;
   int64_t den_ = 1;
 };
+
+// The product of two written exponents, kept one past kMaxExponent in
+// magnitude once beyond it, so that nested groups such as (m^999)^999 never
+// overflow and the unit check reports them as beyond the limit.
+int clampedExponentProduct(int64_t a, int64_t b);
+// A written exponent's digits as a number, likewise clamped.
+int clampedExponent(std::string_view digits);
 
 } // namespace mech

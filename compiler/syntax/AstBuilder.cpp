@@ -3,6 +3,7 @@
 #include "syntax/AstBuilder.h"
 
 #include "MechLexer.h"
+#include "support/Rational.h"
 #include "syntax/Parser.h"
 
 namespace mech {
@@ -289,11 +290,11 @@ void AstBuilder::unitFactors(P::UnitExprContext *ctx, int sign, Unit &out) {
       antlr4::tree::TerminalNode *exponentToken = numbers.back();
       std::string text = exponentToken->getText();
       bool integral = text.find_first_not_of("0123456789") == std::string::npos;
-      if (!integral || text.size() > 3) {
+      if (!integral) {
         diagnostics_.error(at(exponentToken->getSymbol()),
                            "a unit exponent must be a small integer, found " + text);
       } else {
-        exponent = std::stoi(text);
+        exponent = clampedExponent(text); // the unit check reports a value past the limit
       }
       if (factor->MINUS())
         exponent = -exponent;
@@ -302,7 +303,7 @@ void AstBuilder::unitFactors(P::UnitExprContext *ctx, int sign, Unit &out) {
       Unit inner;
       unitFactors(factor->unitExpr(), 1, inner);
       for (UnitFactor &f : inner.factors) {
-        f.exponent *= exponent * currentSign;
+        f.exponent = clampedExponentProduct(f.exponent, exponent * currentSign);
         out.factors.push_back(f);
       }
       continue;

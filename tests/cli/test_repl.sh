@@ -65,4 +65,48 @@ cp "$work/reload.out" "$work/out"
 contains "before the edit" out "-9.81"
 contains "reloaded" out "Pendulum: 1 coordinate (th), 3 parameters"
 contains "after the edit" out "-39.24"
+
+# No coordinates: eom.M, eom.f and eom.Q are empty; each is a clear error
+# (they used to crash the session).
+printf 'param a = 1\neom.M\neom.f\neom.Q\nmodel Y { }\neom.M\n1 + 1\n' >"$work/empty.in"
+expect "eom of a model without coordinates" 0 "$mech" repl <"$work/empty.in"
+contains "eom.M: why" err "error: eom.M is empty: the model has no coordinates"
+contains "eom.f: why" err "error: eom.f is empty"
+contains "eom.Q: why" err "error: eom.Q is empty"
+contains "the session goes on" out "2"
+
+# With a model loaded, other names are free symbols (noted once):
+# d/dx sin(x)^2 = 2 sin(x) cos(x).
+printf 'diff(sin(x)^2, x)\nx + th\n' >"$work/free.in"
+expect "free symbols beside a model" 0 "$mech" repl "$work/run/pendulum.mech" <"$work/free.in"
+contains "diff of a free symbol" out "2*sin(x)*cos(x)"
+contains "the model's names stay" out "th + x"
+contains "the note" err "note: 'x' is not a name of the model: a free symbol"
+if [ "$(grep -c "note: 'x'" "$work/err")" -eq 1 ]; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL: the free-symbol note is not given once"; fi
+lacks "no error" err "unknown name"
+
+# :save after :set writes the values set: m = 2 kg, l = 30 cm = 0.3 m, so V
+# at th = 0 is -m g l = -2 * 9.81 * 0.3 = -5.886 (the file says -9.81).
+printf ':set m=2, l=30[cm]\n:save %s\n:show\n' "$work/set.mech" >"$work/save.in"
+expect ":save after :set" 0 "$mech" repl "$work/run/pendulum.mech" <"$work/save.in"
+contains ":show has the values set" out "param m = 2 [kg], l = 0.3 [m], g = 9.81 [m/s^2]"
+expect "the saved model has the values set" 0 "$mech" eval "$work/set.mech" --at "th=0"
+contains "V with the values set" out "V = -5.886"
+
+# :sim with a word for the time points to :help; so does a bad option.
+printf ':sim abc\n:eval --bogus\n' >"$work/sim.in"
+expect ":sim abc" 0 "$mech" repl "$work/run/pendulum.mech" <"$work/sim.in"
+contains ":sim abc: what it takes" err "error: :sim takes the end time first (a number, as in :sim 5), found 'abc'"
+contains "a bad option: the REPL's help" err "(:help lists the commands and their options)"
+lacks "not the shell's help" err "mech --help"
+
+# Session variables take the language's names: Greek letters, a leading _.
+printf 'ξ = 2\n_a = 3\nθ1 = ξ + _a\nθ1^2\n' >"$work/names.in"
+expect "variables with the language's names" 0 "$mech" repl <"$work/names.in"
+contains "ξ" out "ξ = 2"
+contains "_a" out "_a = 3"
+contains "θ1 = 5" out "θ1 = 5"
+contains "θ1^2 = 25" out "25"
+empty "no errors" err
 finish

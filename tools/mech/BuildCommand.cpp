@@ -64,12 +64,17 @@ int runBuild(const Invocation &invocation) {
   if (cpu != "generic" && cpu != "native")
     return usageError("build: --cpu must be 'generic' or 'native', not '" + cpu + "'");
   options.nativeCpu = cpu == "native";
+  std::vector<NamedPath> outputs = {{"-o", options.output}, {"--header", options.header}};
+  if (auto status = checkOutputs("build", file, outputs))
+    return *status;
 
   auto loaded = driver::loadModel(file, settings, searchPath(invocation), true);
   if (!loaded->derivation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
+  if (auto status = checkOutputs("build", file, outputs, loaded.get()))
+    return *status;
   std::vector<std::string> notes;
   std::string error;
   bool built = driver::buildLibrary(*loaded, options, notes, error);
@@ -78,7 +83,7 @@ int runBuild(const Invocation &invocation) {
     std::cerr << "note: " << note << "\n";
   if (!built) {
     if (!error.empty())
-      std::cerr << "mech build: error: " << error << "\n";
+      std::cerr << "mech: error: " << error << "\n";
     return kExitModelError;
   }
   std::cerr << "wrote " << options.output

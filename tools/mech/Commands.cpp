@@ -8,6 +8,7 @@
 #include "sema/Analyzer.h"
 #include "sema/ModelPrinter.h"
 #include "support/Json.h"
+#include "support/OutputFile.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
 #include "syntax/Printer.h"
@@ -15,8 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -33,6 +32,29 @@ OptionWord splitOption(const std::string &arg) {
 int usageError(const std::string &message) {
   std::cerr << "mech: " << message << "\n(run 'mech --help' for usage)\n";
   return kExitUsage;
+}
+
+std::optional<int> checkOutputs(const std::string &command, const std::string &model,
+                                const std::vector<NamedPath> &outputs,
+                                const driver::LoadedModel *loaded) {
+  std::vector<NamedPath> inputs = {{"the model file", model}};
+  if (loaded)
+    for (const std::string &path : loaded->compilation->filesRead())
+      inputs.push_back({"an import of the model", path});
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath &out = outputs[i];
+    if (out.path.empty())
+      continue;
+    for (const NamedPath &in : inputs)
+      if (sameFile(out.path, in.path))
+        return usageError(command + ": " + out.what + " '" + out.path + "' would overwrite " +
+                          in.what + " '" + in.path + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (!outputs[j].path.empty() && sameFile(out.path, outputs[j].path))
+        return usageError(command + ": " + outputs[j].what + " '" + outputs[j].path + "' and " +
+                          out.what + " '" + out.path + "' name the same file");
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -215,13 +237,10 @@ int runFmt(const Invocation &invocation) {
         status = kExitModelError;
       }
     } else if (write) {
-      if (formatted != file->source->text()) {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << formatted;
-        if (!out) {
-          std::cerr << "mech: error: cannot write '" << path << "'\n";
-          status = kExitModelError;
-        }
+      std::string error;
+      if (formatted != file->source->text() && !writeOutputFile(path, formatted, error)) {
+        std::cerr << "mech: error: " << error << "\n";
+        status = kExitModelError;
       }
     } else {
       std::cout << formatted;
@@ -320,17 +339,6 @@ std::vector<std::string> splitNames(const std::string &text) {
     item.clear();
   }
   return names;
-}
-
-// Whether `path` can be opened for writing, tested without truncating a file
-// that is there and without leaving behind one that was not.
-bool writable(const std::string &path) {
-  std::error_code error;
-  bool existed = std::filesystem::exists(path, error);
-  bool ok = std::ofstream(path, std::ios::binary | std::ios::app).good();
-  if (ok && !existed)
-    std::filesystem::remove(path, error);
-  return ok;
 }
 
 // The command line of `simulate`.
@@ -462,8 +470,9 @@ std::optional<int> checkBeforeRun(driver::LoadedModel &loaded,
   integrator.t0 = start->t;
   if (std::string error = driver::gridError(integrator); !error.empty())
     return usageError("simulate: " + error);
-  if (!options.plotPath.empty() && !writable(options.plotPath)) {
-    loaded.diagnostics().error({}, "cannot write '" + options.plotPath + "'");
+  std::string error;
+  if (!options.plotPath.empty() && !canWriteOutputFile(options.plotPath, error)) {
+    loaded.diagnostics().error({}, error);
     return kExitModelError;
   }
   return std::nullopt;
@@ -476,6 +485,9 @@ int runSimulate(const Invocation &invocation) {
   SimulateArgs args;
   if (auto status = parseSimulateArgs(invocation.args, args))
     return *status;
+  std::vector<NamedPath> outputs = {{"-o", args.output}, {"--plot", args.options.plotPath}};
+  if (auto status = checkOutputs("simulate", args.file, outputs))
+    return *status;
   auto loaded = driver::loadModel(args.file, args.settings, searchPath(invocation), true);
   double deriveSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -483,24 +495,30 @@ int runSimulate(const Invocation &invocation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
+  if (auto status = checkOutputs("simulate", args.file, outputs, loaded.get()))
+    return *status;
   if (auto status = checkBeforeRun(*loaded, args.options)) {
     loaded->diagnostics().print(std::cerr);
     return *status;
   }
-  std::ofstream fileStream;
-  if (!args.output.empty()) {
-    fileStream.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!fileStream) {
-      std::cerr << "mech: error: cannot write '" << args.output << "'\n";
-      return kExitModelError;
-    }
+  // The samples up to a failure are kept; a write error keeps nothing.
+  OutputFile file(args.output);
+  std::string error;
+  if (!args.output.empty() && !file.open(error)) {
+    std::cerr << "mech: error: " << error << "\n";
+    return kExitModelError;
   }
-  std::ostream &csv = args.output.empty() ? std::cout : fileStream;
+  std::ostream &csv = args.output.empty() ? std::cout : file.stream();
   auto summary = driver::simulate(*loaded, args.options, deriveSeconds, csv);
   loaded->diagnostics().print(std::cerr);
   if (!summary)
     return kExitModelError;
+  bool written = args.output.empty() || file.commit(error);
   std::cerr << driver::summaryText(*summary);
+  if (!written) {
+    std::cerr << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
   if (!summary->failure.empty()) {
     std::cerr << args.file << ": error: " << summary->failure << "\n";
     return kExitModelError;

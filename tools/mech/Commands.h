@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace mech::driver {
+struct LoadedModel;
+}
+
 namespace mech::cli {
 
 inline constexpr int kExitOk = 0;
@@ -62,5 +66,18 @@ OptionWord splitOption(const std::string &arg);
 
 // Reports a usage error on stderr and returns kExitUsage.
 int usageError(const std::string &message);
+
+// A file a command reads or writes, and what names it ("-o", "the model file").
+struct NamedPath {
+  std::string what, path;
+};
+
+// A usage error when an output would overwrite the model file, one of its
+// imports (known once `loaded` is) or another output: the same file by
+// identity (support/OutputFile.h sameFile). Checked before anything is
+// written; empty paths are outputs not asked for.
+std::optional<int> checkOutputs(const std::string &command, const std::string &model,
+                                const std::vector<NamedPath> &outputs,
+                                const driver::LoadedModel *loaded = nullptr);
 
 } // namespace mech::cli

@@ -11,13 +11,17 @@
 
 #include "driver/Interrupt.h"
 #include "driver/Simulation.h"
+#include "support/InputFile.h"
 
 #include <histedit.h>
 
+#include <clocale>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <langinfo.h>
 #include <unistd.h>
 
 namespace mech::cli {
@@ -27,6 +31,8 @@ namespace {
 const char *kPrompt = "mech> ";
 const char *kContinuation = "...> ";
 const char *currentPrompt = kPrompt;
+// ~/.mech_history keeps 1000 entries: far below this.
+constexpr size_t kMaxHistorySize = 4u << 20;
 
 void onInterrupt(int) {
   driver::requestInterrupt();
@@ -40,6 +46,15 @@ void catchInterrupts() {
   action.sa_handler = onInterrupt;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
+}
+
+// libedit accepts multibyte input (θ1) only in a UTF-8 character type:
+// the user's locale when it is one, else C.UTF-8. Only LC_CTYPE changes, so
+// numbers are still printed and read with a '.'.
+void useUtf8() {
+  const char *chosen = std::setlocale(LC_CTYPE, "");
+  if (chosen == nullptr || std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+    std::setlocale(LC_CTYPE, "C.UTF-8");
 }
 
 // Handles a complete input; false when the session ends.
@@ -90,8 +105,9 @@ char *promptText(EditLine *) {
 unsigned char complete(EditLine *editor, int) {
   const LineInfo *line = el_line(editor);
   const char *start = line->cursor;
-  while (start > line->buffer && (std::isalnum(static_cast<unsigned char>(start[-1])) ||
-                                  start[-1] == '_' || start[-1] == '.' || start[-1] == ':'))
+  while (start > line->buffer &&
+         (std::isalnum(static_cast<unsigned char>(start[-1])) || start[-1] == '_' ||
+          start[-1] == '.' || start[-1] == ':' || static_cast<unsigned char>(start[-1]) >= 0x80))
     --start;
   std::string prefix(start, line->cursor);
   void *data = nullptr;
@@ -123,6 +139,20 @@ unsigned char complete(EditLine *editor, int) {
   return CC_REDISPLAY;
 }
 
+// Whether the history file can be loaded and saved: absent, or a regular
+// file of a sane size. A FIFO or device there would block the session
+// before its first prompt (libedit opens it by name), so it is not used.
+bool usableHistory(const std::string &path) {
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing))
+    return true;
+  std::string error;
+  if (readInputFile(path, kMaxHistorySize, error))
+    return true;
+  std::cerr << "warning: the history is not kept: " << error << "\n";
+  return false;
+}
+
 int interactive(ReplSession &session) {
   EditLine *editor = el_init("mech", stdin, stdout, stderr);
   History *past = history_init();
@@ -132,7 +162,10 @@ int interactive(ReplSession &session) {
   std::string historyFile;
   if (const char *home = std::getenv("HOME"); home && *home) {
     historyFile = std::string(home) + "/.mech_history";
-    history(past, &event, H_LOAD, historyFile.c_str());
+    if (!usableHistory(historyFile))
+      historyFile.clear();
+    else
+      history(past, &event, H_LOAD, historyFile.c_str());
   }
   el_set(editor, EL_EDITOR, "emacs");
   el_set(editor, EL_PROMPT, promptText);
@@ -200,6 +233,7 @@ int runRepl(const Invocation &invocation) {
   }
   // Outputs and diagnostics interleave as they happen, also when piped.
   std::cout << std::unitbuf;
+  useUtf8();
   catchInterrupts();
   ReplSession session(invocation);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);

@@ -6,8 +6,11 @@
 #include "ReplSession.h"
 
 #include "mechanics/Lagrange.h"
+#include "repl/SavedModel.h"
+#include "sema/Compilation.h"
 #include "sema/Values.h"
 #include "support/EditDistance.h"
+#include "support/InputFile.h"
 #include "support/NumberText.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
@@ -71,12 +74,30 @@ std::string trim(const std::string &text) {
   return text.substr(first, last - first + 1);
 }
 
+// Bytes of UTF-8 sequences count as letters here: names such as θ1 or ξ
+// are the language's (the parser decides which code points are letters).
+bool isWordByte(char c) {
+  auto byte = static_cast<unsigned char>(c);
+  return std::isalnum(byte) || c == '_' || byte >= 0x80;
+}
+
 std::string firstWord(const std::string &text) {
   size_t end = 0;
-  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                               text[end] == '_' || text[end] == ':'))
+  while (end < text.size() && (isWordByte(text[end]) || text[end] == ':'))
     ++end;
   return text.substr(0, end);
+}
+
+// Whether `word` is one name of the language (what a session variable may
+// be called): it parses as exactly that name.
+bool isIdentifier(const std::string &word) {
+  if (word.empty() || std::isdigit(static_cast<unsigned char>(word[0])) || word[0] == ':')
+    return false;
+  SourceFile source("<name>", word);
+  Diagnostics scratch;
+  ast::ExprPtr tree = parseExpression(source, scratch);
+  return tree && !scratch.hasErrors() && tree->kind == ast::ExprKind::Name &&
+         static_cast<const ast::Name &>(*tree).name == word;
 }
 
 // Shell-like words: spaces separate, quotes group.
@@ -139,12 +160,13 @@ size_t modelClosingBrace(const std::string &text) {
   return std::string::npos;
 }
 
-std::string readFile(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// A model file's text, or nullopt with the reason printed.
+std::optional<std::string> readModelFile(const std::string &path) {
+  std::string error;
+  std::optional<std::string> text = readInputFile(path, sema::kMaxFileSize, error);
+  if (!text)
+    std::cerr << "error: " << error << "\n";
+  return text;
 }
 
 // Whether an input starting with `word` declares something in the model:
@@ -326,8 +348,7 @@ bool ReplSession::handleInput(const std::string &raw) {
   }
   // name = expression: a session variable.
   size_t equals = input.find('=');
-  if (!word.empty() && std::isalpha(static_cast<unsigned char>(word[0])) &&
-      equals != std::string::npos && trim(input.substr(0, equals)) == word &&
+  if (equals != std::string::npos && trim(input.substr(0, equals)) == word && isIdentifier(word) &&
       (equals + 1 >= input.size() || input[equals + 1] != '=')) {
     assignment(word, input);
     return true;
@@ -340,6 +361,11 @@ bool ReplSession::handleInput(const std::string &raw) {
 
 std::string ReplSession::modelText() const {
   return composeModel(fileText_, declarations_, topLevel_);
+}
+
+std::string ReplSession::currentText() const {
+  std::string text = modelText();
+  return model_ ? repl::withParamValues(text, model_->model().params) : text;
 }
 
 std::string ReplSession::composeModel(const std::string &fileText,
@@ -434,12 +460,10 @@ bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::st
 }
 
 bool ReplSession::load(const std::string &path) {
-  bool ok = false;
-  std::string text = readFile(path, ok);
-  if (!ok) {
-    std::cerr << "error: cannot read '" << path << "'\n";
+  std::optional<std::string> read = readModelFile(path);
+  if (!read)
     return false;
-  }
+  const std::string &text = *read;
   std::string previousPath = filePath_;
   auto previousSettings = settings_;
   filePath_ = path;
@@ -500,7 +524,19 @@ void ReplSession::refreshScope() {
     lowering = ownLowering_.get();
     scope_.context = ownContext_.get();
   }
-  scope_.freeSymbols = false;
+  // Names that are not the model's are free symbols, as without a model
+  // (diff(sin(x)^2, x) works with a model loaded); each is noted once, with
+  // a suggestion in case it was a typo.
+  scope_.freeSymbols = true;
+  scope_.onFreeSymbol = [this](const std::string &name, const std::string &suggestion) {
+    // A one-letter name is one edit from every other: no suggestion then.
+    size_t letters = std::count_if(name.begin(), name.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    });
+    if (notedFree_.insert(name).second)
+      std::cerr << "note: '" << name << "' is not a name of the model: a free symbol"
+                << (letters > 1 ? suggestion : "") << "\n";
+  };
   std::vector<double> initial = model.initialState();
   size_t n = model.coords.size();
   for (size_t j = 0; j < n; ++j) {
@@ -618,6 +654,10 @@ std::string ReplSession::runCli(int (*run)(const Invocation &),
   if (path != filePath_)
     for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
       text.replace(at, path.size(), "<session>");
+  // A usage error points to the REPL's help, not the shell's.
+  const std::string shellHelp = "(run 'mech --help' for usage)";
+  for (size_t at = text.find(shellHelp); at != std::string::npos; at = text.find(shellHelp, at))
+    text.replace(at, shellHelp.size(), "(:help lists the commands and their options)");
   std::cout.flush();
   return text;
 }
@@ -663,6 +703,7 @@ void ReplSession::setParams(const std::string &text) {
   for (size_t i = 0; i < current.params.size(); ++i)
     if (current.params[i].value != next.params[i].value) {
       current.params[i].value = next.params[i].value;
+      current.params[i].overridden = true;
       std::cout << current.params[i].name << " = " << shortestNumber(next.params[i].value) << "\n";
     }
   refreshScope();
@@ -672,6 +713,13 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
   std::vector<std::string> args = given;
   if (args.empty() || args[0].empty() || args[0][0] == '-')
     args.insert(args.begin(), "10");
+  char *end = nullptr;
+  std::strtod(args[0].c_str(), &end);
+  if (end == args[0].c_str() || *end != '\0') {
+    std::cerr << "error: :sim takes the end time first (a number, as in :sim 5), found '" << args[0]
+              << "'; :help lists the commands\n";
+    return;
+  }
   double until = std::atof(args[0].c_str()), dt = 0.01;
   std::vector<std::string> call{"--until", args[0]};
   bool ownCsv = true;
@@ -748,12 +796,10 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
       std::cerr << "error: :reload re-reads a model file; this session's model was typed\n";
       return;
     }
-    bool ok = false;
-    std::string text = readFile(filePath_, ok);
-    if (!ok) {
-      std::cerr << "error: cannot read '" << filePath_ << "'\n";
+    std::optional<std::string> read = readModelFile(filePath_);
+    if (!read)
       return;
-    }
+    const std::string &text = *read;
     bool plain = declarations_.empty() && topLevel_.empty();
     if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
       fileText_ = text;
@@ -788,13 +834,13 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
       std::cout << "removed: " << removed << "\n";
     }
   } else if (name == ":show") {
-    std::cout << modelText();
+    std::cout << currentText();
   } else if (name == ":save") {
     if (args.size() != 1) {
       std::cerr << "error: :save takes one file\n";
       return;
     }
-    std::string text = modelText();
+    std::string text = currentText();
     std::ofstream out(args[0]);
     out << text;
     out.close();

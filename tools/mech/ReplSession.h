@@ -16,6 +16,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,8 @@ private:
 
   // The model as .mech text, with the typed declarations in it.
   std::string modelText() const;
+  // The same with the :set values in the param declarations (:show, :save).
+  std::string currentText() const;
   static std::string composeModel(const std::string &fileText,
                                   const std::vector<std::string> &declarations,
                                   const std::vector<std::string> &topLevel);
@@ -83,6 +86,7 @@ private:
   std::unique_ptr<mechanics::Lowering> ownLowering_;
   repl::Scope scope_;
   std::map<std::string, repl::Tensor> variables_;
+  std::set<std::string> notedFree_; // names already noted as free symbols
   SourceManager inputs_;
   TemporaryFolder scratch_; // the session's own files
 };

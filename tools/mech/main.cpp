@@ -5,6 +5,9 @@
 #include "jit/HostInfo.h"
 #include "support/Diagnostics.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -120,12 +123,27 @@ int dispatch(int argc, char **argv) {
   return usageError("unknown command '" + command + "'");
 }
 
+// What a command printed must have reached standard output: a full disk
+// or /dev/full is an error, not a silent loss. The reason is known when the
+// last flush fails; a failure in the middle of the output leaves no errno.
+int checkStandardOutput(int status) {
+  errno = 0;
+  bool failed = std::fflush(stdout) != 0;
+  int reason = errno;
+  std::cout.flush();
+  if (!failed && !std::ferror(stdout) && std::cout)
+    return status;
+  std::cerr << "mech: error: cannot write standard output"
+            << (failed && reason != 0 ? std::string(": ") + std::strerror(reason) : "") << "\n";
+  return status == mech::cli::kExitOk ? mech::cli::kExitModelError : status;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   mech::driver::markProcessStart();
   try {
-    return dispatch(argc, argv);
+    return checkStandardOutput(dispatch(argc, argv));
   } catch (const mech::InternalError &error) {
     std::cerr << "mech: " << error.what() << "\n";
     return 3;

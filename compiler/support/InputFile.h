@@ -1,0 +1,19 @@
+// Reading an input file whole: a model, an import, the REPL's history. Only
+// regular files are read (a FIFO, a device or a directory is refused
+// before it can block or stream forever), the size is checked before
+// reading, and every failure comes back as a message with the path and the
+// system's reason, never as an empty text.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace mech {
+
+// The text of `path`, or nullopt with `error` set ("cannot read 'x': ...").
+// Files larger than `maxSize` bytes are refused.
+std::optional<std::string> readInputFile(const std::string &path, size_t maxSize,
+                                         std::string &error);
+
+} // namespace mech
