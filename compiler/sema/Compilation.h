@@ -53,6 +53,13 @@ public:
   const LoadedFile *loadRoot(const std::string &path, bool withImports = true);
   // The same for text that is not in a file (REPL, tests).
   const LoadedFile *loadText(const std::string &name, std::string text);
+  // The files read so far (a root and its imports), as found.
+  std::vector<std::string> filesRead() const {
+    std::vector<std::string> paths;
+    for (const auto &entry : files_)
+      paths.push_back(entry.second->path);
+    return paths;
+  }
 
 private:
   const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text,

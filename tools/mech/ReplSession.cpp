@@ -12,6 +12,7 @@
 #include "support/EditDistance.h"
 #include "support/InputFile.h"
 #include "support/NumberText.h"
+#include "support/OutputFile.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
 
@@ -402,7 +403,9 @@ std::string ReplSession::modelPath() {
   if (declarations_.empty() && topLevel_.empty() && !filePath_.empty())
     return filePath_;
   fs::path path = scratch_.path() / "session.mech";
-  std::ofstream(path) << modelText();
+  std::string error;
+  if (!writeOutputFile(path.string(), modelText(), error))
+    std::cerr << "error: " << error << "\n";
   return path.string();
 }
 
@@ -840,12 +843,9 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
       std::cerr << "error: :save takes one file\n";
       return;
     }
-    std::string text = currentText();
-    std::ofstream out(args[0]);
-    out << text;
-    out.close();
-    if (!out) {
-      std::cerr << "error: cannot write '" << args[0] << "'\n";
+    std::string text = currentText(), error;
+    if (!writeOutputFile(args[0], text, error)) {
+      std::cerr << "error: " << error << "\n";
       return;
     }
     std::cout << "wrote " << args[0] << "\n";
