@@ -52,6 +52,22 @@ bool mentions(const ast::Expr &e, const std::string &name) {
   }
 }
 
+// The unit of a param's default that is one literal with a unit (`40 [N/m]`,
+// `-3 [cm]`): the unit the param is declared in.
+std::optional<DeclaredUnit> literalUnit(const ast::Expr &value) {
+  const ast::Expr *e = &value;
+  if (e->kind == ast::ExprKind::Neg)
+    e = static_cast<const ast::Neg *>(e)->operand.get();
+  if (e->kind != ast::ExprKind::Number || !static_cast<const ast::Number *>(e)->unit)
+    return std::nullopt;
+  const ast::Unit &unit = *static_cast<const ast::Number *>(e)->unit;
+  Diagnostics scratch; // its errors were reported when the literal was resolved
+  std::optional<UnitValue> scale = evaluateUnit(unit, scratch);
+  if (!scale)
+    return std::nullopt;
+  return DeclaredUnit{formatUnit(unit), scale->scaleAsDouble()};
+}
+
 // A bracket after a declared name that reads as a unit (`let d [cm] = ...`).
 std::optional<ast::Unit> unitFromExpr(const ast::Expr &e) {
   ast::Unit unit;
@@ -277,7 +293,10 @@ private:
       } else {
         *number *= unit->scaleAsDouble();
         param.dim = DimInfo::known(unit->dimension);
+        param.unit = DeclaredUnit{formatUnit(*item.unit), unit->scaleAsDouble()};
       }
+    } else if (ok) {
+      param.unit = literalUnit(*item.value);
     }
     if (ok && !std::isfinite(*number)) {
       diagnostics_.error(item.value->location, "the value of '" + item.name + "' is not finite");
@@ -475,6 +494,7 @@ private:
 
   void declareCoord(const ast::CoordItem &item) {
     DimInfo dim = DimInfo::unchecked();
+    std::optional<DeclaredUnit> declared;
     if (item.unit) {
       std::optional<UnitValue> unit = evaluateUnit(*item.unit, diagnostics_);
       if (!unit)
@@ -489,6 +509,7 @@ private:
         return;
       }
       dim = DimInfo::known(unit->dimension);
+      declared = DeclaredUnit{formatUnit(*item.unit), 1};
     }
     auto add = [&](const std::vector<long> &indices) {
       Coord coord;
@@ -497,6 +518,7 @@ private:
       coord.indices = indices;
       coord.location = item.location;
       coord.dim = dim;
+      coord.unit = declared;
       model_->coords.push_back(coord);
       declareSymbol(item.name, indices, SymbolKind::Coord,
                     static_cast<int>(model_->coords.size() - 1), item.location);

@@ -100,13 +100,22 @@ struct Node {
   bool usesMultiplier = false;
 };
 
+// The unit a name was declared in, as the source wrote it: `N/m` for
+// `param k = 40 [N/m]`, `1/s` for `param w [1/s] = 2*pi`. Values stay in SI;
+// listings show them in this unit (ModelPrinter's unitOf and valueIn).
+struct DeclaredUnit {
+  std::string text; // as formatUnit prints it: "N/m", "g", "1/s"
+  double scale = 1; // the SI value of one declared unit
+};
+
 struct Param {
   std::string name;
   Location location;
   double value = 0;
   DimInfo dim;
-  bool structural = false; // used as a range bound or index
-  bool overridden = false; // set from outside (--set)
+  std::optional<DeclaredUnit> unit; // on the name or on a literal default
+  bool structural = false;          // used as a range bound or index
+  bool overridden = false;          // set from outside (--set)
 };
 
 struct Coord {
@@ -115,12 +124,14 @@ struct Coord {
   std::vector<long> indices;
   Location location;
   DimInfo dim;
+  std::optional<DeclaredUnit> unit; // always coherent SI (scale 1)
 };
 
 struct Let {
   std::string name;
   Location location;
   ExprRef value;
+  std::optional<DeclaredUnit> unit; // `let h [m] = ...`
 };
 
 struct Term {

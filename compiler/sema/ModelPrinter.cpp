@@ -6,6 +6,7 @@
 #include "support/Diagnostics.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace mech::sema {
 
@@ -164,8 +165,16 @@ private:
   bool truncated_ = false;
 };
 
-std::string dimensionSuffix(const DimInfo &dim) {
-  return dim.isKnown() ? " [" + dim.dimension.toString() + "]" : "";
+// The dump keeps values in SI: a declared unit that is SI (N/m, 1/s) is
+// shown as written, one that rescales (g, deg) after the base units.
+std::string unitSuffix(const std::optional<DeclaredUnit> &declared, const DimInfo &dim) {
+  bool coherent = declared && declared->scale == 1;
+  std::string unit = unitOf(coherent ? declared : std::nullopt, dim);
+  return unit.empty() ? "" : " [" + unit + "]";
+}
+
+std::string declaredNote(const std::optional<DeclaredUnit> &declared, const char *lead) {
+  return declared && declared->scale != 1 ? lead + ("declared [" + declared->text + "]") : "";
 }
 
 std::string comment(const DimInfo &dim) {
@@ -182,6 +191,21 @@ std::string formatNumber(double value) {
   return std::string(buffer, end);
 }
 
+std::string unitOf(const std::optional<DeclaredUnit> &declared, const DimInfo &dim) {
+  if (declared)
+    return declared->text;
+  return dim.isKnown() ? dim.dimension.toString() : "";
+}
+
+std::string valueIn(double si, const std::optional<DeclaredUnit> &declared) {
+  if (!declared || declared->scale == 1)
+    return formatNumber(si);
+  char buffer[32];
+  double value = si / declared->scale;
+  std::snprintf(buffer, sizeof buffer, "%.15g", value == 0 ? 0.0 : value);
+  return buffer;
+}
+
 std::string printExpr(const CheckedModel &model, const ExprRef &expr) {
   if (!expr)
     return "<error>";
@@ -195,13 +219,16 @@ std::string dumpModel(const CheckedModel &model) {
   auto line = [&](const std::string &text) { out += "  " + text + "\n"; };
   auto expr = [&](const ExprRef &e) { return printExpr(model, e); };
   for (const Param &p : model.params)
-    line("param " + p.name + " = " + formatNumber(p.value) + dimensionSuffix(p.dim) +
-         (p.structural ? "  # structural" : "") + (p.overridden ? "  # set" : ""));
+    line("param " + p.name + " = " + formatNumber(p.value) + unitSuffix(p.unit, p.dim) +
+         declaredNote(p.unit, "  # ") + (p.structural ? "  # structural" : "") +
+         (p.overridden ? "  # set" : ""));
   for (const Coord &q : model.coords)
-    line("coord " + q.name + dimensionSuffix(q.dim));
+    line("coord " + q.name + unitSuffix(q.unit, q.dim));
   for (const Let &l : model.lets)
     line("let " + l.name + " = " + expr(l.value) +
-         (l.value ? "  # " + l.value->shape.toString() + dimensionSuffix(l.value->dim) : ""));
+         (l.value ? "  # " + l.value->shape.toString() + unitSuffix(l.unit, l.value->dim) +
+                        declaredNote(l.unit, ", ")
+                  : ""));
   auto terms = [&](const char *keyword, const std::vector<Term> &list) {
     for (const Term &t : list)
       line(std::string(keyword) + " " + (t.name.empty() ? "" : t.name + " = ") + expr(t.value) +

@@ -15,4 +15,12 @@ std::string summarizeModel(const CheckedModel &model);
 // Shortest text that reads back as the same double.
 std::string formatNumber(double value);
 
+// The unit to list a name's value in: the declared one (N/m), else the SI
+// form of a known dimension (kg/s^2), else "" (unchecked).
+std::string unitOf(const std::optional<DeclaredUnit> &declared, const DimInfo &dim);
+// An SI value in the declared unit: 200 for 0.2 kg declared in g. Without a
+// rescaling unit, formatNumber(si); else 15 significant digits, so that the
+// conversion's rounding does not show (300, not 299.99999999999994).
+std::string valueIn(double si, const std::optional<DeclaredUnit> &declared);
+
 } // namespace mech::sema

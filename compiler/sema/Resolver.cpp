@@ -1131,7 +1131,7 @@ std::optional<double> Resolver::evaluateConstant(const ExprRef &e) {
 
 int Resolver::declareLet(std::string name, Location location, const ast::Expr *value,
                          const ast::Unit *unit, Bindings bindings, const FileScope *defs) {
-  model_.lets.push_back({std::move(name), location, nullptr});
+  model_.lets.push_back({std::move(name), location, nullptr, std::nullopt});
   PendingLet pending;
   pending.value = value;
   pending.unit = unit;
@@ -1163,8 +1163,11 @@ ExprRef Resolver::letReference(int index, Location use) {
     env.declaringName = model_.lets[i].name;
     env.declaringValue = pending.value;
     ExprRef value = resolve(*pending.value, env);
+    std::optional<DeclaredUnit> declared;
     if (value && pending.unit) {
       std::optional<UnitValue> unit = evaluateUnit(*pending.unit, diagnostics_);
+      if (unit)
+        declared = DeclaredUnit{formatUnit(*pending.unit), unit->scaleAsDouble()};
       if (!unit) {
         value = nullptr;
       } else if (value->dim.isKnown()) {
@@ -1191,6 +1194,8 @@ ExprRef Resolver::letReference(int index, Location use) {
       }
     }
     model_.lets[i].value = value;
+    if (value)
+      model_.lets[i].unit = declared;
     pending.state = PendingLet::Done;
     --nesting_;
   }

@@ -8,6 +8,7 @@
 #include "mechanics/Lagrange.h"
 #include "repl/SavedModel.h"
 #include "sema/Compilation.h"
+#include "sema/ModelPrinter.h"
 #include "sema/Values.h"
 #include "support/EditDistance.h"
 #include "support/InputFile.h"
@@ -667,12 +668,14 @@ std::string ReplSession::runCli(int (*run)(const Invocation &),
 
 void ReplSession::setParams(const std::string &text) {
   if (text.empty()) {
-    for (const sema::Param &p : model_->model().params)
-      std::cout << p.name << " = " << shortestNumber(p.value)
-                << (p.dim.isKnown() && !p.dim.dimension.isDimensionless()
-                        ? " [" + p.dim.dimension.toString() + "]"
-                        : "")
-                << "\n";
+    for (const sema::Param &p : model_->model().params) {
+      // As declared (k = 40 [N/m], m = 200 [g]); a pure number without a unit.
+      std::string unit = p.unit || (p.dim.isKnown() && !p.dim.dimension.isDimensionless())
+                             ? sema::unitOf(p.unit, p.dim)
+                             : "";
+      std::cout << p.name << " = " << sema::valueIn(p.value, p.unit)
+                << (unit.empty() || unit == "1" ? "" : " [" + unit + "]") << "\n";
+    }
     return;
   }
   auto settings = settings_;

@@ -188,9 +188,11 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
     width = std::max(width, model.params[u].name.size());
   for (size_t i = 0; i < unknowns.size(); ++i) {
     const sema::Param &p = model.params[unknowns[i]];
-    std::string unit = unitOf(p.dim);
-    out << "  " << p.name << std::string(width - p.name.size(), ' ') << " = " << number(s.values[i])
-        << (unit.empty() ? "" : " " + unit) << "\n";
+    // In the unit the param is declared in (k = 40 [N/m], m = 200 [g]).
+    std::string unit = p.unit ? p.unit->text : unitOf(p.dim);
+    double value = p.unit ? s.values[i] / p.unit->scale : s.values[i];
+    out << "  " << p.name << std::string(width - p.name.size(), ' ') << " = " << number(value)
+        << (unit.empty() || unit == "1" ? "" : " " + unit) << "\n";
   }
   for (size_t i : s.inert)
     out << "  (" << model.params[unknowns[i]].name
@@ -243,6 +245,12 @@ std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::Sta
     std::string unit = unitOf(model.params[u].dim);
     json.key(model.params[u].name);
     unit.empty() ? json.null() : json.value(unit);
+  }
+  json.endObject().key("units_declared").beginObject();
+  for (size_t u : unknowns) {
+    const std::optional<sema::DeclaredUnit> &declared = model.params[u].unit;
+    json.key(model.params[u].name);
+    declared ? json.value(declared->text) : json.null();
   }
   json.endObject();
   json.key("residual").value(s.residual);
