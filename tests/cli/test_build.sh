@@ -152,9 +152,20 @@ simulate_same "double pendulum, small angles" double_pendulum 5 "th1=0.1, th2=-0
   0.1 -0.05 0 0.1
 simulate_same "cartesian pendulum" cartesian_pendulum 5 "x=0.6, y=-0.8" 0.6 -0.8 0 0
 simulate_same "knife edge" knife_edge 7 "phi'=1" 0 0 0 0 0 1
-# An initial state off the constraints is projected onto them in both.
-simulate_same "cartesian pendulum, projected" cartesian_pendulum 5 "x=0.7, y=-0.8, x'=0.3" \
-  0.7 -0.8 0.3 0
+# An initial state off the constraints: the library moves it by the least
+# change (M = m I here), q radially onto the circle of radius l = 1 and q'
+# onto its tangent, and then runs as mech simulate does from that state.
+read -r -a onto < <(python3 -c 'import math; x, y, vx = 0.7, -0.8, 0.3
+r = math.hypot(x, y); x, y = x / r, y / r; radial = vx * x
+print(*map(repr, [x, y, vx - radial * x, -radial * y]))')
+simulate_same "cartesian pendulum, projected" cartesian_pendulum 5 \
+  "x=${onto[0]}, y=${onto[1]}, x'=${onto[2]}, y'=${onto[3]}" 0.7 -0.8 0.3 0
+expect "the library's start is the least-change projection" 0 python3 -c '
+import sys
+first = [float(v) for v in open(sys.argv[1]).readline().split(",")]
+want = [0.0] + [float(v) for v in sys.argv[2:]]
+assert all(abs(a - b) <= 1e-12 for a, b in zip(first, want)), (first, want)
+' "$work/cartesian pendulum, projected.csv" "${onto[@]}"
 # A time-dependent model (the support of the Kapitza pendulum is driven).
 expect "compile run_simulate for kapitza_pendulum" 0 cc "${cflags[@]}" -I"$helpers" \
   -include "$work/all/kapitza_pendulum.h" "$helpers/run_simulate.c" \

@@ -6,7 +6,9 @@ reaction (using eval's M, q'' and reaction).
 
 Usage: compare_eval.py MECH MODEL.mech HELPER [--states N] [--seed S] [--set p=v ...]
 The helper must be compare_rhs.c built against the model's library; --set
-values (plain numbers, SI) go to both mech eval and the helper.
+values (plain numbers, SI) go to both mech eval and the helper. The helper is
+called at the state mech eval reports (its q, qd and t), which is the state
+given unless eval put it onto the model's constraints first.
 Prints one summary line; exits 1 on a mismatch."""
 import argparse
 import json
@@ -46,15 +48,19 @@ def main():
         qd = [rng.uniform(-2, 2) for _ in names]
         states.append((t, q, qd))
 
-    lines = "".join(" ".join(repr(v) for v in [t] + q + qd) + "\n" for t, q, qd in states)
+    refs, evaluated = [], []
+    for t, q, qd in states:
+        at = ", ".join([f"{n}={v!r}" for n, v in zip(names, q)] +
+                       [f"{n}'={v!r}" for n, v in zip(names, qd)] + [f"t={t!r}"])
+        ref = mech_eval(a.mech, a.model, at, sets)
+        refs.append((at, ref))
+        evaluated.append([ref["t"]] + [ref["q"][n] for n in names] + [ref["qd"][n] for n in names])
+    lines = "".join(" ".join(repr(v) for v in state) + "\n" for state in evaluated)
     got = subprocess.run([a.helper] + a.set, input=lines, check=True, capture_output=True,
                          text=True).stdout.splitlines()
 
     nq, worst, failures = len(names), 0.0, 0
-    for (t, q, qd), line in zip(states, got):
-        at = ", ".join([f"{n}={v!r}" for n, v in zip(names, q)] +
-                       [f"{n}'={v!r}" for n, v in zip(names, qd)] + [f"t={t!r}"])
-        ref = mech_eval(a.mech, a.model, at, sets)
+    for (at, ref), line in zip(refs, got):
         lib = [float(v) for v in line.split()]
         nc, nout = len(ref["lambda"]), len(ref["outputs"])
         sizes = [("xdot", 2 * nq), ("T, V", 2), ("lambda", nc), ("outputs", nout),
@@ -72,7 +78,7 @@ def main():
         reaction = [ref["reaction"].get(n, 0.0) for n in names]
         C, lam = got_parts["C"], got_parts["lambda"]
         pieces = {
-            "q'": (got_parts["xdot"][:nq], qd),
+            "q'": (got_parts["xdot"][:nq], [ref["qd"][n] for n in names]),
             "q''": (got_parts["xdot"][nq:], qdd),
             "T, V": (got_parts["T, V"], [ref["T"], ref["V"]]),
             "lambda": (lam, list(ref["lambda"].values())),
