@@ -78,7 +78,11 @@ std::string compilerDriver() {
   return cc && *cc ? cc : "cc";
 }
 
-std::string unitText(const sema::DimInfo &dim) {
+// The unit a header lists a value in. The values are SI, so a declared unit
+// is shown as written when it is an SI unit (N/m, rad), else the base units.
+std::string unitText(const std::optional<sema::DeclaredUnit> &declared, const sema::DimInfo &dim) {
+  if (declared && declared->scale == 1 && declared->text != "1")
+    return declared->text;
   if (!dim.isKnown() || dim.dimension.isDimensionless())
     return "";
   return dim.dimension.toString();
@@ -176,9 +180,11 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
     header.command = options.command;
     header.abiVersion = jit::kLibraryAbiVersion;
     for (size_t j = 0; j < eq.coordinates.size(); ++j)
-      header.coordinates.push_back({eq.coordinates[j], unitText(eq.coordinateDims[j]), 0});
+      header.coordinates.push_back(
+          {eq.coordinates[j], unitText(model.coords[j].unit, eq.coordinateDims[j]), 0});
     for (size_t i = 0; i < model.params.size(); ++i)
-      header.params.push_back({model.params[i].name, unitText(model.params[i].dim), params[i]});
+      header.params.push_back(
+          {model.params[i].name, unitText(model.params[i].unit, model.params[i].dim), params[i]});
     for (const auto &constraint : eq.constraints) {
       header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});
       header.holonomic.push_back(constraint.holonomic);

@@ -401,7 +401,7 @@ expect "kapitza from t0 agrees with mech simulate" 0 python3 "$helpers/compare_c
 # of Phi = -x sin(w t) + y cos(w t): lambda = +2 m w^2 r0 sinh(w (t - t0)).
 cat >"$work/mech/spinning_rod.mech" <<'MODEL'
 model BeadOnSpinningRod {
-  param m = 0.1 [kg], w = 2 [rad/s]
+  param m = 100 [g], w = 2 [rad/s]
   coord x [m], y [m]
   particle bead mass m at [x, y]
   constraint rod: -x * sin(w * t) + y * cos(w * t) == 0
@@ -412,6 +412,11 @@ MODEL
 expect "build spinning rod" 0 "$mech" build "$work/mech/spinning_rod.mech" \
   -o "$work/lib/libspin.so" --header "$work/lib/spin.h" --prefix spin
 helper simulate_with_spin run_simulate_with.c spin spin
+# The header lists SI values: a unit declared in SI as written, else base units.
+contains "header: a param declared in grams, in kg" lib/spin.h "p[0]  m [kg] = 0.1"
+contains "header: a param in rad/s as declared" lib/spin.h "p[1]  w [rad/s] = 2"
+contains "header: N/m as declared" lib/oscillator.h "p[1]  k [N/m] = 8"
+contains "header: a coordinate in rad" lib/double_pendulum.h "q[0]  th1 [rad]"
 read -r -a spin0 < <(python3 -c 'import math; t, r, w = 0.6, 0.1, 2
 print(*map(repr, [r*math.cos(w*t), r*math.sin(w*t), -r*w*math.sin(w*t), r*w*math.cos(w*t)]))')
 for columns in all multipliers outputs state; do
