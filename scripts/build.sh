@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of mech: `release` into build/ (the CLI
 # at build/mech) or `asan` (AddressSanitizer + UndefinedBehaviorSanitizer)
-# into build-asan/.
+# into build-asan/, or `fuzz` (the libFuzzer targets, clang-19) into build-fuzz/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 flavour="${1:-release}"
 jobs="${MECH_JOBS:-2}"
+targets=()
 
 case "$flavour" in
   release) dir="$root/build"; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan)    dir="$root/build-asan"; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_SANITIZE=ON) ;;
-  *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
+  fuzz)
+    # The libFuzzer targets only (fuzz/README.md), built with clang-19:
+    # -O1 with line tables and assertions on, as fuzzing builds are.
+    if ! command -v clang++-19 >/dev/null || ! command -v clang-19 >/dev/null; then
+      echo "build.sh: fuzz skipped: clang-19 is not installed (scripts/install-deps.sh)"
+      exit 0
+    fi
+    dir="$root/build-fuzz"
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_FUZZ=ON
+           -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
+           "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only"
+           "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only")
+    targets=(mech_fuzzers) ;;
+  *) echo "usage: scripts/build.sh [release|asan|fuzz]" >&2; exit 2 ;;
 esac
 
 cmake -S "$root" -B "$dir" -G Ninja "${flags[@]}" >/dev/null
-ninja -C "$dir" -j "$jobs"
+ninja -C "$dir" -j "$jobs" "${targets[@]}"

@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev catch2 libedit-dev
   python3  # the command-line tests check JSON and CSV output with it
   tmux     # the REPL's terminal test drives it through a real terminal
+  clang-19 libclang-rt-19-dev  # the libFuzzer targets in fuzz/
 )
 
 missing=()

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice:
-# a release build (build/) and an ASan + UBSan build (build-asan/).
+# a release build (build/) and an ASan + UBSan build (build-asan/); then
+# builds the libFuzzer targets (build-fuzz/), replays their regression
+# inputs and fuzzes each for a bounded time (fuzz/README.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -12,3 +14,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 (cd "$root/build-asan" && ctest --output-on-failure -j 2)
+
+# Fuzzing needs clang-19; without it the step is skipped with the reason.
+if command -v clang++-19 >/dev/null && command -v clang-19 >/dev/null; then
+  "$root/scripts/build.sh" fuzz
+  (cd "$root/build-fuzz" && ctest --output-on-failure -R '^fuzz_regressions_')
+  bash "$root/fuzz/run.sh" "$root/build-fuzz" "${MECH_FUZZ_SECONDS:-25}"
+else
+  echo "test.sh: fuzzing skipped: clang-19 is not installed"
+fi

@@ -121,7 +121,10 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
   v.resize(instructions_.size());
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction &instr = instructions_[i];
-    const Operand *ops = operands_.data() + instr.first;
+    // `first` indexes the operands of sums, products and functions only (an
+    // input's is the input's index): no pointer is formed from it otherwise.
+    bool hasOperands = instr.op != Instruction::Op::Constant && instr.op != Instruction::Op::Input;
+    const Operand *ops = hasOperands ? operands_.data() + instr.first : nullptr;
     switch (instr.op) {
     case Instruction::Op::Constant:
       v[i] = instr.constant;

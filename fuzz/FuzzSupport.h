@@ -1,0 +1,78 @@
+// What the fuzz targets share: reading the input as text, keeping inputs
+// within sizes one run can afford, silencing the library's printing, and
+// turning a broken promise into a crash that libFuzzer reports.
+#pragma once
+
+#include "sema/Compilation.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+namespace mech::fuzz {
+
+inline std::string inputText(const uint8_t *data, size_t size) {
+  return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+// Whether the input stays clear of sizes the documented limits allow but one
+// fuzzing run cannot afford: integers of four or more digits (families,
+// ranges and exponents in the thousands are the subject of their own tests;
+// here they would only make every input slow). Digits after '.', 'e' or 'E'
+// (fractions, exponents of literals) are cheap and stay.
+inline bool withinBounds(const std::string &text) {
+  int run = 0;
+  bool counted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c >= '0' && c <= '9') {
+      if (run == 0) {
+        char before = i == 0 ? ' ' : text[i - 1];
+        counted = before != '.' && before != 'e' && before != 'E';
+      }
+      if (++run >= 4 && counted)
+        return false;
+    } else {
+      run = 0;
+    }
+  }
+  return true;
+}
+
+// Imports resolve against the source tree's standard library only; the
+// input's own folder does not exist, so no other file is ever read.
+inline sema::SearchPath searchPath() {
+  sema::SearchPath path;
+  path.stdlib = MECH_FUZZ_STDLIB;
+  return path;
+}
+inline constexpr const char *kInputName = "/nonexistent-mech-fuzz/input.mech";
+
+// Sends std::cout and std::cerr into a string while alive (the library and
+// the REPL print; a fuzzer that writes to the terminal runs ten times slower).
+class CapturedStreams {
+public:
+  CapturedStreams()
+      : out_(std::cout.rdbuf(captured_.rdbuf())), err_(std::cerr.rdbuf(captured_.rdbuf())) {}
+  ~CapturedStreams() {
+    std::cout.rdbuf(out_);
+    std::cerr.rdbuf(err_);
+  }
+  std::string text() const { return captured_.str(); }
+
+private:
+  std::ostringstream captured_;
+  std::streambuf *out_, *err_;
+};
+
+// A promise of the compiler that the input broke: printed, then abort(), so
+// that libFuzzer saves the input as a crash.
+[[noreturn]] inline void fail(const std::string &what, const std::string &detail = "") {
+  std::fprintf(stderr, "mech fuzz: %s\n%s\n", what.c_str(), detail.c_str());
+  std::abort();
+}
+
+} // namespace mech::fuzz
