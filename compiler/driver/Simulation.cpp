@@ -210,6 +210,15 @@ jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
 
 // The kernels on the chosen back end (the interpreter when the JIT fails,
 // with a note).
+// The operations of the kernel programs the JIT would compile.
+size_t kernelOperations(const mechanics::KernelPrograms &programs, bool momentumForce) {
+  size_t count = programs.dynamics.instructions().size() + programs.energy.instructions().size() +
+                 programs.outputs.instructions().size() + programs.residuals.instructions().size();
+  if (momentumForce)
+    count += programs.momentumForce.instructions().size();
+  return count;
+}
+
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
                                                 const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
@@ -217,6 +226,15 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   summary.cache = "off";
   if (options.backend == Backend::Interpreter)
     return mechanics::interpretedKernels(programs);
+  bool momentumForce = options.integrator.method == runtime::Method::Midpoint;
+  // LLVM's optimiser takes time superlinear in the size of a function: past
+  // the budget, compiling costs more than the run gains (bench/README.md).
+  if (size_t operations = kernelOperations(programs, momentumForce); operations > kJitBudget) {
+    summary.backendNote = "the kernels have " + std::to_string(operations) +
+                          " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
+                          "; using the interpreter";
+    return mechanics::interpretedKernels(programs);
+  }
   std::string error, why;
   std::optional<jit::ObjectCache> cache;
   if (options.useCache) {
@@ -228,7 +246,7 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   }
   jit::CompileOptions compile;
   compile.cache = cache ? &*cache : nullptr;
-  compile.momentumForce = options.integrator.method == runtime::Method::Midpoint;
+  compile.momentumForce = momentumForce;
   compile.signature = kernelSignature(model);
   jit::CacheReport report;
   auto kernels = jit::compileKernels(programs, error, compile, &report);

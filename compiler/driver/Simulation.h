@@ -19,6 +19,10 @@ namespace mech::driver {
 
 enum class Backend { Jit, Interpreter };
 
+// The most operations (instructions of the kernel programs) the JIT
+// compiles; larger kernels are interpreted, with a note in the summary.
+inline constexpr size_t kJitBudget = 20'000;
+
 struct SimulationOptions {
   runtime::IntegratorOptions integrator;
   Backend backend = Backend::Jit;

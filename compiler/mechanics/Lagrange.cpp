@@ -86,10 +86,33 @@ bool deriveConstraints(const sema::CheckedModel &model, Lowering &lower,
 }
 
 } // namespace
+// The model is too large to derive: reported at the first coordinate or
+// constraint past the limit.
+bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics) {
+  if (model.coords.size() > kMaxCoordinates) {
+    diagnostics.error(model.coords[kMaxCoordinates].location,
+                      "the model has " + std::to_string(model.coords.size()) +
+                          " coordinates, more than the limit of " +
+                          std::to_string(kMaxCoordinates) + " (the mass matrix alone would have " +
+                          std::to_string(model.coords.size() * model.coords.size()) + " entries)");
+    return false;
+  }
+  if (model.constraints.size() > kMaxConstraints) {
+    diagnostics.error(model.constraints[kMaxConstraints].location,
+                      "the model has " + std::to_string(model.constraints.size()) +
+                          " constraints, more than the limit of " +
+                          std::to_string(kMaxConstraints));
+    return false;
+  }
+  return true;
+}
+
 
 std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                                           Diagnostics &diagnostics) {
   Derivation result;
+  if (!withinSizeLimits(model, diagnostics))
+    return std::nullopt;
   result.context = std::make_unique<sym::Context>();
   result.lowering = std::make_unique<Lowering>(model, *result.context);
   sym::Context &c = *result.context;

@@ -57,6 +57,13 @@ struct Equations {
   bool hasExplicitTime = false;
 };
 
+// The largest model derived: the mass matrix has n*n entries and the
+// constraint Jacobian m*n, each differentiated symbolically and compiled,
+// so these bound the derivation's memory (about 0.35 GB for 1000 separate
+// coordinates) before anything is allocated.
+inline constexpr size_t kMaxCoordinates = 1000;
+inline constexpr size_t kMaxConstraints = 1000;
+
 struct Derivation {
   std::unique_ptr<sym::Context> context;
   std::unique_ptr<Lowering> lowering;

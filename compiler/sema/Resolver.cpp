@@ -125,25 +125,34 @@ std::string describe(const DimInfo &d) {
 } // namespace
 
 std::string Resolver::suggestion(const std::string &name, const Env &env) const {
-  std::vector<std::string> candidates;
-  if (env.modelNames)
-    for (const auto &[symbol, info] : symbols)
-      candidates.push_back(symbol);
-  for (const auto &[index, value] : env.indices)
-    candidates.push_back(index);
-  for (const auto &[arg, value] : env.args)
-    candidates.push_back(arg);
-  if (env.defs)
-    for (const auto &[def, entry] : env.defs->defs)
-      candidates.push_back(def);
+  // Past the error limit the message is dropped: no hint is searched for,
+  // so that many unknown names cost no more than a hundred.
+  if (diagnostics_.full())
+    return "";
   std::string best;
   // Short names are too close to everything to suggest anything useful.
   int bestDistance = name.size() <= 2 ? 1 : name.size() <= 4 ? 2 : 3;
-  for (const std::string &candidate : candidates) {
+  auto consider = [&](const std::string &candidate) {
+    // The distance is at least the difference in length: most candidates
+    // are rejected without the dynamic-programming table.
+    size_t longer = std::max(name.size(), candidate.size());
+    size_t shorter = std::min(name.size(), candidate.size());
+    if (candidate.size() <= 1 || longer - shorter >= static_cast<size_t>(bestDistance))
+      return;
     int distance = editDistance(name, candidate);
-    if (distance > 0 && distance < bestDistance && candidate.size() > 1)
+    if (distance > 0 && distance < bestDistance)
       bestDistance = distance, best = candidate;
-  }
+  };
+  if (env.modelNames)
+    for (const auto &[symbol, info] : symbols)
+      consider(symbol);
+  for (const auto &[index, value] : env.indices)
+    consider(index);
+  for (const auto &[arg, value] : env.args)
+    consider(arg);
+  if (env.defs)
+    for (const auto &[def, entry] : env.defs->defs)
+      consider(def);
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 

@@ -23,15 +23,26 @@ Diagnostic &Diagnostics::error(Location location, std::string message) {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(location.file)) + ":" +
                     std::to_string(location.line) + ":" + std::to_string(location.column) + ":" +
                     message;
-  auto [found, inserted] = errorIndex_.try_emplace(std::move(key), diagnostics_.size());
-  if (!inserted)
+  if (auto found = errorIndex_.find(key); found != errorIndex_.end())
     return diagnostics_[found->second];
+  if (full())
+    return dropped();
+  errorIndex_.emplace(std::move(key), diagnostics_.size());
   ++errorCount_;
   diagnostics_.push_back({Severity::Error, location, std::move(message), {}});
   return diagnostics_.back();
 }
 
+Diagnostic &Diagnostics::dropped() {
+  dropped_ = true;
+  scratch_ = {};
+  return scratch_;
+}
+
 Diagnostic &Diagnostics::warning(Location location, std::string message) {
+  if (warningCount_ >= kMaxReportedErrors)
+    return dropped();
+  ++warningCount_;
   diagnostics_.push_back({Severity::Warning, location, std::move(message), {}});
   return diagnostics_.back();
 }
@@ -46,7 +57,8 @@ void Diagnostics::addNote(Diagnostic &diagnostic, Location location, std::string
 void Diagnostics::clear() {
   diagnostics_.clear();
   errorIndex_.clear();
-  errorCount_ = 0;
+  errorCount_ = warningCount_ = 0;
+  dropped_ = false;
 }
 
 void Diagnostics::print(std::ostream &out) const {
@@ -68,6 +80,10 @@ void Diagnostics::print(std::ostream &out) const {
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   for (const auto &[key, diagnostic] : ordered)
     out << render(*diagnostic);
+  if (dropped_)
+    out << "mech: note: too many diagnostics; the rest are not shown (at most "
+        << kMaxReportedErrors << " errors and " << kMaxReportedErrors
+        << " warnings are reported)\n";
 }
 
 namespace {
