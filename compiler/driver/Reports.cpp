@@ -8,12 +8,59 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <unordered_set>
 
 namespace mech::driver {
 
 using mechanics::Equations;
 using mechanics::Evaluation;
 using sym::toMech;
+
+namespace {
+
+// Whether a number of the DAG (a constant, or the constant part of a sum
+// or product) is not finite; each node is visited once.
+bool holdsNonFinite(const sym::Expr &e) {
+  std::unordered_set<const sym::Node *> seen;
+  std::vector<const sym::Node *> stack{e.node()};
+  while (!stack.empty()) {
+    const sym::Node *n = stack.back();
+    stack.pop_back();
+    if (!n || !seen.insert(n).second)
+      continue;
+    if (!std::isfinite(n->num.toDouble()))
+      return true;
+    stack.insert(stack.end(), n->ops.begin(), n->ops.end());
+  }
+  return false;
+}
+
+} // namespace
+
+std::string nonFiniteConstants(const Equations &eq) {
+  std::vector<std::pair<std::string, sym::Expr>> quantities = {{"T", eq.T}, {"V", eq.V}};
+  size_t n = eq.coordinates.size();
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k)
+      quantities.push_back({"M[" + eq.coordinates[j] + "," + eq.coordinates[k] + "]", eq.M[j][k]});
+  for (size_t j = 0; j < n; ++j) {
+    quantities.push_back({"Q[" + eq.coordinates[j] + "]", eq.Q[j]});
+    quantities.push_back({"Qnc[" + eq.coordinates[j] + "]", eq.Qnc[j]});
+    quantities.push_back({"f[" + eq.coordinates[j] + "]", eq.f[j]});
+  }
+  std::string list;
+  size_t count = 0;
+  for (const auto &[name, e] : quantities)
+    if (e && holdsNonFinite(e) && ++count <= 4)
+      list += (list.empty() ? "" : ", ") + name;
+  if (count > 4)
+    list += " and " + std::to_string(count - 4) + " more";
+  if (list.empty())
+    return "";
+  return "the derived equations hold a number that is not finite (in " + list +
+         "): a constant of the model overflows double precision (about 1.8e308); write it with "
+         "smaller factors or in other units";
+}
 
 std::string forceUnit(const sema::DimInfo &dim) {
   if (!dim.isKnown())

@@ -21,6 +21,12 @@ std::string evaluationText(const mechanics::Equations &equations,
 std::string evaluationJson(const mechanics::Equations &equations,
                            const mechanics::Evaluation &evaluation);
 
+// The error for derived quantities (T, V, M[x,y], f[x], Q[x], Qnc[x]) that
+// hold a number that is not finite, from a constant of the model that
+// overflowed, naming them; "" when none. Printed, they would read inf or
+// nan as if those were coefficients.
+std::string nonFiniteConstants(const mechanics::Equations &equations);
+
 // A generalized force's unit in words: N, N*m, or base units.
 std::string forceUnit(const sema::DimInfo &dim);
 

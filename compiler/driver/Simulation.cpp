@@ -299,7 +299,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   // Energy drift is meaningful for a conservative model whose T has no
   // parts linear in or free of the velocities (then the Jacobi integral is T + V).
   summary.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
-  double energy0 = 0;
+  double energy0 = 0, energyChange = 0, energyTerms = 0;
   std::vector<double> TV(2);
 
   std::vector<std::string> columns = csvColumns(eq);
@@ -363,6 +363,9 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       else if (energy0 != 0)
         summary.energyDrift =
             std::max(summary.energyDrift, std::abs(e - energy0) / std::abs(energy0));
+      energyChange = std::max(energyChange, std::abs(e - energy0));
+      energyTerms = std::max({energyTerms, std::abs(energy0), std::abs(TV[0]) + std::abs(TV[1])});
+      summary.energyDriftOfTerms = energyTerms > 0 ? energyChange / energyTerms : energyChange;
     }
     conserved.sample(t, x, summary);
     ++summary.samples;
@@ -445,15 +448,35 @@ std::string summaryText(const SimulationSummary &s) {
                 s.deriveSeconds, s.compileSeconds, s.cache.c_str(), s.integrateSeconds,
                 s.firstStepSeconds);
   out << line;
+  // A first integral that drifts by more than this (relative) says the
+  // integration did not follow the model: the numbers are not its motion.
+  constexpr double kDriftWarning = 1e-2;
+  std::string warnings;
+  bool fixedStep = s.method == "rk4" || s.method == "midpoint";
+  const char *advice = fixedStep ? "the step is too large for this model (try a smaller --step or "
+                                   "an adaptive method)"
+                                 : "the tolerances are too loose for this model (try a smaller "
+                                   "--rtol and --atol)";
+  auto warnIfLarge = [&](const std::string &what, double drift) {
+    if (!(drift <= kDriftWarning)) {
+      std::snprintf(line, sizeof line, "warning: %s %.3g exceeds %.3g; %s\n", what.c_str(), drift,
+                    kDriftWarning, advice);
+      warnings += line;
+    }
+  };
   if (s.energyTracked) {
     std::snprintf(line, sizeof line, "energy drift max|E(t) - E(0)|/|E(0)| = %.3g\n",
                   s.energyDrift);
     out << line;
+    warnIfLarge("energy drift (of the largest |T| + |V|)", s.energyDriftOfTerms);
   }
   for (const auto &[name, drift] : s.conservedDrift) {
     std::snprintf(line, sizeof line, "conserved %s: drift %.3g\n", name.c_str(), drift);
     out << line;
+    if (!(s.energyTracked && name == "h")) // h = T + V: warned about above
+      warnIfLarge("drift of conserved " + name, drift);
   }
+  out << warnings;
   if (s.constrained) {
     std::snprintf(line, sizeof line,
                   "largest constraint residual %.3g in the output, %.3g before projection\n",

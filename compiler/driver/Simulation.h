@@ -45,6 +45,10 @@ struct SimulationSummary {
   std::string cacheWarning; // a refused directory, a bad entry, a failed store
   bool energyTracked = false;
   double energyDrift = 0; // max |E(t) - E(0)| / |E(0)|
+  // max |E(t) - E(0)| / max(|E(0)|, max |T| + |V|): what the drift warning
+  // judges, so that a run whose E(0) is near 0 is not flagged for a drift
+  // that is small against its terms (nor missed when E(0) = 0).
+  double energyDriftOfTerms = 0;
   // Every conserved quantity found symbolically (mechanics/Conservation.h):
   // name and drift max |c(t) - c(0)| / max(|c(0)|, scale), scale being the
   // largest sum of the magnitudes of c's terms over the run.

@@ -238,11 +238,7 @@ std::string describeSolveFailure(const Equations &eq, int status, const double *
            (dependent.size() == 1 ? " is" : " are") + " redundant or conflicting " + when +
            " (their rows of the constraint Jacobian are linearly dependent)";
   }
-  std::string missing = describeMissingInertia(coordinatesWithoutInertia(M, eq.coordinates));
-  if (m > 0 && missing.empty())
-    return "mass matrix is not positive definite " + when +
-           " on the directions the constraints allow";
-  return "mass matrix is singular " + when + missing;
+  return describeMassMatrixFault(M, C, m, eq.coordinates, when);
 }
 
 } // namespace mech::mechanics

@@ -10,6 +10,80 @@
 
 namespace mech::mechanics {
 
+namespace {
+
+std::string valueText(double value) {
+  return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+}
+
+// "x,y" for the pairs of a matrix indexed by rows and columns.
+std::vector<std::string> pairNames(const std::vector<std::string> &rows,
+                                   const std::vector<std::string> &cols) {
+  std::vector<std::string> names;
+  for (const std::string &r : rows)
+    for (const std::string &c : cols)
+      names.push_back(r + "," + c);
+  return names;
+}
+
+// The program's values past M: per constraint its row of C, gamma and the
+// residual, checked under those names.
+void checkConstraintValues(const Equations &eq, const std::vector<double> &values, size_t at,
+                           NonFiniteValues &bad) {
+  size_t n = eq.coordinates.size();
+  for (const Equations::Constraint &k : eq.constraints) {
+    std::vector<double> row(values.begin() + static_cast<long>(at),
+                            values.begin() + static_cast<long>(at + n));
+    bad.check("C", pairNames({k.name}, eq.coordinates), row);
+    bad.check("gamma[" + k.name + "]", values[at + n]);
+    bad.check((k.holonomic ? "Phi[" : "psi[") + k.name + "]", values[at + n + 1]);
+    at += n + 2;
+  }
+}
+
+} // namespace
+
+void NonFiniteValues::check(const std::string &name, double value) {
+  if (std::isfinite(value))
+    return;
+  if (shown_.size() < 4)
+    shown_.push_back(name + " = " + valueText(value));
+  ++count_;
+}
+
+void NonFiniteValues::check(const std::string &prefix, const std::vector<std::string> &names,
+                            const std::vector<double> &values) {
+  for (size_t i = 0; i < values.size() && i < names.size(); ++i)
+    check(prefix + "[" + names[i] + "]", values[i]);
+}
+
+std::string NonFiniteValues::text() const {
+  std::string text;
+  for (const std::string &s : shown_)
+    text += (text.empty() ? "" : ", ") + s;
+  if (count_ > shown_.size())
+    text += " and " + std::to_string(count_ - shown_.size()) + " more";
+  return text;
+}
+
+std::string nonFiniteQuantities(const Equations &eq, const Evaluation &e) {
+  NonFiniteValues bad;
+  bad.check("T", e.T);
+  bad.check("V", e.V);
+  bad.check("Q", eq.coordinates, e.Q);
+  bad.check("Qnc", eq.coordinates, e.Qnc);
+  bad.check("f", eq.coordinates, e.f);
+  std::vector<double> M;
+  for (const std::vector<double> &row : e.M)
+    M.insert(M.end(), row.begin(), row.end());
+  bad.check("M", pairNames(eq.coordinates, eq.coordinates), M);
+  std::vector<std::string> constraints;
+  for (const Equations::Constraint &k : eq.constraints)
+    constraints.push_back(k.name);
+  bad.check("Phi", constraints, e.constraintResiduals);
+  return bad.text();
+}
+
 int InputLayout::index(const sym::SymbolInfo &s) const {
   switch (s.kind) {
   case sym::SymbolKind::Param:
@@ -89,6 +163,18 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
       largest = std::max(largest, std::abs(e.M[j][k]));
     }
 
+  // A model undefined at the state (sqrt of a negative, 1/0, an overflow)
+  // has no accelerations there: say which quantity, never solve with it.
+  NonFiniteValues bad;
+  e.constraintResiduals.clear();
+  std::string quantities = nonFiniteQuantities(equations_, e);
+  checkConstraintValues(equations_, values, at + n * n, bad);
+  if (!quantities.empty() || !bad.empty()) {
+    std::string all = quantities + (quantities.empty() || bad.empty() ? "" : ", ") + bad.text();
+    diagnostics.error(where, "the model is not finite at this state (" + all +
+                                 "): q'' and the multipliers are not defined there");
+    return std::nullopt;
+  }
   if (!equations_.constraints.empty())
     return constrained(e, values, at + n * n, inputs, diagnostics, where);
   if (n > 0 && largest == 0) {
@@ -102,14 +188,8 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
     bool singular = ldlt.info() != Eigen::Success || !inertialess.empty() ||
                     smallest <= 1e-13 * d.cwiseAbs().maxCoeff() || !ldlt.isPositive();
     if (singular) {
-      std::string message = "mass matrix is singular at this state";
-      if (!inertialess.empty()) {
-        message += describeMissingInertia(inertialess);
-      } else {
-        message = "mass matrix is not positive definite at this state (T is not a positive "
-                  "definite form in the velocities)";
-      }
-      diagnostics.error(where, message);
+      diagnostics.error(where, describeMassMatrixFault(values.data() + at, nullptr, 0,
+                                                       equations_.coordinates, "at this state"));
       return std::nullopt;
     }
     Eigen::VectorXd f(n);

@@ -46,11 +46,35 @@ struct InputLayout {
   std::vector<double> inputs(const std::vector<double> &params, const State &state) const;
 };
 
+// Names the non-finite values among those checked, so that a message can
+// say which quantity the model does not define at a state instead of
+// printing nan or inf as if it were a value: "V = nan, f[x] = nan".
+class NonFiniteValues {
+public:
+  void check(const std::string &name, double value);
+  // Each value named prefix[name] ("f[x]", "M[x,y]" with a two-part name).
+  void check(const std::string &prefix, const std::vector<std::string> &names,
+             const std::vector<double> &values);
+  bool empty() const { return count_ == 0; }
+  // The first few as "name = value", then "and N more".
+  std::string text() const;
+
+private:
+  std::vector<std::string> shown_;
+  size_t count_ = 0;
+};
+
+// The non-finite quantities of an evaluation (T, V, Q, Q^nc, f, M and the
+// constraints' residuals), or "" when all are finite.
+std::string nonFiniteQuantities(const Equations &equations, const Evaluation &e);
+
 class Evaluator {
 public:
   Evaluator(const Equations &equations, std::vector<double> params);
 
-  // Reports a singular mass matrix at `where` and returns nullopt.
+  // Reports a mass matrix that is singular, not positive definite or not
+  // finite, and a model that is not finite at the state, at `where` and
+  // returns nullopt.
   std::optional<Evaluation> at(const State &state, Diagnostics &diagnostics,
                                Location where = {}) const;
 

@@ -2,8 +2,12 @@
 #include "mechanics/Kernels.h"
 
 #include "mechanics/Evaluation.h"
+#include "symbolic/ZeroTest.h"
+
+#include <Eigen/Dense>
 
 #include <cmath>
+#include <cstdio>
 
 namespace mech::mechanics {
 
@@ -21,6 +25,8 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params) 
       dynamics.push_back(equations.M[j][k]);
   for (size_t j = 0; j < n; ++j)
     dynamics.push_back(equations.f[j]);
+  // Entries proven identically zero are not computed (the top's M[phi, theta]).
+  sym::zeroIdenticallyZero(dynamics);
   std::vector<sym::Expr> residuals;
   for (const Equations::Constraint &k : equations.constraints) {
     dynamics.insert(dynamics.end(), k.C.begin(), k.C.end());
@@ -259,15 +265,18 @@ std::unique_ptr<Kernels> interpretedKernels(const KernelPrograms &programs) {
 std::vector<std::string> coordinatesWithoutInertia(const double *M,
                                                    const std::vector<std::string> &names) {
   size_t n = names.size();
+  // Over the finite entries: an infinite one is not "all the inertia"
+  // (describeMassMatrixFault reports it first).
   double largest = 0;
   for (size_t i = 0; i < n * n; ++i)
-    largest = std::max(largest, std::abs(M[i]));
+    if (std::isfinite(M[i]))
+      largest = std::max(largest, std::abs(M[i]));
   std::vector<std::string> result;
   for (size_t j = 0; j < n; ++j) {
     double row = 0;
     for (size_t k = 0; k < n; ++k)
       row = std::max(row, std::abs(M[j * n + k]));
-    if (row <= 1e-14 * largest)
+    if (row <= 1e-14 * largest && std::isfinite(row))
       result.push_back(names[j]);
   }
   return result;
@@ -280,6 +289,81 @@ std::string describeMissingInertia(const std::vector<std::string> &coordinates) 
   for (size_t i = 0; i < coordinates.size(); ++i)
     text += (i ? ", '" : "'") + coordinates[i] + "'";
   return text + (coordinates.size() > 1 ? " have no inertia" : " has no inertia");
+}
+
+namespace {
+
+std::string shortNumber(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value == 0 ? 0.0 : value);
+  return buffer;
+}
+
+// The first entry of M that is not finite, as "M[x,y] = inf", or "".
+std::string nonFiniteEntry(const double *M, const std::vector<std::string> &names) {
+  size_t n = names.size();
+  for (size_t j = 0; j < n; ++j)
+    for (size_t k = 0; k < n; ++k)
+      if (double v = M[j * n + k]; !std::isfinite(v))
+        return "M[" + names[j] + "," + names[k] + "] = " +
+               (std::isnan(v) ? "nan"
+                : v > 0       ? "inf"
+                              : "-inf");
+  return "";
+}
+
+} // namespace
+
+std::string negativeEnergyDirection(const double *M, const double *C, size_t m,
+                                    const std::vector<std::string> &names) {
+  auto n = static_cast<long>(names.size());
+  Eigen::MatrixXd Mm =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M, n,
+                                                                                               n);
+  Eigen::MatrixXd N = Eigen::MatrixXd::Identity(n, n);
+  if (m > 0 && C) {
+    Eigen::MatrixXd Cm =
+        Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+            C, static_cast<long>(m), n);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(Cm);
+    N = lu.kernel();
+    if (lu.rank() == n)
+      return "";
+  }
+  Eigen::MatrixXd reduced = N.transpose() * (Mm + Mm.transpose()) / 2 * N;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(reduced);
+  if (eigen.info() != Eigen::Success || eigen.eigenvalues().size() == 0)
+    return "";
+  double largest = eigen.eigenvalues().cwiseAbs().maxCoeff();
+  if (!(eigen.eigenvalues()(0) < -1e-12 * largest))
+    return "";
+  Eigen::VectorXd v = N * eigen.eigenvectors().col(0);
+  Eigen::Index at = 0;
+  v.cwiseAbs().maxCoeff(&at);
+  v /= v(at);
+  std::string text;
+  for (long j = 0; j < n; ++j)
+    if (std::abs(v(j)) > 1e-12)
+      text +=
+          (text.empty() ? "" : ", ") + names[static_cast<size_t>(j)] + "' = " + shortNumber(v(j));
+  return text;
+}
+
+std::string describeMassMatrixFault(const double *M, const double *C, size_t m,
+                                    const std::vector<std::string> &names,
+                                    const std::string &when) {
+  if (std::string entry = nonFiniteEntry(M, names); !entry.empty())
+    return "the mass matrix is not finite " + when + " (" + entry + ")";
+  if (std::string direction = negativeEnergyDirection(M, C, m, names); !direction.empty())
+    return "the mass matrix is not positive definite " + when +
+           ": the kinetic energy is negative for " + direction;
+  std::string missing = describeMissingInertia(coordinatesWithoutInertia(M, names));
+  if (m > 0 && missing.empty())
+    return "mass matrix is not positive definite " + when +
+           " on the directions the constraints allow";
+  if (missing.empty())
+    return "mass matrix is singular " + when;
+  return "mass matrix is singular " + when + missing;
 }
 
 } // namespace mech::mechanics

@@ -82,4 +82,19 @@ std::vector<std::string> coordinatesWithoutInertia(const double *M,
 // ": coordinate 'phi' has no inertia" (or the plural), or "" when none.
 std::string describeMissingInertia(const std::vector<std::string> &coordinates);
 
+// Why the mass matrix M (n*n, row-major) cannot be solved with, `when`
+// ("at this state") placed after its subject: an entry that is not finite
+// ("the mass matrix is not finite at this state (M[x,x] = inf)"), a
+// direction of negative kinetic energy ("... is not positive definite at
+// this state: the kinetic energy is negative for x' = 1, y' = -0.5"), or
+// the coordinates without inertia. With m constraints (C row-major m*n,
+// may be null when m = 0) only the directions they allow count.
+// A velocity along which the kinetic energy q'^T M q' / 2 is negative,
+// within the directions m constraints allow (C row-major m*n, null when
+// m = 0), as "x' = 1, y' = -0.5" (largest component 1); "" when none.
+std::string negativeEnergyDirection(const double *M, const double *C, size_t m,
+                                    const std::vector<std::string> &names);
+std::string describeMassMatrixFault(const double *M, const double *C, size_t m,
+                                    const std::vector<std::string> &names, const std::string &when);
+
 } // namespace mech::mechanics

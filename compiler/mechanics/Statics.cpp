@@ -154,6 +154,16 @@ std::optional<StaticsSolution> solveStatics(const Equations &eq,
 
   StaticsSolution result;
   Sample s = sample(P);
+  // A model undefined at q* has no balance to solve for.
+  NonFiniteValues bad;
+  bad.check("f", eq.coordinates, std::vector<double>(s.f.data(), s.f.data() + s.f.size()));
+  if (!bad.empty() || !s.J.allFinite() || !s.C.allFinite()) {
+    diagnostics.error(where, "the model is not finite at this configuration" +
+                                 (bad.empty() ? std::string(" (its derivatives are not)")
+                                              : " (" + bad.text() + ")") +
+                                 ": no value balances it");
+    return std::nullopt;
+  }
 
   // The configuration must lie on the holonomic constraints.
   VectorXd q = Eigen::Map<const VectorXd>(problem.state.q.data(), static_cast<long>(n));
@@ -316,14 +326,17 @@ std::optional<StaticsSolution> solveStatics(const Equations &eq,
     result.determined = StaticsSolution::Determined::Over;
 
   result.values.assign(P.data(), P.data() + P.size());
+  VectorXd imbalance = s.f;
   if (m > 0) {
     // C^T lambda = -f: exact when balanced, least squares otherwise.
     MatrixXd Ct = s.C.transpose();
     VectorXd lambda = Ct.colPivHouseholderQr().solve(-s.f);
     VectorXd reaction = Ct * lambda;
+    imbalance += reaction;
     result.lambda.assign(lambda.data(), lambda.data() + lambda.size());
     result.reaction.assign(reaction.data(), reaction.data() + reaction.size());
   }
+  result.imbalance.assign(imbalance.data(), imbalance.data() + imbalance.size());
   return result;
 }
 

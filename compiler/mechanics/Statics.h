@@ -33,6 +33,9 @@ struct StaticsSolution {
   std::vector<double> reaction;
   // |N^T f|: the part of the generalized force the constraints cannot take.
   double residual = 0;
+  // f + C^T lambda per coordinate (f without constraints): what is left
+  // unbalanced on each coordinate's equilibrium condition.
+  std::vector<double> imbalance;
   // The size of the forces involved, against which the residual is judged.
   double forceScale = 0;
   bool balanced = false; // residual ~ 0

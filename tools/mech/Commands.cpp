@@ -267,6 +267,12 @@ int runEquations(const Invocation &invocation) {
   if (!loaded->derivation)
     return kExitModelError;
   mechanics::Equations equations = mechanics::simplified(loaded->equations());
+  if (std::string overflow = driver::nonFiniteConstants(equations); !overflow.empty()) {
+    loaded->diagnostics().clear(); // printed above
+    loaded->diagnostics().error(loaded->model().location, overflow);
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
   if (options.json)
     std::cout << driver::equationsJson(equations);
   else if (options.latex)

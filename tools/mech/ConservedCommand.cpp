@@ -5,6 +5,7 @@
 #include "Commands.h"
 
 #include "driver/Pipeline.h"
+#include "driver/Reports.h"
 #include "mechanics/Conservation.h"
 #include "support/Json.h"
 #include "symbolic/Print.h"
@@ -86,6 +87,12 @@ int runConserved(const Invocation &invocation) {
   if (!loaded->derivation)
     return kExitModelError;
   const mechanics::Equations &eq = loaded->equations();
+  if (std::string overflow = driver::nonFiniteConstants(eq); !overflow.empty()) {
+    loaded->diagnostics().clear(); // printed above
+    loaded->diagnostics().error(loaded->model().location, overflow);
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
   mechanics::Conservation conservation = mechanics::findConserved(eq);
   std::cout << (options.json ? conservedJson(eq, conservation) : conservedText(eq, conservation));
   return kExitOk;

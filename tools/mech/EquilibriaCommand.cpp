@@ -240,6 +240,29 @@ std::string equilibriaJson(const mechanics::Equations &eq,
   return json.str() + "\n";
 }
 
+// The entries of the linearization that are not finite ("K[x,x] = nan"),
+// or "": a model undefined at the state has no linearization there.
+std::string nonFiniteLinearization(const mechanics::Equations &eq,
+                                   const mechanics::LinearSample &s) {
+  mechanics::NonFiniteValues bad;
+  bad.check("f", eq.coordinates, s.f);
+  auto matrix = [&](const std::string &name, const Matrix &A,
+                    const std::vector<std::string> &rows) {
+    for (size_t i = 0; i < A.size() && i < rows.size(); ++i)
+      for (size_t j = 0; j < A[i].size() && j < eq.coordinates.size(); ++j)
+        bad.check(name + "[" + rows[i] + "," + eq.coordinates[j] + "]", A[i][j]);
+  };
+  matrix("M", s.M, eq.coordinates);
+  matrix("K", s.K, eq.coordinates);
+  matrix("D", s.D, eq.coordinates);
+  std::vector<std::string> constraints;
+  for (const mechanics::Equations::Constraint &k : eq.constraints)
+    constraints.push_back(k.name);
+  matrix("C", s.C, constraints);
+  bad.check("Phi", constraints, s.phi);
+  return bad.text();
+}
+
 } // namespace
 
 int runLinearize(const Invocation &invocation) {
@@ -261,6 +284,14 @@ int runLinearize(const Invocation &invocation) {
   const mechanics::Equations &eq = loaded->equations();
   mechanics::Linearizer linearizer(eq, loaded->paramValues());
   mechanics::LinearSample s = linearizer.at(*state);
+  if (std::string bad = nonFiniteLinearization(eq, s); !bad.empty()) {
+    loaded->diagnostics().clear(); // printed above
+    loaded->diagnostics().error(loaded->model().location,
+                                "the model is not finite at this state (" + bad +
+                                    "): it has no linearization there");
+    loaded->diagnostics().print(std::cerr);
+    return kExitModelError;
+  }
   Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.

@@ -8,6 +8,7 @@
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
+#include "mechanics/Admissibility.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
 #include "mechanics/Statics.h"
@@ -169,9 +170,66 @@ std::string determinedText(const StaticsSolution &s, size_t unknowns) {
   }
 }
 
+// "m1 = -1 kg": an unknown with its value, in the unit it was declared in
+// (k = 40 [N/m], m = 200 [g]).
+std::string unknownValue(const sema::Param &p, double si) {
+  std::string unit = p.unit ? p.unit->text : unitOf(p.dim);
+  double value = p.unit ? si / p.unit->scale : si;
+  return p.name + " = " + number(value) + (unit.empty() || unit == "1" ? "" : " " + unit);
+}
+
+// Why a solved value is impossible: "with m1 = -1 kg the mass of particle
+// 'P' would be -1 kg, and it cannot be negative".
+std::string impossibleReason(const sema::CheckedModel &model, const std::vector<size_t> &unknowns,
+                             const StaticsSolution &s, const mechanics::ImpossibleValue &v) {
+  std::string values;
+  for (size_t u : v.unknowns)
+    values +=
+        (values.empty() ? "" : " and ") + unknownValue(model.params[unknowns[u]], s.values[u]);
+  if (!v.direction.empty())
+    return "with " + values + " the kinetic energy is negative for " + v.direction +
+           " (the mass matrix is not positive definite), which no mechanism has";
+  // The param is the quantity itself (`mass m`, `spring k`).
+  if (v.unknowns.size() == 1 &&
+      std::abs(v.value - s.values[v.unknowns[0]]) <= 1e-12 * std::abs(v.value))
+    return values + " is " + v.what + ", which cannot be negative";
+  std::string unit = unitOf(v.dim);
+  return "with " + values + " " + v.what + " would be " + number(v.value) +
+         (unit.empty() ? "" : " " + unit) + ", and it cannot be negative";
+}
+
+// What an impossible solution means for the question asked.
+std::string impossibleVerdict(const sema::CheckedModel &model, const std::vector<size_t> &unknowns,
+                              const StaticsSolution &s) {
+  std::string names;
+  for (size_t i = 0; i < unknowns.size(); ++i)
+    names += (i ? ", " : "") + model.params[unknowns[i]].name;
+  switch (s.determined) {
+  case StaticsSolution::Determined::Under:
+    return "the minimum-norm solution is not admissible; an admissible one may lie along the free "
+           "directions";
+  case StaticsSolution::Determined::Over:
+    return "the configuration is not an equilibrium for any value of " + names +
+           ", and the least-squares one is not admissible either";
+  default:
+    return "the configuration is not an equilibrium for any admissible value of " + names;
+  }
+}
+
+// The coordinates whose equilibrium condition the solution leaves unmet
+// (|f + C^T lambda| above the balance tolerance of the forces involved).
+std::vector<size_t> unbalancedCoordinates(const StaticsSolution &s) {
+  std::vector<size_t> result;
+  for (size_t j = 0; j < s.imbalance.size(); ++j)
+    if (!s.balanced && std::abs(s.imbalance[j]) > 1e-9 * s.forceScale)
+      result.push_back(j);
+  return result;
+}
+
 std::string solutionText(const driver::LoadedModel &loaded, const mechanics::State &state,
                          const std::vector<bool> &moved, const std::vector<size_t> &unknowns,
-                         const StaticsSolution &s) {
+                         const StaticsSolution &s,
+                         const std::vector<mechanics::ImpossibleValue> &impossible) {
   const sema::CheckedModel &model = loaded.model();
   const mechanics::Equations &eq = loaded.equations();
   std::ostringstream out;
@@ -188,11 +246,14 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
     width = std::max(width, model.params[u].name.size());
   for (size_t i = 0; i < unknowns.size(); ++i) {
     const sema::Param &p = model.params[unknowns[i]];
-    // In the unit the param is declared in (k = 40 [N/m], m = 200 [g]).
-    std::string unit = p.unit ? p.unit->text : unitOf(p.dim);
-    double value = p.unit ? s.values[i] / p.unit->scale : s.values[i];
-    out << "  " << p.name << std::string(width - p.name.size(), ' ') << " = " << number(value)
-        << (unit.empty() || unit == "1" ? "" : " " + unit) << "\n";
+    out << "  " << p.name << std::string(width - p.name.size(), ' ')
+        << unknownValue(p, s.values[i]).substr(p.name.size()) << "\n";
+  }
+  if (!impossible.empty()) {
+    out << "\n";
+    for (const mechanics::ImpossibleValue &v : impossible)
+      out << "impossible: " << impossibleReason(model, unknowns, s, v) << "\n";
+    out << impossibleVerdict(model, unknowns, s) << "\n";
   }
   for (size_t i : s.inert)
     out << "  (" << model.params[unknowns[i]].name
@@ -214,6 +275,15 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
           << (unit.empty() ? "" : " " + unit) << "\n";
     }
   }
+  if (std::vector<size_t> unmet = unbalancedCoordinates(s); !unmet.empty()) {
+    out << "\nequilibrium conditions not met by the solution ("
+        << (eq.constraints.empty() ? "f" : "f + C^T*lambda") << " on each coordinate):\n";
+    for (size_t j : unmet) {
+      std::string unit = driver::forceUnit(eq.Qdim[j]);
+      out << "  " << eq.coordinates[j] << ": " << number(s.imbalance[j])
+          << (unit.empty() ? "" : " " + unit) << "\n";
+    }
+  }
   out << "\nresidual " << (eq.constraints.empty() ? "|f|" : "|f + C^T*lambda|") << " = "
       << number(s.residual);
   if (s.balanced)
@@ -228,7 +298,8 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
 }
 
 std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::State &state,
-                         const std::vector<size_t> &unknowns, const StaticsSolution &s) {
+                         const std::vector<size_t> &unknowns, const StaticsSolution &s,
+                         const std::vector<mechanics::ImpossibleValue> &impossible) {
   const sema::CheckedModel &model = loaded.model();
   const mechanics::Equations &eq = loaded.equations();
   JsonWriter json;
@@ -277,6 +348,22 @@ std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::Sta
     json.value(model.params[unknowns[i]].name);
   json.endArray();
   json.key("converged").value(s.converged);
+  json.key("unbalanced").beginObject();
+  for (size_t j : unbalancedCoordinates(s))
+    json.key(eq.coordinates[j]).value(s.imbalance[j]);
+  json.endObject();
+  json.key("admissible").value(impossible.empty());
+  json.key("impossible").beginArray();
+  for (const mechanics::ImpossibleValue &v : impossible) {
+    json.beginObject().key("params").beginArray();
+    for (size_t u : v.unknowns)
+      json.value(model.params[unknowns[u]].name);
+    json.endArray().key("reason").value(impossibleReason(model, unknowns, s, v));
+    json.endObject();
+  }
+  json.endArray();
+  if (!impossible.empty())
+    json.key("verdict").value(impossibleVerdict(model, unknowns, s));
   json.endObject();
   return json.str() + "\n";
 }
@@ -329,13 +416,27 @@ int runSolve(const Invocation &invocation) {
                                          problem, loaded->diagnostics(), loaded->model().location);
     }
   }
+  // A value no mechanism can have answers no question: say so where the
+  // param is used that way (the exit status stays that of a configuration
+  // that cannot be balanced).
+  std::vector<mechanics::ImpossibleValue> impossible;
+  if (solution) {
+    mechanics::StaticsProblem problem{params, *unknowns, *state};
+    impossible = mechanics::impossibleValues(loaded->model(), loaded->equations(),
+                                             *loaded->derivation->lowering, problem, *solution);
+    for (const mechanics::ImpossibleValue &v : impossible)
+      loaded->diagnostics().warning(
+          v.location,
+          "impossible solution: " + impossibleReason(loaded->model(), *unknowns, *solution, v) +
+              "; " + impossibleVerdict(loaded->model(), *unknowns, *solution));
+  }
   loaded->diagnostics().print(std::cerr);
   if (!solution)
     return kExitModelError;
   if (options.json)
-    std::cout << solutionJson(*loaded, *state, *unknowns, *solution);
+    std::cout << solutionJson(*loaded, *state, *unknowns, *solution, impossible);
   else
-    std::cout << solutionText(*loaded, *state, moved, *unknowns, *solution);
+    std::cout << solutionText(*loaded, *state, moved, *unknowns, *solution, impossible);
   return kExitOk;
 }
 
