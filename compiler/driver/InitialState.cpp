@@ -3,6 +3,7 @@
 
 #include "mechanics/ConstraintProjection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -33,14 +34,94 @@ std::string describeFailure(const mechanics::Equations &eq, mechanics::Kernels &
   return mechanics::describeSolveFailure(eq, status, M.data(), residuals.data() + 2 * m, when);
 }
 
+bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
+                     const std::vector<double> &params, double t, std::vector<double> &x,
+                     const GivenValues &given, const std::string &what, bool strict,
+                     bool positionsOnly, std::vector<std::string> &notes) {
+  const mechanics::Equations &eq = loaded.equations();
+  size_t n = eq.coordinates.size();
+  if (eq.constraints.empty())
+    return true;
+  std::vector<bool> holonomic;
+  for (const auto &k : eq.constraints)
+    holonomic.push_back(k.holonomic);
+  mechanics::ConstraintProjector projector(kernels, params, holonomic);
+  double residual = projector.residual(t, x.data());
+  std::vector<double> before = x;
+  if (positionsOnly) {
+    mechanics::ProjectionResult positions =
+        projector.projectPositions(t, x.data(), given.positionPreferences());
+    residual = positions.residual;
+    if (positions.ok && positions.iterations == 0)
+      return true;
+    if (!positions.ok) {
+      loaded.diagnostics().error(loaded.model().location,
+                                 what +
+                                     " violates the constraints and cannot be put onto them "
+                                     "(largest residual " +
+                                     number(residual) + ")");
+      return false;
+    }
+  } else {
+    if (residual <= kOnManifold)
+      return true;
+    if (strict) {
+      loaded.diagnostics().error(loaded.model().location,
+                                 what + " violates the constraints (largest residual " +
+                                     number(residual) + ") and --strict-init is given");
+      return false;
+    }
+    mechanics::ProjectionResult positions =
+        projector.projectPositions(t, x.data(), given.positionPreferences());
+    mechanics::ProjectionResult velocities =
+        projector.projectVelocities(t, x.data(), given.velocityPreferences());
+    if (!positions.ok || !velocities.ok || projector.residual(t, x.data()) > kOnManifold) {
+      loaded.diagnostics().error(loaded.model().location,
+                                 what + " violates the constraints (largest residual " +
+                                     number(residual) + ") and cannot be projected onto them");
+      return false;
+    }
+  }
+  std::string changes;
+  for (size_t j = 0; j < 2 * n; ++j)
+    if (std::abs(x[j] - before[j]) > 1e-12 * (1 + std::abs(before[j])))
+      changes += (changes.empty() ? "" : ", ") + eq.coordinates[j % n] + (j < n ? "" : "'") +
+                 " = " + number(x[j]) + " (was " + number(before[j]) + ")";
+  if (!changes.empty())
+    notes.push_back(what + " was projected onto the constraints: " + changes);
+  return true;
+}
+
+std::optional<mechanics::State> consistentState(LoadedModel &loaded, const std::string &at,
+                                                bool atRest, std::vector<std::string> &notes) {
+  GivenValues given;
+  std::optional<mechanics::State> state = parseState(loaded, at, &given);
+  if (!state || loaded.equations().constraints.empty())
+    return state;
+  size_t n = state->q.size();
+  if (atRest)
+    std::fill(state->qd.begin(), state->qd.end(), 0.0);
+  std::vector<double> params = loaded.paramValues();
+  auto programs = mechanics::KernelPrograms::build(loaded.equations(), params.size());
+  auto kernels = mechanics::interpretedKernels(programs);
+  std::vector<double> x(state->q);
+  x.insert(x.end(), state->qd.begin(), state->qd.end());
+  if (!ontoConstraints(loaded, *kernels, params, state->t, x, given, "the state given by --at",
+                       false, atRest, notes))
+    return std::nullopt;
+  std::copy(x.begin(), x.begin() + static_cast<long>(n), state->q.begin());
+  std::copy(x.begin() + static_cast<long>(n), x.end(), state->qd.begin());
+  return state;
+}
+
 std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::Kernels &kernels,
                                                 const std::vector<double> &params,
                                                 const StartOptions &options, double &t0,
                                                 std::vector<std::string> &notes) {
   const mechanics::Equations &eq = loaded.equations();
   const sema::CheckedModel &model = loaded.model();
-  size_t n = eq.coordinates.size(), m = eq.constraints.size();
-  std::vector<bool> given;
+  size_t n = eq.coordinates.size();
+  GivenValues given;
   std::optional<mechanics::State> state = parseState(loaded, options.init, &given, "--init");
   if (!state)
     return std::nullopt;
@@ -48,38 +129,9 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
   std::vector<double> x(2 * n);
   std::copy(state->q.begin(), state->q.end(), x.begin());
   std::copy(state->qd.begin(), state->qd.end(), x.begin() + static_cast<long>(n));
-
-  if (m > 0) {
-    std::vector<bool> holonomic;
-    for (const auto &k : eq.constraints)
-      holonomic.push_back(k.holonomic);
-    mechanics::ConstraintProjector projector(kernels, params, holonomic);
-    double residual = projector.residual(t0, x.data());
-    if (residual > kOnManifold) {
-      if (options.strictInit) {
-        loaded.diagnostics().error(model.location,
-                                   "the initial state violates the constraints (largest "
-                                   "residual " +
-                                       number(residual) + ") and --strict-init is given");
-        return std::nullopt;
-      }
-      std::vector<double> before = x;
-      mechanics::ProjectionResult positions = projector.projectPositions(t0, x.data(), given);
-      mechanics::ProjectionResult velocities = projector.projectVelocities(t0, x.data());
-      if (!positions.ok || !velocities.ok || projector.residual(t0, x.data()) > kOnManifold) {
-        loaded.diagnostics().error(model.location,
-                                   "the initial state violates the constraints (largest residual " +
-                                       number(residual) + ") and cannot be projected onto them");
-        return std::nullopt;
-      }
-      std::string changes;
-      for (size_t j = 0; j < 2 * n; ++j)
-        if (std::abs(x[j] - before[j]) > 1e-12 * (1 + std::abs(before[j])))
-          changes += (changes.empty() ? "" : ", ") + eq.coordinates[j % n] + (j < n ? "" : "'") +
-                     " = " + number(x[j]) + " (was " + number(before[j]) + ")";
-      notes.push_back("the initial state was projected onto the constraints: " + changes);
-    }
-  }
+  if (!ontoConstraints(loaded, kernels, params, t0, x, given, "the initial state",
+                       options.strictInit, false, notes))
+    return std::nullopt;
 
   std::vector<double> xdot(2 * n);
   if (int status = kernels.rhs(t0, x.data(), params.data(), xdot.data()); status != 0) {

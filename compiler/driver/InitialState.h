@@ -27,6 +27,23 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
                                                 const StartOptions &options, double &t0,
                                                 std::vector<std::string> &notes);
 
+// Puts x = (q, q') at t onto the constraints when it is off them, keeping
+// the given values where the constraints allow (the command line's first,
+// then the model's init); a note says what changed, naming `what` ("the
+// initial state", "the state given by --at"). With `positionsOnly` the
+// velocities are left alone. False after reporting an error: x cannot be
+// put onto the constraints, or `strict` forbids changing it.
+bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
+                     const std::vector<double> &params, double t, std::vector<double> &x,
+                     const GivenValues &given, const std::string &what, bool strict,
+                     bool positionsOnly, std::vector<std::string> &notes);
+
+// The state --at gives (see parseState), put onto the constraints as above
+// (with the interpreter's kernels). `atRest`: velocities are zero and only
+// the positions are projected (linearize, statics).
+std::optional<mechanics::State> consistentState(LoadedModel &loaded, const std::string &at,
+                                                bool atRest, std::vector<std::string> &notes);
+
 // Why the kernels returned `status` at (t, x), with `when` ("at t = 2.5")
 // after the headline: "mass matrix is singular at t = 2.5: coordinate 'phi'
 // has no inertia", "constraints 'a' and 'b' are redundant or conflicting at

@@ -3,6 +3,8 @@
 
 #include "sema/Values.h"
 
+#include <algorithm>
+
 namespace mech::driver {
 
 std::vector<double> LoadedModel::paramValues() const {
@@ -96,7 +98,7 @@ namespace {
 
 // Applies one assignment of the state text; false after reporting an error.
 bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::string &option,
-                  mechanics::State &state, std::vector<bool> *givenPositions) {
+                  mechanics::State &state, GivenValues &given) {
   const sema::CheckedModel &model = loaded.model();
   if (a.name == "t" && a.primes == 0) {
     state.t = a.value;
@@ -114,24 +116,47 @@ bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::str
   if (!checkValueDimension(loaded.diagnostics(), a, coordinateDimension(model, found, a.primes)))
     return false;
   (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
-  if (a.primes == 0 && givenPositions != nullptr)
-    (*givenPositions)[static_cast<size_t>(found)] = true;
+  (a.primes == 0 ? given.positions : given.velocities)[static_cast<size_t>(found)] = true;
   return true;
+}
+
+// The sets to keep: the command line's with the init's, then the command
+// line's alone (or the init's alone when the command line gave none).
+std::vector<std::vector<bool>> preferences(const std::vector<bool> &option,
+                                           const std::vector<bool> &init) {
+  std::vector<bool> both(option.size());
+  for (size_t j = 0; j < option.size(); ++j)
+    both[j] = option[j] || init[j];
+  std::vector<std::vector<bool>> sets{both};
+  if (both != option && std::find(option.begin(), option.end(), true) != option.end())
+    sets.push_back(option);
+  return sets;
 }
 
 } // namespace
 
+std::vector<std::vector<bool>> GivenValues::positionPreferences() const {
+  return preferences(positions, initPositions);
+}
+
+std::vector<std::vector<bool>> GivenValues::velocityPreferences() const {
+  return preferences(velocities, initVelocities);
+}
+
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
-                                           std::vector<bool> *givenPositions,
-                                           const std::string &option) {
+                                           GivenValues *givenValues, const std::string &option) {
   const sema::CheckedModel &model = loaded.model();
   size_t n = model.coords.size();
-  std::vector<bool> given(n, false);
+  GivenValues local;
+  GivenValues &given = givenValues != nullptr ? *givenValues : local;
+  given.positions.assign(n, false);
+  given.velocities.assign(n, false);
+  given.initPositions.assign(n, false);
+  given.initVelocities.assign(n, false);
   for (const sema::Initial &init : model.initial)
-    if (init.order == 0 && init.coord >= 0)
-      given[static_cast<size_t>(init.coord)] = true;
-  if (givenPositions != nullptr)
-    *givenPositions = given;
+    if (init.coord >= 0)
+      (init.order == 0 ? given.initPositions
+                       : given.initVelocities)[static_cast<size_t>(init.coord)] = true;
   std::vector<double> initial = model.initialState();
   mechanics::State state;
   state.q.assign(initial.begin(), initial.begin() + static_cast<long>(n));
@@ -143,7 +168,7 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
     return std::nullopt;
   bool ok = true;
   for (const sema::Assignment &a : *assignments)
-    ok = applyToState(loaded, a, option, state, givenPositions) && ok;
+    ok = applyToState(loaded, a, option, state, given) && ok;
   if (!ok)
     return std::nullopt;
   return state;

@@ -39,13 +39,25 @@ std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::s
                                            const std::vector<std::string> &settings,
                                            const sema::SearchPath &searchPath, bool derive);
 
+// Which values of a state were given, and where: on the command line (--at,
+// --init) or by the model's `init`. A projection onto the constraints keeps
+// the command line's values first, then the model's, where the constraints
+// allow.
+struct GivenValues {
+  std::vector<bool> positions, velocities;         // by the command line
+  std::vector<bool> initPositions, initVelocities; // by the model's init
+  // The sets of coordinates (of velocities) to keep, in the order to try.
+  std::vector<std::vector<bool>> positionPreferences() const;
+  std::vector<std::vector<bool>> velocityPreferences() const;
+};
+
 // The state given by --at (coordinates, velocities and t), with the model's
-// init values for what is not listed. `givenPositions`, when asked for,
-// marks the coordinates whose value the model's init or the text sets.
-// `option` is the option the text came from (--at, --init), for messages;
-// each value is checked against the dimension of what it sets.
+// init values for what is not listed. `given`, when asked for, says which
+// values the text or the model's init set. `option` is the option the text
+// came from (--at, --init), for messages; each value is checked against the
+// dimension of what it sets.
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,
-                                           std::vector<bool> *givenPositions = nullptr,
+                                           GivenValues *given = nullptr,
                                            const std::string &option = "--at");
 
 // The index of the coordinate called `name`, or -1.

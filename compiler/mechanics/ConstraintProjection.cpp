@@ -40,6 +40,20 @@ bool leastChangeStep(const Eigen::MatrixXd &C, const Eigen::VectorXd &r,
   return true;
 }
 
+// Frozen coordinates neither move nor couple to the others: their columns
+// of C vanish and their rows of the metric keep only the diagonal.
+void freeze(Eigen::MatrixXd &C, Eigen::MatrixXd &W, const std::vector<bool> &frozen) {
+  for (size_t j = 0; j < frozen.size() && j < static_cast<size_t>(C.cols()); ++j)
+    if (frozen[j]) {
+      long k = static_cast<long>(j);
+      C.col(k).setZero();
+      double diagonal = W(k, k);
+      W.row(k).setZero();
+      W.col(k).setZero();
+      W(k, k) = diagonal;
+    }
+}
+
 } // namespace
 
 ConstraintProjector::ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
@@ -87,11 +101,14 @@ bool ConstraintProjector::linearize(double t, const double *x, bool positions, L
   return !rows.empty();
 }
 
-ProjectionResult ConstraintProjector::projectPositions(double t, double *x,
-                                                       const std::vector<bool> &kept) {
+ProjectionResult
+ConstraintProjector::projectPositions(double t, double *x,
+                                      const std::vector<std::vector<bool>> &preferences) {
   size_t n = kernels_.coordinates;
-  if (std::find(kept.begin(), kept.end(), true) != kept.end()) {
-    std::vector<double> start(x, x + n);
+  std::vector<double> start(x, x + n);
+  for (const std::vector<bool> &kept : preferences) {
+    if (std::find(kept.begin(), kept.end(), true) == kept.end())
+      continue;
     ProjectionResult result = projectPositionsMoving(t, x, kept);
     if (result.ok)
       return result;
@@ -114,15 +131,7 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     result.residual = lin.r.cwiseAbs().maxCoeff();
     if (result.residual <= kTolerance * scale)
       return result;
-    // Frozen coordinates neither move nor couple to the others.
-    for (size_t j = 0; j < n; ++j)
-      if (isFrozen(j)) {
-        lin.C.col(static_cast<long>(j)).setZero();
-        double diagonal = lin.W(static_cast<long>(j), static_cast<long>(j));
-        lin.W.row(static_cast<long>(j)).setZero();
-        lin.W.col(static_cast<long>(j)).setZero();
-        lin.W(static_cast<long>(j), static_cast<long>(j)) = diagonal;
-      }
+    freeze(lin.C, lin.W, frozen);
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
     if (!leastChangeStep(lin.C, lin.r, metric, step)) {
@@ -156,12 +165,26 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
   return result;
 }
 
-ProjectionResult ConstraintProjector::projectVelocities(double t, double *x) {
+ProjectionResult
+ConstraintProjector::projectVelocities(double t, double *x,
+                                       const std::vector<std::vector<bool>> &preferences) {
+  for (const std::vector<bool> &kept : preferences) {
+    if (std::find(kept.begin(), kept.end(), true) == kept.end())
+      continue;
+    if (ProjectionResult result = projectVelocitiesMoving(t, x, kept); result.ok)
+      return result;
+  }
+  return projectVelocitiesMoving(t, x, {});
+}
+
+ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *x,
+                                                              const std::vector<bool> &frozen) {
   size_t n = kernels_.coordinates;
   ProjectionResult result;
   Linearization lin;
   if (!linearize(t, x, /*positions=*/false, lin))
     return result;
+  freeze(lin.C, lin.W, frozen);
   // psi is linear in q': one step is exact.
   Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
   Eigen::VectorXd step;
@@ -222,6 +245,16 @@ std::string quotedList(const std::vector<std::string> &names) {
 }
 
 } // namespace
+
+std::string redundantMultipliersNote(const double *C, size_t m, size_t n,
+                                     const std::vector<std::string> &names) {
+  std::vector<std::string> dependent = dependentConstraints(C, m, n, names);
+  if (dependent.empty())
+    return "";
+  return "constraints " + quotedList(dependent) +
+         " are redundant here (their rows of C are dependent): only the reaction C^T lambda "
+         "is determined, and the multipliers shown are its smallest (least-norm) split";
+}
 
 std::string describeSolveFailure(const Equations &eq, int status, const double *M, const double *C,
                                  const std::string &when) {

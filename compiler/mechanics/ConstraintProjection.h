@@ -29,20 +29,26 @@ public:
   // The largest |Phi| (holonomic) and |psi| at x = (q, q').
   double residual(double t, const double *x);
 
-  // Moves q (x's first half) onto Phi = 0. `kept` marks coordinates to keep
-  // where the constraints allow: they are held fixed unless the others
-  // cannot satisfy the constraints alone; empty = none.
+  // Moves q (x's first half) onto Phi = 0. Each entry of `preferences`
+  // marks coordinates to keep: they are tried in order (the first set whose
+  // coordinates can stay while the others satisfy the constraints wins),
+  // and then none is kept.
   // When the start is degenerate (a constraint's gradient vanishes along
   // every free coordinate), the free coordinates are first nudged along the
   // generalized force at rest, i.e. downhill: a pendulum rod from y = 0 then
   // finds the hanging position.
-  ProjectionResult projectPositions(double t, double *x, const std::vector<bool> &kept = {});
-  // Moves q' onto psi = 0 for every constraint.
-  ProjectionResult projectVelocities(double t, double *x);
+  ProjectionResult projectPositions(double t, double *x,
+                                    const std::vector<std::vector<bool>> &preferences = {});
+  // Moves q' onto psi = 0 for every constraint, keeping the velocities of
+  // the first set of `preferences` that the constraints allow (marked by
+  // coordinate, as for positions), else the smallest change of all.
+  ProjectionResult projectVelocities(double t, double *x,
+                                     const std::vector<std::vector<bool>> &preferences = {});
 
 private:
   struct Linearization;
   ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
+  ProjectionResult projectVelocitiesMoving(double t, double *x, const std::vector<bool> &frozen);
   bool linearize(double t, const double *x, bool positions, Linearization &out);
 
   Kernels &kernels_;
@@ -55,6 +61,12 @@ private:
 // the others: each dependent row with the rows it is a combination of.
 std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
                                               const std::vector<std::string> &names);
+
+// For reports of multipliers: a note when the constraints are redundant at
+// the state (dependent rows of C, m*n row-major), else "". Only C^T lambda
+// is determined then, and the multipliers shown are its least-norm split.
+std::string redundantMultipliersNote(const double *C, size_t m, size_t n,
+                                     const std::vector<std::string> &names);
 
 // Why solving the equations failed with `status`, given M (n*n) and C (m*n)
 // at the state, with `when` ("at t = 2.5") after the headline: "mass matrix

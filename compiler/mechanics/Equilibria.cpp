@@ -6,6 +6,8 @@
 // and spread evenly over the box for any count.
 #include "mechanics/Equilibria.h"
 
+#include "mechanics/ConstraintProjection.h"
+
 #include "symbolic/Simplify.h"
 
 #include <Eigen/Dense>
@@ -58,6 +60,15 @@ size_t prime(size_t k) {
   return primes[k % (sizeof primes / sizeof primes[0])];
 }
 
+// The constraints that move: Phi depends on t explicitly.
+std::vector<size_t> movingConstraints(const Equations &equations) {
+  std::vector<size_t> moving;
+  for (size_t i = 0; i < equations.constraints.size(); ++i)
+    if (equations.constraints[i].phi.has(sym::kHasTime))
+      moving.push_back(i);
+  return moving;
+}
+
 // The residual F and Jacobian J of the Newton system at z = (q, lambda).
 struct NewtonSample {
   VectorXd F;
@@ -68,10 +79,15 @@ struct NewtonSample {
 class System {
 public:
   System(const Linearizer &linearizer, double t)
-      : lin_(linearizer), n_(linearizer.coordinates()), m_(linearizer.constraintCount()), t_(t) {}
+      : lin_(linearizer), n_(linearizer.coordinates()), m_(linearizer.constraintCount()), t_(t),
+        moving_(movingConstraints(linearizer.equations())) {}
 
   size_t n() const { return n_; }
   size_t m() const { return m_; }
+  bool moving() const { return !moving_.empty(); }
+  // Rest against a moving constraint is admissible only where dPhi/dt = 0:
+  // those rows join Phi = 0, scaled by `weight` to Phi's units and size.
+  void weighAdmissibility(double weight) { psiWeight_ = weight; }
 
   LinearSample sample(const VectorXd &q) const {
     State state;
@@ -83,21 +99,28 @@ public:
 
   NewtonSample at(const VectorXd &z) const {
     auto n = static_cast<long>(n_), m = static_cast<long>(m_);
+    auto p = static_cast<long>(moving_.size());
     LinearSample s = sample(z.head(n));
     NewtonSample r;
-    r.F.resize(n + m);
-    r.J = MatrixXd::Zero(n + m, n + m);
+    r.F.resize(n + m + p);
+    r.J = MatrixXd::Zero(n + m + p, n + m);
     MatrixXd C = toEigen(s.C, m_, n_);
     VectorXd lambda = z.tail(m);
     r.F.head(n) = toEigen(s.f) + C.transpose() * lambda;
-    r.F.tail(m) = toEigen(s.phi);
+    r.F.segment(n, m) = toEigen(s.phi);
     r.J.topLeftCorner(n, n) = -toEigen(s.K, n_, n_);
     for (size_t i = 0; i < m_; ++i)
       r.J.topLeftCorner(n, n) += lambda(static_cast<long>(i)) * toEigen(s.phiHessian[i], n_, n_);
     r.J.topRightCorner(n, m) = C.transpose();
-    r.J.bottomLeftCorner(m, n) = C;
+    r.J.block(n, 0, m, n) = C;
+    for (long k = 0; k < p; ++k) {
+      size_t i = moving_[static_cast<size_t>(k)];
+      r.F(n + m + k) = psiWeight_ * s.psi[i];
+      for (long j = 0; j < n; ++j)
+        r.J(n + m + k, j) = psiWeight_ * s.psiGradient[i][static_cast<size_t>(j)];
+    }
     r.forceNorm = r.F.head(n).norm();
-    r.phiNorm = r.F.tail(m).norm();
+    r.phiNorm = r.F.tail(m + p).norm();
     return r;
   }
 
@@ -114,6 +137,8 @@ private:
   const Linearizer &lin_;
   size_t n_, m_;
   double t_;
+  std::vector<size_t> moving_;
+  double psiWeight_ = 1;
 };
 
 // Newton with backtracking from z; true when the residual falls below the
@@ -259,8 +284,17 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
     for (double v : s.phi)
       phiScale = std::max(phiScale, std::abs(v));
   }
-  double forceTol = kResidualTolerance * std::max(forceScale, 1e-300) + 1e-300;
+  // With no applied force anywhere in the box, only rounding in the
+  // reactions C^T lambda remains: judge it on the scale of one unit.
+  double forceTol = forceScale > 0 ? kResidualTolerance * forceScale + 1e-300 : kResidualTolerance;
   double phiTol = kResidualTolerance * std::max(phiScale, 1.0);
+  if (system.moving()) {
+    double psiScale = 0;
+    for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i)
+      for (double v : system.sample(starts[i]).psi)
+        psiScale = std::max(psiScale, std::abs(v));
+    system.weighAdmissibility(std::max(phiScale, 1.0) / std::max(psiScale, 1.0));
+  }
 
   std::vector<Equilibrium> found;
   // Where the last new equilibrium turned up in the sequence of starts: one
@@ -376,6 +410,20 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   LinearSample s = linearizer.at(state);
   e.arbitrary.resize(n, false);
   e.lambda.resize(m, 0.0);
+  e.notes.clear();
+  if (m > 0) {
+    std::vector<double> flat;
+    for (const auto &row : s.C)
+      flat.insert(flat.end(), row.begin(), row.end());
+    std::vector<std::string> names;
+    for (const Equations::Constraint &c : eq.constraints)
+      names.push_back(c.name);
+    if (std::string note = redundantMultipliersNote(flat.data(), m, n, names); !note.empty()) {
+      e.notes.push_back(note);
+      MatrixXd C = toEigen(s.C, m, n);
+      e.lambda = toStd(-C.transpose().completeOrthogonalDecomposition().solve(toEigen(s.f)));
+    }
+  }
   // The tangent space: the null space of C, without the directions of a
   // family (moving along it is neutral, not a question of stability).
   MatrixXd rows = toEigen(s.C, m, n);
@@ -499,6 +547,20 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
       e.stable = std::nullopt;
       e.criterion = "eigenvalues of the linearized system on the imaginary axis";
     }
+  }
+  std::vector<size_t> moving = movingConstraints(eq);
+  if (!moving.empty()) {
+    // The tests above freeze t; a constraint that moves does work on the
+    // system at rest, so they do not decide (a bead at the centre of a
+    // spinning rod is unstable, yet its frozen W is flat).
+    e.stable = std::nullopt;
+    e.asymptotic = false;
+    e.eigenvalues.clear();
+    e.dampingRatios.clear();
+    e.hessianEigenvalues.clear();
+    e.criterion = "undetermined: constraint '" + eq.constraints[moving[0]].name +
+                  "' moves with t, and tests at frozen t do not apply to rest against a "
+                  "moving constraint (use coordinates that move with it)";
   }
   if (e.stable == true && hasDamping && e.eigenvalues.empty())
     linearized();

@@ -48,6 +48,7 @@ struct Equilibrium {
   // damping ratio -Re/|lambda|; filled when damping or gyroscopic terms exist.
   std::vector<std::complex<double>> eigenvalues;
   std::vector<double> dampingRatios;
+  std::vector<std::string> notes; // e.g. redundant constraints
 };
 
 struct EquilibriaOptions {

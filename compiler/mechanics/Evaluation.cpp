@@ -3,9 +3,11 @@
 
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Kernels.h"
+#include "sema/ModelPrinter.h"
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mech::mechanics {
@@ -206,10 +208,43 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
 
 void Evaluator::evaluateOutputs(Evaluation &e, std::vector<double> &inputs) const {
   std::vector<double> outputs = outputs_.evaluate(inputs);
+  bool multipliers = equations_.constraints.empty() || !e.lambda.empty();
   for (size_t i = 0; i < outputs.size(); ++i) {
-    bool usesAcceleration = equations_.outputs[i].has(sym::kHasAcceleration | sym::kHasMultiplier);
-    e.outputs.push_back(usesAcceleration && !e.qdd ? NAN : outputs[i]);
+    const sym::Expr &output = equations_.outputs[i];
+    bool undefined = (output.has(sym::kHasAcceleration) && !e.qdd) ||
+                     (output.has(sym::kHasMultiplier) && !multipliers);
+    e.outputs.push_back(undefined ? NAN : outputs[i]);
   }
+}
+
+void Evaluator::staticReactions(Evaluation &e, const std::vector<double> &M,
+                                const std::vector<double> &C, std::vector<double> &inputs) const {
+  size_t n = layout_.coordinates, m = equations_.constraints.size();
+  Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> Cm(
+      C.data(), static_cast<long>(m), static_cast<long>(n));
+  Eigen::Map<const Eigen::VectorXd> f(e.f.data(), static_cast<long>(n));
+  // At rest the balance f + C^T lambda = 0 needs no inertia: its least-
+  // squares (and, for redundant constraints, least-norm) solution.
+  Eigen::VectorXd lambda = -Cm.transpose().completeOrthogonalDecomposition().solve(f);
+  Eigen::VectorXd reaction = Cm.transpose() * lambda;
+  double residual = (f + reaction).cwiseAbs().maxCoeff(), scale = f.cwiseAbs().maxCoeff();
+  e.lambda.assign(lambda.data(), lambda.data() + m);
+  e.reaction.assign(reaction.data(), reaction.data() + n);
+  for (size_t i = 0; i < m; ++i)
+    inputs[layout_.multiplier(i)] = e.lambda[i];
+  std::string why = describeSolveFailure(equations_, kStatusSingularMassMatrix, M.data(), C.data(),
+                                         "at this state");
+  e.notes.push_back(why + "; q'' is undefined, and the multipliers are the static reactions "
+                          "(f + C^T lambda = 0 at rest, solved by least squares)");
+  if (residual > 1e-9 * std::max(scale, 1e-300))
+    e.notes.push_back("the reactions do not balance f here (largest residual " +
+                      sema::formatNumber(residual) + "): the configuration is not an equilibrium");
+  std::vector<std::string> names;
+  for (const Equations::Constraint &k : equations_.constraints)
+    names.push_back(k.name);
+  if (std::string note = redundantMultipliersNote(C.data(), m, n, names); !note.empty())
+    e.notes.push_back(note);
+  evaluateOutputs(e, inputs);
 }
 
 std::optional<Evaluation> Evaluator::constrained(Evaluation &e, const std::vector<double> &values,
@@ -229,6 +264,14 @@ std::optional<Evaluation> Evaluator::constrained(Evaluation &e, const std::vecto
   }
   int status = solveConstrained(n, m, M.data(), e.f.data(), C.data(), gamma.data(), qdd.data(),
                                 lambda.data());
+  bool atRest = std::all_of(e.state.qd.begin(), e.state.qd.end(), [](double v) { return v == 0; });
+  if (status == kStatusSingularMassMatrix && atRest) {
+    for (size_t j = 0; j < n; ++j)
+      for (size_t k = 0; k < n; ++k)
+        M[j * n + k] = e.M[j][k];
+    staticReactions(e, M, C, inputs);
+    return e;
+  }
   if (status != kStatusOk) {
     // M was overwritten by the solve: describe from the evaluated one.
     for (size_t j = 0; j < n; ++j)

@@ -87,6 +87,10 @@ private:
                                         std::vector<double> &inputs, Diagnostics &diagnostics,
                                         Location where) const;
   void evaluateOutputs(Evaluation &e, std::vector<double> &inputs) const;
+  // At rest with a mass matrix that cannot be solved (a weightless
+  // mechanism): the multipliers from statics, with notes; q'' undefined.
+  void staticReactions(Evaluation &e, const std::vector<double> &M, const std::vector<double> &C,
+                       std::vector<double> &inputs) const;
 
   const Equations &equations_;
   std::vector<double> params_;

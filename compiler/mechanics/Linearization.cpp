@@ -46,6 +46,11 @@ Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
     out.insert(out.end(), c.C.begin(), c.C.end());
   for (const Equations::Constraint &c : eq.constraints)
     square([&](size_t j, size_t k) { return byQ[k](c.C[j]); });
+  for (const Equations::Constraint &c : eq.constraints)
+    out.push_back(c.psi);
+  for (const Equations::Constraint &c : eq.constraints)
+    for (size_t k = 0; k < n_; ++k)
+      out.push_back(byQ[k](c.psi));
   program_ = sym::Program(out, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
 }
 
@@ -76,6 +81,8 @@ LinearSample Linearizer::at(const State &state) const {
   s.C = matrix(m_, n_);
   for (size_t i = 0; i < m_; ++i)
     s.phiHessian.push_back(matrix(n_, n_));
+  s.psi = vector(m_);
+  s.psiGradient = matrix(m_, n_);
   return s;
 }
 

@@ -27,6 +27,10 @@ struct LinearSample {
   Matrix dQnc;                     // dQ^nc/dq (n x n)
   Matrix C;                        // m x n
   std::vector<Matrix> phiHessian;  // per constraint, n x n
+  // psi (m) at the state and dpsi/dq (m x n): at rest, psi of a holonomic
+  // constraint is dPhi/dt, which must vanish for rest to be admissible.
+  std::vector<double> psi;
+  Matrix psiGradient;
 };
 
 class Linearizer {

@@ -80,7 +80,7 @@ assert abs(d["multipliers"]["rod"] + 9.81 / 2) < 1e-12, d["multipliers"]
 assert abs(d["K"][0][0] - 9.81) < 1e-12 and abs(d["K"][1][1] - 9.81) < 1e-12, d["K"]
 ' "$work/saved"
 expect "linearize constrained text" 0 "$mech" linearize examples/cartesian_pendulum.mech --at "x=0, y=-1"
-contains "multipliers at rest" out "multipliers at rest: rod = -4.905"
+contains "multipliers at the configuration" out "multipliers balancing f at this configuration (least squares): rod = -4.905"
 lacks "the hanging pendulum is an equilibrium" out "not an equilibrium"
 
 # Usage errors.

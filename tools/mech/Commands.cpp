@@ -292,12 +292,17 @@ int runEval(const Invocation &invocation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
-  std::optional<mechanics::State> state = driver::parseState(*loaded, options.at);
+  // A state off the constraints is put onto them first, as simulate does.
+  std::vector<std::string> notes;
+  std::optional<mechanics::State> state =
+      driver::consistentState(*loaded, options.at, /*atRest=*/false, notes);
   std::optional<mechanics::Evaluation> evaluation;
   if (state) {
     mechanics::Evaluator evaluator(loaded->equations(), loaded->paramValues());
     evaluation = evaluator.at(*state, loaded->diagnostics(), loaded->model().location);
   }
+  if (evaluation)
+    evaluation->notes.insert(evaluation->notes.begin(), notes.begin(), notes.end());
   loaded->diagnostics().print(std::cerr);
   if (!evaluation)
     return kExitModelError;

@@ -3,8 +3,10 @@
 // and reports over mechanics::Linearizer and mechanics::findEquilibria.
 #include "Commands.h"
 
+#include "driver/InitialState.h"
 #include "driver/Interrupt.h"
 #include "driver/Pipeline.h"
+#include "mechanics/ConstraintProjection.h"
 #include "mechanics/Equilibria.h"
 #include "mechanics/Linearization.h"
 #include "sema/Values.h"
@@ -151,6 +153,18 @@ std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &te
   return std::nullopt;
 }
 
+// The note on the multipliers of redundant constraints at the sample's
+// state, or "".
+std::string redundancyNote(const mechanics::Equations &eq, const mechanics::LinearSample &s) {
+  std::vector<double> C;
+  for (const auto &row : s.C)
+    C.insert(C.end(), row.begin(), row.end());
+  std::vector<std::string> names;
+  for (const auto &c : eq.constraints)
+    names.push_back(c.name);
+  return mechanics::redundantMultipliersNote(C.data(), names.size(), eq.coordinates.size(), names);
+}
+
 std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box &box, double t,
                            bool timed, const std::vector<mechanics::Equilibrium> &found) {
   std::ostringstream out;
@@ -179,6 +193,8 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
           << ": " << list(e.hessianEigenvalues) << "\n";
     for (size_t c = 0; c < e.lambda.size(); ++c)
       out << "   multiplier " << eq.constraints[c].name << " = " << number(e.lambda[c]) << "\n";
+    for (const std::string &note : e.notes)
+      out << "   note: " << note << "\n";
     for (size_t k = 0; k < e.frequencies.size(); ++k) {
       out << "   mode " << k + 1 << ": omega = " << number(e.frequencies[k]) << " rad/s (period "
           << (e.frequencies[k] > 0 ? number(2 * M_PI / e.frequencies[k]) + " s" : "infinite")
@@ -217,6 +233,10 @@ std::string equilibriaJson(const mechanics::Equations &eq,
       json.null();
     json.key("asymptotic").value(e.asymptotic);
     json.key("criterion").value(e.criterion);
+    json.key("notes").beginArray();
+    for (const std::string &note : e.notes)
+      json.value(note);
+    json.endArray();
     json.key("multipliers").beginObject();
     for (size_t c = 0; c < e.lambda.size(); ++c)
       json.key(eq.constraints[c].name).value(e.lambda[c]);
@@ -277,7 +297,10 @@ int runLinearize(const Invocation &invocation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
-  std::optional<mechanics::State> state = driver::parseState(*loaded, options.at);
+  // A configuration off the constraints is put onto them first (at rest).
+  std::vector<std::string> notes;
+  std::optional<mechanics::State> state =
+      driver::consistentState(*loaded, options.at, /*atRest=*/true, notes);
   loaded->diagnostics().print(std::cerr);
   if (!state)
     return kExitModelError;
@@ -292,6 +315,8 @@ int runLinearize(const Invocation &invocation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
+  if (std::string redundant = redundancyNote(eq, s); !redundant.empty())
+    notes.push_back(redundant);
   Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.
@@ -325,6 +350,12 @@ int runLinearize(const Invocation &invocation) {
       json.key("A").null();
     else
       jsonMatrix(json, "A", A);
+    json.key("notes").beginArray();
+    if (force > 1e-9 * std::max(1.0, scale))
+      json.value("not an equilibrium: K and D are the derivatives of f there");
+    for (const std::string &note : notes)
+      json.value(note);
+    json.endArray();
     json.endObject();
     std::cout << json.str() << "\n";
     return kExitOk;
@@ -335,8 +366,10 @@ int runLinearize(const Invocation &invocation) {
   if (force > 1e-9 * std::max(1.0, scale))
     std::cout << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
               << list(rest.residual) << "]); K and D are the derivatives of f there\n";
+  for (const std::string &note : notes)
+    std::cout << "  note: " << note << "\n";
   if (constrained) {
-    std::cout << "  multipliers at rest:";
+    std::cout << "  multipliers balancing f at this configuration (least squares):";
     for (size_t i = 0; i < eq.constraints.size(); ++i)
       std::cout << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(rest.lambda[i]);
     std::cout << "\n";

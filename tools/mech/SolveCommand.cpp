@@ -140,7 +140,7 @@ bool placeOnConstraints(driver::LoadedModel &loaded, const std::vector<double> &
   mechanics::ConstraintProjector projector(*kernels, params, holonomic);
   std::vector<double> x(2 * n, 0.0);
   std::copy(state.q.begin(), state.q.end(), x.begin());
-  mechanics::ProjectionResult result = projector.projectPositions(state.t, x.data(), given);
+  mechanics::ProjectionResult result = projector.projectPositions(state.t, x.data(), {given});
   if (!result.ok) {
     loaded.diagnostics().error(loaded.model().location,
                                "the configuration given by --at cannot be put onto the "
@@ -386,8 +386,11 @@ int runSolve(const Invocation &invocation) {
   std::optional<std::vector<size_t>> unknowns = resolveUnknowns(*loaded, names);
   std::vector<bool> given, moved;
   std::optional<mechanics::State> state;
+  driver::GivenValues givenValues;
   if (unknowns)
-    state = driver::parseState(*loaded, options.at, &given);
+    state = driver::parseState(*loaded, options.at, &givenValues);
+  if (state)
+    given = givenValues.positionPreferences().front(); // the command line's and the init's
   std::vector<double> params = loaded->paramValues();
   std::optional<StaticsSolution> solution;
   if (state) {
