@@ -6,6 +6,7 @@
 #include "symbolic/Diff.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
+#include "symbolic/ZeroTest.h"
 
 #include <algorithm>
 
@@ -307,6 +308,11 @@ Equations simplified(const Equations &eq) {
   for (auto &row : s.M)
     for (Expr &e : row)
       apply(e);
+  // What the rewrites leave of an identity (the top's M[phi, theta]) prints as 0.
+  for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.momentum, &s.force})
+    sym::zeroIdenticallyZero(*list);
+  for (auto &row : s.M)
+    sym::zeroIdenticallyZero(row);
   return s;
 }
 
