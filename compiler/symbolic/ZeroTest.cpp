@@ -412,10 +412,6 @@ Expr zeroIfIdenticallyZero(const Expr &e) {
   return !e.isZero() && isIdenticallyZero(e) ? e.context().zero() : e;
 }
 
-} // namespace mech::sym
-
-namespace mech::sym {
-
 void zeroIdenticallyZero(std::vector<Expr> &exprs) {
   std::vector<bool> zero = areIdenticallyZero(exprs);
   for (size_t i = 0; i < exprs.size(); ++i)
