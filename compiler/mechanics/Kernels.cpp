@@ -3,7 +3,6 @@
 
 #include "mechanics/Evaluation.h"
 #include "symbolic/ZeroTest.h"
-#include "symbolic/ZeroTest.h"
 
 #include <Eigen/Dense>
 
@@ -26,8 +25,6 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params) 
       dynamics.push_back(equations.M[j][k]);
   for (size_t j = 0; j < n; ++j)
     dynamics.push_back(equations.f[j]);
-  // Entries proven identically zero are not computed (the top's M[phi, theta]).
-  sym::zeroIdenticallyZero(dynamics);
   // Entries proven identically zero are not computed (the top's M[phi, theta]).
   sym::zeroIdenticallyZero(dynamics);
   std::vector<sym::Expr> residuals;

@@ -86,7 +86,6 @@ bool deriveConstraints(const sema::CheckedModel &model, Lowering &lower,
   return ok;
 }
 
-} // namespace
 // The model is too large to derive: reported at the first coordinate or
 // constraint past the limit.
 bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics) {
@@ -108,12 +107,13 @@ bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics)
   return true;
 }
 
+} // namespace
 
 std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                                           Diagnostics &diagnostics) {
-  Derivation result;
   if (!withinSizeLimits(model, diagnostics))
     return std::nullopt;
+  Derivation result;
   result.context = std::make_unique<sym::Context>();
   result.lowering = std::make_unique<Lowering>(model, *result.context);
   sym::Context &c = *result.context;
