@@ -7,6 +7,8 @@
 // the object code.
 #include "jit/ObjectCache.h"
 
+#include "support/InputFile.h"
+
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
@@ -60,22 +62,6 @@ bool makeDirectories(const std::string &path) {
     if (mkdir(path.substr(0, slash).c_str(), 0700) != 0 && errno != EEXIST)
       return false;
   return mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
-}
-
-bool readAll(int fd, std::string &out, size_t limit) {
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t got = read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0)
-      return false;
-    if (got == 0)
-      return true;
-    out.append(buffer, static_cast<size_t>(got));
-    if (out.size() > limit)
-      return false;
-  }
 }
 
 bool writeAll(int fd, std::string_view data) {
@@ -214,8 +200,9 @@ CacheEntry ObjectCache::load(const std::string &key, std::string_view signature)
     entry.why = "'" + path + "' " + problem;
     return entry;
   }
-  bool read =
-      static_cast<size_t>(info.st_size) <= kMaxEntryBytes && readAll(fd, content, kMaxEntryBytes);
+  int code = 0;
+  bool read = static_cast<size_t>(info.st_size) <= kMaxEntryBytes &&
+              readDescriptor(fd, kMaxEntryBytes, content, code) && content.size() <= kMaxEntryBytes;
   close(fd);
   entry.state = CacheEntry::State::Invalid;
   if (!read) {

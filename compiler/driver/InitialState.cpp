@@ -42,45 +42,34 @@ bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
   size_t n = eq.coordinates.size();
   if (eq.constraints.empty())
     return true;
-  std::vector<bool> holonomic;
-  for (const auto &k : eq.constraints)
-    holonomic.push_back(k.holonomic);
-  mechanics::ConstraintProjector projector(kernels, params, holonomic);
-  double residual = projector.residual(t, x.data());
+  mechanics::ConstraintProjector projector(kernels, params, mechanics::holonomicFlags(eq));
   std::vector<double> before = x;
+  std::string failure; // what follows "WHAT violates the constraints"
   if (positionsOnly) {
     mechanics::ProjectionResult positions =
         projector.projectPositions(t, x.data(), given.positionPreferences());
-    residual = positions.residual;
     if (positions.ok && positions.iterations == 0)
       return true;
-    if (!positions.ok) {
-      loaded.diagnostics().error(loaded.model().location,
-                                 what +
-                                     " violates the constraints and cannot be put onto them "
-                                     "(largest residual " +
-                                     number(residual) + ")");
-      return false;
-    }
+    if (!positions.ok)
+      failure = "and cannot be put onto them (largest residual " + number(positions.residual) + ")";
   } else {
+    double residual = projector.residual(t, x.data());
     if (residual <= kOnManifold)
       return true;
+    std::string largest = "(largest residual " + number(residual) + ")";
     if (strict) {
-      loaded.diagnostics().error(loaded.model().location,
-                                 what + " violates the constraints (largest residual " +
-                                     number(residual) + ") and --strict-init is given");
-      return false;
+      failure = largest + " and --strict-init is given";
+    } else {
+      bool projected = projector.projectPositions(t, x.data(), given.positionPreferences()).ok &&
+                       projector.projectVelocities(t, x.data(), given.velocityPreferences()).ok;
+      if (!projected || projector.residual(t, x.data()) > kOnManifold)
+        failure = largest + " and cannot be projected onto them";
     }
-    mechanics::ProjectionResult positions =
-        projector.projectPositions(t, x.data(), given.positionPreferences());
-    mechanics::ProjectionResult velocities =
-        projector.projectVelocities(t, x.data(), given.velocityPreferences());
-    if (!positions.ok || !velocities.ok || projector.residual(t, x.data()) > kOnManifold) {
-      loaded.diagnostics().error(loaded.model().location,
-                                 what + " violates the constraints (largest residual " +
-                                     number(residual) + ") and cannot be projected onto them");
-      return false;
-    }
+  }
+  if (!failure.empty()) {
+    loaded.diagnostics().error(loaded.model().location,
+                               what + " violates the constraints " + failure);
+    return false;
   }
   std::string changes;
   for (size_t j = 0; j < 2 * n; ++j)

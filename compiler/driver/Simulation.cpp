@@ -316,10 +316,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   for (const std::string &name : plotted)
     plot.series.push_back({name, {}});
 
-  std::vector<bool> holonomic;
-  for (const auto &k : eq.constraints)
-    holonomic.push_back(k.holonomic);
-  mechanics::ConstraintProjector projector(*kernels, params, holonomic);
+  mechanics::ConstraintProjector projector(*kernels, params, mechanics::holonomicFlags(eq));
   summary.constrained = m > 0;
 
   ConservedDrift conserved(eq, params, summary);

@@ -135,12 +135,10 @@ Conservation findConserved(const Equations &eq, bool forReading) {
   // are sorted out all at once (a 200-link chain has 200 large derivatives).
   std::vector<Expr> dLdq(n);
   for (size_t j = 0; j < n; ++j)
-    dLdq[j] = eq.force.size() == n ? eq.force[j] - eq.Qnc[j] : sym::diff(eq.L, q[j].q);
+    dLdq[j] = eq.force[j] - eq.Qnc[j];
   std::vector<bool> mayVanish =
       forReading ? std::vector<bool>(n, true) : vanishAtRandomPoints(dLdq, /*cheap=*/true);
-  std::vector<Expr> momenta(n);
   for (size_t j = 0; j < n; ++j) {
-    momenta[j] = eq.momentum.size() == n ? eq.momentum[j] : sym::diff(eq.L, q[j].qd);
     std::string why;
     if (!mayVanish[j] || !vanishes(dLdq[j]))
       why = "it appears in L";
@@ -149,7 +147,7 @@ Conservation findConserved(const Equations &eq, bool forReading) {
     else if (std::string k = constraintOn(eq, j, vanishes); !k.empty())
       why = "constraint '" + k + "' acts on it";
     if (why.empty())
-      result.cyclic.push_back({j, eq.coordinates[j], readable(momenta[j])});
+      result.cyclic.push_back({j, eq.coordinates[j], readable(eq.momentum[j])});
     else
       result.notCyclic.push_back({eq.coordinates[j], why});
   }

@@ -246,14 +246,24 @@ std::string quotedList(const std::vector<std::string> &names) {
 
 } // namespace
 
-std::string redundantMultipliersNote(const double *C, size_t m, size_t n,
-                                     const std::vector<std::string> &names) {
-  std::vector<std::string> dependent = dependentConstraints(C, m, n, names);
+std::string redundantMultipliersNote(const Equations &eq, const double *C) {
+  std::vector<std::string> names;
+  for (const Equations::Constraint &k : eq.constraints)
+    names.push_back(k.name);
+  std::vector<std::string> dependent =
+      dependentConstraints(C, names.size(), eq.coordinates.size(), names);
   if (dependent.empty())
     return "";
   return "constraints " + quotedList(dependent) +
          " are redundant here (their rows of C are dependent): only the reaction C^T lambda "
          "is determined, and the multipliers shown are its smallest (least-norm) split";
+}
+
+std::vector<bool> holonomicFlags(const Equations &eq) {
+  std::vector<bool> holonomic;
+  for (const Equations::Constraint &k : eq.constraints)
+    holonomic.push_back(k.holonomic);
+  return holonomic;
 }
 
 std::string describeSolveFailure(const Equations &eq, int status, const double *M, const double *C,

@@ -65,8 +65,10 @@ std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t 
 // For reports of multipliers: a note when the constraints are redundant at
 // the state (dependent rows of C, m*n row-major), else "". Only C^T lambda
 // is determined then, and the multipliers shown are its least-norm split.
-std::string redundantMultipliersNote(const double *C, size_t m, size_t n,
-                                     const std::vector<std::string> &names);
+std::string redundantMultipliersNote(const Equations &equations, const double *C);
+
+// Per constraint, whether it is holonomic (the projector's positions step).
+std::vector<bool> holonomicFlags(const Equations &equations);
 
 // Why solving the equations failed with `status`, given M (n*n) and C (m*n)
 // at the state, with `when` ("at t = 2.5") after the headline: "mass matrix

@@ -411,18 +411,11 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   e.arbitrary.resize(n, false);
   e.lambda.resize(m, 0.0);
   e.notes.clear();
-  if (m > 0) {
-    std::vector<double> flat;
-    for (const auto &row : s.C)
-      flat.insert(flat.end(), row.begin(), row.end());
-    std::vector<std::string> names;
-    for (const Equations::Constraint &c : eq.constraints)
-      names.push_back(c.name);
-    if (std::string note = redundantMultipliersNote(flat.data(), m, n, names); !note.empty()) {
-      e.notes.push_back(note);
-      MatrixXd C = toEigen(s.C, m, n);
-      e.lambda = toStd(-C.transpose().completeOrthogonalDecomposition().solve(toEigen(s.f)));
-    }
+  // Newton's multipliers are one split of the reaction among redundant
+  // constraints; report the least-norm one.
+  if (std::string note = redundantMultipliersNote(eq, s); !note.empty()) {
+    e.notes.push_back(note);
+    e.lambda = restWithConstraints(s).lambda;
   }
   // The tangent space: the null space of C, without the directions of a
   // family (moving along it is neutral, not a question of stability).

@@ -239,10 +239,7 @@ void Evaluator::staticReactions(Evaluation &e, const std::vector<double> &M,
   if (residual > 1e-9 * std::max(scale, 1e-300))
     e.notes.push_back("the reactions do not balance f here (largest residual " +
                       sema::formatNumber(residual) + "): the configuration is not an equilibrium");
-  std::vector<std::string> names;
-  for (const Equations::Constraint &k : equations_.constraints)
-    names.push_back(k.name);
-  if (std::string note = redundantMultipliersNote(C.data(), m, n, names); !note.empty())
+  if (std::string note = redundantMultipliersNote(equations_, C.data()); !note.empty())
     e.notes.push_back(note);
   evaluateOutputs(e, inputs);
 }

@@ -3,6 +3,7 @@
 // (the trigonometry of the positions) are computed once per state.
 #include "mechanics/Linearization.h"
 
+#include "mechanics/ConstraintProjection.h"
 #include "symbolic/Diff.h"
 
 #include <Eigen/Dense>
@@ -110,6 +111,13 @@ RestWithConstraints restWithConstraints(const LinearSample &sample) {
       for (size_t b = 0; b < n; ++b)
         rest.K[a][b] -= rest.lambda[i] * sample.phiHessian[i][a][b];
   return rest;
+}
+
+std::string redundantMultipliersNote(const Equations &eq, const LinearSample &sample) {
+  std::vector<double> C;
+  for (const std::vector<double> &row : sample.C)
+    C.insert(C.end(), row.begin(), row.end());
+  return redundantMultipliersNote(eq, C.data());
 }
 
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D) {

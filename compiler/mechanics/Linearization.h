@@ -63,6 +63,10 @@ struct RestWithConstraints {
 RestWithConstraints restWithConstraints(const LinearSample &sample);
 
 // A = [[0, I], [-M^-1 K, -M^-1 D]] (2n x 2n), or empty when M is singular.
+// redundantMultipliersNote (mechanics/ConstraintProjection.h) for the
+// constraint Jacobian of a sample.
+std::string redundantMultipliersNote(const Equations &equations, const LinearSample &sample);
+
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
 
 } // namespace mech::mechanics

@@ -22,9 +22,11 @@ std::string megabytes(size_t bytes) {
                              : std::to_string(bytes) + " bytes";
 }
 
-// Reads what `fd` holds, at most maxSize + 1 bytes (files under /proc
-// report a size of 0, so the size from fstat is only a first check).
-bool readAll(int fd, size_t maxSize, std::string &text, int &code) {
+} // namespace
+
+// Files under /proc report a size of 0, so the size from fstat is only a
+// first check: the read itself stops past the limit.
+bool readDescriptor(int fd, size_t maxSize, std::string &text, int &code) {
   char chunk[1 << 16];
   for (;;) {
     ssize_t got = ::read(fd, chunk, sizeof chunk);
@@ -41,8 +43,6 @@ bool readAll(int fd, size_t maxSize, std::string &text, int &code) {
       return true;
   }
 }
-
-} // namespace
 
 std::optional<std::string> readInputFile(const std::string &path, size_t maxSize,
                                          std::string &error) {
@@ -65,7 +65,7 @@ std::optional<std::string> readInputFile(const std::string &path, size_t maxSize
     std::string text;
     text.reserve(static_cast<size_t>(info.st_size));
     int code = 0;
-    if (!readAll(fd, maxSize, text, code))
+    if (!readDescriptor(fd, maxSize, text, code))
       error = reason("cannot read", path, code);
     else if (text.size() > maxSize)
       error = "'" + path + "' is larger than the limit of " + megabytes(maxSize);

@@ -16,4 +16,9 @@ namespace mech {
 std::optional<std::string> readInputFile(const std::string &path, size_t maxSize,
                                          std::string &error);
 
+// Appends what the open descriptor `fd` holds to `text`, up to its end or
+// until more than `maxSize` bytes are read (the caller compares the size);
+// false with `code` = errno on a read error.
+bool readDescriptor(int fd, size_t maxSize, std::string &text, int &code);
+
 } // namespace mech

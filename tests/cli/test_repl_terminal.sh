@@ -14,7 +14,9 @@ socket="mech-test-$$"
 tmux_() { tmux -L "$socket" "$@"; }
 trap 'tmux_ kill-server 2>/dev/null; rm -rf "$work"' EXIT
 
-screen() { tmux_ capture-pane -t repl -p -S -500; }
+# The tmux session that screen and wait_for read.
+session=repl
+screen() { tmux_ capture-pane -t "$session" -p -S -500; }
 # wait_for NAME TEXT [COUNT]: the screen shows TEXT (at least COUNT times).
 wait_for() {
   local count="${3:-1}"
@@ -95,26 +97,14 @@ mkdir -p "$work/home2"
 mkfifo "$work/home2/.mech_history"
 LANG=C.UTF-8 tmux_ -u new-session -d -s utf -x 160 -y 50 \
   "cd '$work/run' && LANG=C.UTF-8 HOME='$work/home2' XDG_CACHE_HOME='$work/cache' '$mech' repl"
-utf_screen() { tmux_ capture-pane -t utf -p -S -500; }
-utf_wait() {
-  for _ in $(seq 300); do
-    if utf_screen | grep -qF -- "$2"; then
-      passed=$((passed + 1))
-      return 0
-    fi
-    sleep 0.1
-  done
-  failed=$((failed + 1))
-  echo "FAIL: $1: '$2' not on the screen"
-  utf_screen | tail -15 | sed 's/^/  | /'
-}
-utf_wait "a FIFO as history: the prompt comes" "mech>"
-utf_wait "a FIFO as history: the warning" "is not a regular file"
+session=utf
+wait_for "a FIFO as history: the prompt comes" "mech>"
+wait_for "a FIFO as history: the warning" "is not a regular file"
 tmux_ send-keys -t utf -l 'θ1 = 3'
 tmux_ send-keys -t utf Enter
-utf_wait "θ1 typed" "θ1 = 3"
+wait_for "θ1 typed" "θ1 = 3"
 tmux_ send-keys -t utf -l 'ξ = θ1^2 + 1'
 tmux_ send-keys -t utf Enter
-utf_wait "ξ = θ1^2 + 1 with θ1 = 3" "ξ = 10"
+wait_for "ξ = θ1^2 + 1 with θ1 = 3" "ξ = 10"
 tmux_ send-keys -t utf C-d
 finish

@@ -153,18 +153,6 @@ std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &te
   return std::nullopt;
 }
 
-// The note on the multipliers of redundant constraints at the sample's
-// state, or "".
-std::string redundancyNote(const mechanics::Equations &eq, const mechanics::LinearSample &s) {
-  std::vector<double> C;
-  for (const auto &row : s.C)
-    C.insert(C.end(), row.begin(), row.end());
-  std::vector<std::string> names;
-  for (const auto &c : eq.constraints)
-    names.push_back(c.name);
-  return mechanics::redundantMultipliersNote(C.data(), names.size(), eq.coordinates.size(), names);
-}
-
 std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box &box, double t,
                            bool timed, const std::vector<mechanics::Equilibrium> &found) {
   std::ostringstream out;
@@ -315,7 +303,7 @@ int runLinearize(const Invocation &invocation) {
     loaded->diagnostics().print(std::cerr);
     return kExitModelError;
   }
-  if (std::string redundant = redundancyNote(eq, s); !redundant.empty())
+  if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
     notes.push_back(redundant);
   Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
   // With constraints, the rest is balanced by the constraint forces C^T lambda,

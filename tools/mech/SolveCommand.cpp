@@ -130,9 +130,7 @@ bool placeOnConstraints(driver::LoadedModel &loaded, const std::vector<double> &
   const mechanics::Equations &eq = loaded.equations();
   size_t n = eq.coordinates.size();
   moved.assign(n, false);
-  std::vector<bool> holonomic;
-  for (const mechanics::Equations::Constraint &k : eq.constraints)
-    holonomic.push_back(k.holonomic);
+  std::vector<bool> holonomic = mechanics::holonomicFlags(eq);
   if (std::find(holonomic.begin(), holonomic.end(), true) == holonomic.end())
     return true;
   auto programs = mechanics::KernelPrograms::build(eq, params.size());
