@@ -4,6 +4,7 @@
 #include "mechanics/Lagrange.h"
 
 #include "symbolic/Diff.h"
+#include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 #include "symbolic/ZeroTest.h"
@@ -293,21 +294,28 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
 
 Equations simplified(const Equations &eq) {
   Equations s = eq;
-  auto apply = [](Expr &e) { e = sym::simplify(e); };
+  // Every printed expression in one batch, so that they share angle atoms.
+  std::vector<Expr *> printed;
   for (Equations::Constraint &k : s.constraints) {
     for (Expr *e : {&k.phi, &k.psi, &k.gamma})
-      apply(*e);
+      printed.push_back(e);
     for (Expr &e : k.C)
-      apply(e);
+      printed.push_back(&e);
   }
   for (Expr *e : {&s.T, &s.V, &s.D, &s.L, &s.T2, &s.T1, &s.T0})
-    apply(*e);
+    printed.push_back(e);
   for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.momentum, &s.force, &s.outputs})
     for (Expr &e : *list)
-      apply(e);
+      printed.push_back(&e);
   for (auto &row : s.M)
     for (Expr &e : row)
-      apply(e);
+      printed.push_back(&e);
+  std::vector<Expr> originals;
+  for (Expr *e : printed)
+    originals.push_back(*e);
+  std::vector<Expr> forms = sym::readableForms(originals);
+  for (size_t i = 0; i < printed.size(); ++i)
+    *printed[i] = forms[i];
   // What the rewrites leave of an identity (the top's M[phi, theta]) prints as 0.
   for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.momentum, &s.force})
     sym::zeroIdenticallyZero(*list);

@@ -2,10 +2,10 @@
 // evaluated modulo a prime at random points, memoised per trial.
 #include "symbolic/ZeroTest.h"
 
+#include "symbolic/AngleAtoms.h"
+
 #include <cmath>
 #include <map>
-#include <numeric>
-#include <optional>
 #include <unordered_map>
 
 namespace mech::sym {
@@ -44,99 +44,6 @@ struct Gauss {
 };
 
 struct DivisionByZero {};
-
-// An argument of sin/cos or exp as an integer combination of atoms.
-struct Combination {
-  std::vector<std::pair<int, int64_t>> terms; // atom index, integer multiple
-};
-
-// Finds the atoms of one family of arguments (angles, or exponents).
-class AtomFinder {
-public:
-  // Records an argument; its combination is available after finish().
-  void add(const Node *arg) {
-    if (linear_.count(arg))
-      return;
-    linear_.emplace(arg, linearise(arg));
-    if (const auto &l = linear_.at(arg))
-      for (const auto &[base, q] : *l)
-        denominators_[base] = lcm(denominators_[base], q.den());
-  }
-
-  // Assigns atom indices; an argument whose multiples do not fit becomes an
-  // independent atom of its own (sound: it only loses relations).
-  void finish() {
-    for (auto &[base, d] : denominators_)
-      if (d > 0)
-        baseAtom_[base] = atomCount_++;
-    for (const auto &[arg, l] : linear_) {
-      Combination c;
-      bool ok = l.has_value();
-      for (size_t i = 0; ok && i < l->size(); ++i) {
-        const auto &[base, q] = (*l)[i];
-        int64_t d = denominators_.at(base), k = 0;
-        ok = d > 0 && !__builtin_mul_overflow(q.num(), d / q.den(), &k);
-        if (ok)
-          c.terms.push_back({baseAtom_.at(base), k});
-      }
-      if (!ok)
-        c.terms = {{atomCount_++, 1}};
-      combinations_.emplace(arg, std::move(c));
-    }
-  }
-
-  int atomCount() const { return atomCount_; }
-  const Combination &combination(const Node *arg) const { return combinations_.at(arg); }
-
-private:
-  using Linear = std::vector<std::pair<const Node *, Rational>>; // base (null: 1), coefficient
-
-  static int64_t lcm(int64_t a, int64_t b) {
-    if (a < 0 || a == 0)
-      return a < 0 ? a : b;
-    int64_t g = std::gcd(a, b), r = 0;
-    return __builtin_mul_overflow(a / g, b, &r) ? -1 : r; // -1: does not fit
-  }
-
-  static std::optional<Linear> linearise(const Node *arg) {
-    Linear l;
-    auto term = [&l](const Node *t, const Num &coef) {
-      if (!coef.exact())
-        return false;
-      if (t->kind == Kind::Number) {
-        if (!t->num.exact())
-          return false;
-        auto product = mul(coef.rational(), t->num.rational());
-        if (!product)
-          return false;
-        l.push_back({nullptr, *product});
-      } else {
-        auto [c, rest] = splitCoefficient(Expr(t));
-        if (!c.exact())
-          return false;
-        auto product = mul(coef.rational(), c.rational());
-        if (!product)
-          return false;
-        l.push_back({rest.node(), *product});
-      }
-      return true;
-    };
-    if (arg->kind != Kind::Add)
-      return term(arg, Num(1)) ? std::optional(l) : std::nullopt;
-    if (!arg->num.isZero() && !term(Expr(arg).context().number(arg->num).node(), Num(1)))
-      return std::nullopt;
-    for (size_t i = 0; i < arg->ops.size(); i += 2)
-      if (!term(arg->ops[i], arg->ops[i + 1]->num))
-        return std::nullopt;
-    return l;
-  }
-
-  std::unordered_map<const Node *, std::optional<Linear>> linear_;
-  std::map<const Node *, int64_t> denominators_; // by base; -1 when the lcm overflows
-  std::map<const Node *, int> baseAtom_;
-  std::unordered_map<const Node *, Combination> combinations_;
-  int atomCount_ = 0;
-};
 
 bool isTrig(Fn fn) {
   return fn == Fn::Sin || fn == Fn::Cos || fn == Fn::Tan;
@@ -369,7 +276,7 @@ private:
   }
 
   std::unordered_map<const Node *, int> seen_;
-  AtomFinder angles_, exponents_;
+  AngleAtoms angles_, exponents_;
   Field field_{kPrimes[0]};
   Random *random_ = nullptr;
   std::vector<Gauss> circle_;

@@ -1,0 +1,25 @@
+// Display forms: what `mech equations`, `conserved` and the REPL print.
+//
+// Each expression is brought to the trigonometric normal form
+// (NormalForm.h), which removes every variable it does not depend on (no
+// entry of the heavy top's T, M or momenta shows phi or psi) and every
+// identity (R^T R = I collapses). From there, per angle atom, the shorter of
+// the forms with sin^2 or with cos^2 reduced is kept; terms are grouped by
+// their velocity monomial (q_i' q_j'), as a textbook groups them; and each
+// group's coefficient goes through `simplify` (angle sums recognised,
+// parameters collected). The result replaces the plain `simplify` of the
+// expression only when it shows fewer coordinates or prints shorter, and
+// only after the zero test (ZeroTest.h) has proven it equal to the original.
+#pragma once
+
+#include "symbolic/Expr.h"
+
+#include <vector>
+
+namespace mech::sym {
+
+// The display form of each expression; angle atoms are shared across them.
+std::vector<Expr> readableForms(const std::vector<Expr> &exprs);
+Expr readable(const Expr &e);
+
+} // namespace mech::sym
