@@ -3,8 +3,8 @@
 # of Meijaard, Papadopoulos, Ruina and Schwab, Proc. R. Soc. A 463 (2007)
 # 1955-1982: the static front normal force from a hand calculation, the
 # linearized equations of the paper's Table 2 (from finite differences of
-# `mech eval` at states near upright straight running), the weave and
-# capsize speeds of its Section 5, and self-stability in simulation. The
+# `mech eval` at states near upright straight running), the paper's weave
+# and capsize speeds, and self-stability in simulation. The
 # expected numbers are the paper's or are computed here from Table 1, never
 # taken from mech.
 # Usage: test_whipple_bicycle.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
@@ -153,7 +153,7 @@ for j, name in enumerate(('lean', 'steer', \"lean'\", \"steer'\")):
         assert abs(got[j][i] - want[j][i]) <= 1e-7 * (abs(want[j][i]) + 1e-6), (name, i, got[j][i], want[j][i])"
 done
 
-# Section 5 of the paper: the benchmark bicycle is self-stable between the
+# The paper: the benchmark bicycle is self-stable between the
 # weave speed v_w = 4.292 m/s and the capsize speed v_c = 6.024 m/s. The
 # linearized map measured from mech is unstable through an oscillatory pair
 # just below v_w, stable just above it and just below v_c, and unstable
