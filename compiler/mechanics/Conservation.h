@@ -53,8 +53,9 @@ struct ConservedQuantity {
 std::vector<ConservedQuantity> conservedQuantities(const Conservation &conservation);
 
 // Numeric values of the conserved quantities at a state x = (q, q'), with a
-// scale per quantity: the sum of the magnitudes of its additive terms, the
-// size against which a drift is judged when the value itself passes near 0.
+// scale per quantity: the sum of the magnitudes of its additive terms
+// (expanded, unless the quantity is too large to expand), the size against
+// which a drift is judged when the value itself passes near 0.
 class ConservedEvaluator {
 public:
   ConservedEvaluator(const Equations &equations, const Conservation &conservation,
