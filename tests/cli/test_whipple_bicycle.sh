@@ -176,6 +176,12 @@ def peak(t0, t1):
     return max(abs(r[4]) for r in rows if t0 <= r[0] <= t1)'
 expect "simulate at 5 m/s" 0 "$mech" simulate "$model" --until 8 --dt 0.05 --init "x'=5, thR'=-5[m/s]/rR, thF'=-5[m/s]/rF, lean'=0.01" -o "$work/v5.csv"
 contains "simulate at 5 m/s: on the constraints" err "largest constraint residual"
+# Rolling without slipping does no work and nothing drives the bicycle, so
+# T + V stays constant.
+cp "$work/err" "$work/v5.err"
+expect "energy is conserved" 0 python3 -c "import re, sys
+drift = float(re.search(r'energy drift max\|E\(t\) - E\(0\)\|/\|E\(0\)\| = (\S+)', open(sys.argv[1]).read()).group(1))
+assert drift < 1e-8, drift" "$work/v5.err"
 expect "self-stable at 5 m/s" 0 python3 -c "import sys
 $lean_peaks
 assert peak(6, 8) < 0.1 * peak(0, 2), (peak(0, 2), peak(6, 8))" "$work/v5.csv"
