@@ -171,6 +171,33 @@ std::optional<std::string> readModelFile(const std::string &path) {
   return text;
 }
 
+// MECH_PATH with `folder` first while alive, and as it was afterwards. The
+// CLI's functions read the session's copy of the model from the scratch
+// folder; with the folder the session's own text resolves its imports from
+// first in the path, they find the same files. The session itself never
+// changes the environment for longer: a folder left there would resolve the
+// imports of a model loaded later that the CLI does not find.
+class SearchFolderFirst {
+public:
+  explicit SearchFolderFirst(const std::string &folder) {
+    if (const char *existing = std::getenv("MECH_PATH"))
+      saved_ = existing;
+    std::string list = saved_ && !saved_->empty() ? folder + ":" + *saved_ : folder;
+    setenv("MECH_PATH", list.c_str(), 1);
+  }
+  ~SearchFolderFirst() {
+    if (saved_)
+      setenv("MECH_PATH", saved_->c_str(), 1);
+    else
+      unsetenv("MECH_PATH");
+  }
+  SearchFolderFirst(const SearchFolderFirst &) = delete;
+  SearchFolderFirst &operator=(const SearchFolderFirst &) = delete;
+
+private:
+  std::optional<std::string> saved_;
+};
+
 // Whether an input starting with `word` declares something in the model:
 // the word is a declaration keyword used as one, not a name in an
 // expression (`force(1)`, `init'`, `output.x` or `spring = 2` are
@@ -481,13 +508,14 @@ bool ReplSession::load(const std::string &path) {
   declarations_.clear();
   topLevel_.clear();
   typedOrder_.clear();
-  // Imports next to the file resolve when the CLI's functions read the
-  // session's copy from the scratch folder.
-  std::string folder = fs::absolute(fs::path(path)).parent_path().string();
-  const char *existing = std::getenv("MECH_PATH");
-  std::string list = existing && *existing ? folder + ":" + existing : folder;
-  setenv("MECH_PATH", list.c_str(), 1);
   return true;
+}
+
+std::string ReplSession::importFolder() const {
+  std::error_code error;
+  fs::path folder = filePath_.empty() ? fs::current_path(error)
+                                      : fs::absolute(fs::path(filePath_), error).parent_path();
+  return error ? "" : folder.string();
 }
 
 void ReplSession::declaration(const std::string &text, bool topLevel) {
@@ -642,6 +670,7 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
 std::string ReplSession::runCli(int (*run)(const Invocation &),
                                 const std::vector<std::string> &args) {
   std::string path = modelPath();
+  SearchFolderFirst imports(importFolder());
   Invocation call{invocation_.executable, {path}};
   call.args.insert(call.args.end(), args.begin(), args.end());
   for (const std::string &s : settings_) {

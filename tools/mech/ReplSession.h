@@ -67,6 +67,9 @@ private:
   // itself when nothing was typed, else the session's text in a
   // temporary file.
   std::string modelPath();
+  // The folder the session's text resolves a relative import from, as its
+  // importer's: the loaded file's, else the working directory.
+  std::string importFolder() const;
   // Re-reads and re-checks the model from its parts; prints errors and
   // returns false (keeping the previous model) when it does not check.
   bool rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
