@@ -82,6 +82,7 @@ struct Factor {
   Num exponent; // only used when the exponent is a number
   const Node *symbolicExponent = nullptr;
   bool displayFlipped = false; // base is f(x) standing for -f(-x)
+  bool displayNegated = false; // base is a sum printed negated
 };
 
 class Printer {
@@ -104,7 +105,7 @@ public:
       text = symbol(n);
       break;
     case Kind::Add:
-      text = sum(n);
+      text = sum(n, context >= 3);
       level = 1;
       break;
     case Kind::Mul:
@@ -217,7 +218,9 @@ private:
     return text;
   }
 
-  std::string sum(const Node *n) {
+  // A sum that is a factor starts with a positive term where it has one:
+  // (4*d^2 - r^2)*m; a sum on its own keeps the display order.
+  std::string sum(const Node *n, bool factor) {
     struct Term {
       std::tuple<int, int, std::string> key;
       Expr value;
@@ -232,9 +235,10 @@ private:
                      [](const Term &a, const Term &b) { return a.key < b.key; });
     if (!n->num.isZero())
       terms.push_back({{}, c.number(n->num)});
-    std::string out;
-    for (size_t i = 0; i < terms.size(); ++i) {
-      Expr value = terms[i].value;
+    bool negated = !negatedSums_.empty() && negatedSums_.back() == n;
+    std::vector<std::pair<bool, std::string>> signedTexts; // negative, text without the sign
+    for (Term &term : terms) {
+      Expr value = negated ? -term.value : term.value;
       bool negative = false;
       std::string text;
       if (value.kind() == Kind::Mul || value.kind() == Kind::Pow ||
@@ -247,12 +251,50 @@ private:
         negative = isNegativeForm(value) && value.kind() != Kind::Add;
         text = print((negative ? -value : value).node(), 2);
       }
+      signedTexts.push_back({negative, std::move(text)});
+    }
+    auto positive = std::find_if(signedTexts.begin(), signedTexts.end(),
+                                 [](const auto &t) { return !t.first; });
+    if (factor && positive != signedTexts.end())
+      std::rotate(signedTexts.begin(), positive, positive + 1);
+    std::string out;
+    for (size_t i = 0; i < signedTexts.size(); ++i) {
+      const auto &[negative, text] = signedTexts[i];
       if (i == 0)
         out += negative ? "-" + text : text;
       else
         out += (negative ? " - " : " + ") + text;
     }
     return out;
+  }
+
+  // Negative minus positive terms of a sum: where positive, -(a + b - c)
+  // reads better as a product's sign times (c - a - b).
+  // Signs as displayed: odd functions of reoriented arguments flip them
+  // (sin(b - a) shows as -sin(a - b)); nested sums are taken as stored.
+  static int negativeBalance(const Node *sum) {
+    int balance = sum->num.isZero() ? 0 : sum->num.isNegative() ? 1 : -1;
+    for (size_t i = 0; i < sum->ops.size(); i += 2) {
+      bool negative = sum->ops[i + 1]->num.isNegative();
+      const Node *term = sum->ops[i];
+      auto flips = [&negative](const Node *base, const Node *exponent) {
+        if (base->kind == Kind::Func && isOddFn(base->fn) && reorientedArgument(base) &&
+            exponent->kind == Kind::Number && exponent->num.isInteger() &&
+            exponent->num.rational().num() % 2 != 0)
+          negative = !negative;
+      };
+      if (term->kind == Kind::Mul) {
+        negative ^= term->num.isNegative();
+        for (size_t k = 0; k < term->ops.size(); k += 2)
+          flips(term->ops[k], term->ops[k + 1]);
+      } else if (term->kind == Kind::Pow) {
+        flips(term->ops[0], term->ops[1]);
+      } else if (term->kind == Kind::Func && isOddFn(term->fn) && reorientedArgument(term)) {
+        negative = !negative;
+      }
+      balance += negative ? 1 : -1;
+    }
+    return balance;
   }
 
   std::tuple<int, int, std::string> termKey(const Node *term) {
@@ -329,10 +371,25 @@ private:
       if (f.exponent.rational().num() % 2 != 0)
         coef = -coef;
     }
+    // (b - a)^k for a sum mostly negative: the sign (-1)^k into the
+    // coefficient; a balanced sum only where that cancels a minus sign.
+    for (Factor &f : factors) {
+      if (f.base->kind != Kind::Add || f.symbolicExponent != nullptr || !f.exponent.isInteger())
+        continue;
+      bool odd = f.exponent.rational().num() % 2 != 0;
+      int balance = negativeBalance(f.base);
+      if (balance < 0 || (balance == 0 && !(odd && coef.isNegative())))
+        continue;
+      f.displayNegated = true;
+      if (odd)
+        coef = -coef;
+    }
     negative = coef.isNegative();
     if (negative)
       coef = -coef;
     for (const Factor &f : factors) {
+      if (f.displayNegated)
+        negatedSums_.push_back(f.base);
       if (f.displayFlipped)
         flipped_.push_back(f.base);
       if (f.symbolicExponent == nullptr && f.exponent.isNegative())
@@ -341,6 +398,8 @@ private:
         numerator.push_back(power(f.base, f.exponent, f.symbolicExponent));
       if (f.displayFlipped)
         flipped_.pop_back();
+      if (f.displayNegated)
+        negatedSums_.pop_back();
     }
     std::string numText, denText;
     bool exactCoef = coef.exact();
@@ -402,7 +461,8 @@ private:
 
   Style style_;
   const std::function<std::string(const SymbolInfo &)> *name_;
-  std::vector<const Node *> flipped_; // odd functions printed as -f(-x)
+  std::vector<const Node *> flipped_;     // odd functions printed as -f(-x)
+  std::vector<const Node *> negatedSums_; // sums printed negated, their sign moved out
 };
 
 } // namespace

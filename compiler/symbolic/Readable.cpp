@@ -1,16 +1,14 @@
-// Display forms: the normal form, the shorter reduction per atom, terms
+// Display forms: the normal form, the lighter reduction per atom, terms
 // grouped by velocity monomial, checked against the original.
 #include "symbolic/Readable.h"
 
 #include "symbolic/NormalForm.h"
-#include "symbolic/Print.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/ZeroTest.h"
 
-#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
-#include <unordered_set>
 
 namespace mech::sym {
 
@@ -21,31 +19,6 @@ bool isVelocityOrAcceleration(const Expr &v) {
     return false;
   const SymbolInfo &info = v.context().symbolInfo(v.node());
   return info.kind == SymbolKind::Coord && info.order >= 1;
-}
-
-// The coordinates (order 0) an expression shows.
-std::set<std::string> coordinatesShown(const Expr &e) {
-  std::set<std::string> names;
-  std::unordered_set<const Node *> seen;
-  std::vector<const Node *> stack = {e.node()};
-  while (!stack.empty()) {
-    const Node *n = stack.back();
-    stack.pop_back();
-    if (!(n->mask & kHasCoord) || !seen.insert(n).second)
-      continue;
-    if (n->kind == Kind::Symbol) {
-      const SymbolInfo &info = n->context->symbolInfo(n);
-      if (info.kind == SymbolKind::Coord && info.order == 0)
-        names.insert(info.name);
-    }
-    for (const Node *child : n->ops)
-      stack.push_back(child);
-  }
-  return names;
-}
-
-size_t printedSize(const Expr &e) {
-  return toMech(e).size();
 }
 
 // p with terms grouped by velocity monomial, each coefficient simplified.
@@ -60,7 +33,7 @@ Expr grouped(const NormalForm &form, const Polynomial &p) {
   std::vector<Expr> terms;
   for (const auto &[velocity, coefficient] : groups)
     terms.push_back(simplify(form.toExpr(coefficient)) * form.monomialExpr(velocity));
-  return form.context().add(terms);
+  return collectParameters(form.context().add(terms));
 }
 
 // The angle atoms whose sine or cosine occurs in p.
@@ -73,33 +46,32 @@ std::vector<int> atomsIn(const NormalForm &form, const Polynomial &p) {
   return {atoms.begin(), atoms.end()};
 }
 
-// The shortest display reached by choosing, atom by atom, which square is
-// reduced.
+// A measure of a polynomial's printed length: its factors written out.
+size_t weight(const Polynomial &p) {
+  size_t w = 0;
+  for (const auto &[m, c] : p.terms)
+    w += 1 + m.size();
+  return w;
+}
+
+// The display of the lightest normal form reached by choosing, atom by
+// atom, which square is reduced (weighed on the polynomial, so that only
+// the chosen form is built as an expression).
 Expr bestDisplay(NormalForm &form, const Polynomial &p) {
-  Expr best = grouped(form, p);
-  size_t bestSize = printedSize(best);
+  Polynomial best = p;
+  size_t bestWeight = weight(p);
   std::vector<bool> sine(form.atomCount(), true);
   for (int atom : atomsIn(form, p)) {
     sine[atom] = false;
-    Expr candidate = grouped(form, form.reducedAs(p, sine));
-    size_t size = printedSize(candidate);
-    if (size < bestSize) {
-      best = candidate;
-      bestSize = size;
+    Polynomial candidate = form.reducedAs(p, sine);
+    if (size_t w = weight(candidate); w < bestWeight) {
+      best = std::move(candidate);
+      bestWeight = w;
     } else {
       sine[atom] = true;
     }
   }
-  return best;
-}
-
-// Whether the candidate is the better display: it shows fewer coordinates,
-// or the same ones and prints shorter.
-bool better(const Expr &candidate, const Expr &baseline) {
-  std::set<std::string> shown = coordinatesShown(candidate), before = coordinatesShown(baseline);
-  if (shown != before)
-    return std::includes(before.begin(), before.end(), shown.begin(), shown.end());
-  return printedSize(candidate) < printedSize(baseline);
+  return grouped(form, best);
 }
 
 } // namespace
@@ -111,18 +83,16 @@ std::vector<Expr> readableForms(const std::vector<Expr> &exprs) {
   std::vector<size_t> replaced;
   for (size_t i = 0; i < exprs.size(); ++i) {
     const Expr &e = exprs[i];
-    result[i] = simplify(e);
-    if (result[i].isNumber() || result[i].kind() == Kind::Symbol)
+    std::optional<Polynomial> p;
+    if (!e.isNumber() && e.kind() != Kind::Symbol)
+      p = form.of(e);
+    if (!p) {
+      result[i] = simplify(e); // too large for the normal form: the size guard prints it
       continue;
-    std::optional<Polynomial> p = form.of(e);
-    if (!p)
-      continue; // too large for the normal form: the size guard prints it
-    Expr candidate = bestDisplay(form, *p);
-    if (candidate != result[i] && better(candidate, result[i])) {
-      differences.push_back(candidate - e);
-      replaced.push_back(i);
-      result[i] = candidate;
     }
+    result[i] = bestDisplay(form, *p);
+    differences.push_back(result[i] - e);
+    replaced.push_back(i);
   }
   // The normal form is exact algebra; this guards its implementation.
   std::vector<bool> equal = areIdenticallyZero(differences);

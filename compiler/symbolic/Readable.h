@@ -7,9 +7,10 @@
 // the forms with sin^2 or with cos^2 reduced is kept; terms are grouped by
 // their velocity monomial (q_i' q_j'), as a textbook groups them; and each
 // group's coefficient goes through `simplify` (angle sums recognised,
-// parameters collected). The result replaces the plain `simplify` of the
-// expression only when it shows fewer coordinates or prints shorter, and
-// only after the zero test (ZeroTest.h) has proven it equal to the original.
+// parameters collected), then common parameter factors come out of the
+// whole. A form is used only once the zero test (ZeroTest.h) has proven it
+// equal to the original; an expression too large for the normal form gets
+// the plain `simplify`.
 #pragma once
 
 #include "symbolic/Expr.h"

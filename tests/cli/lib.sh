@@ -1,8 +1,8 @@
 # Shared by the command-line test scripts: `source lib.sh "$@"` with the
 # arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
 # $build, a scratch folder $work (removed at exit, also the kernel cache's
-# home), counters, and the checks expect, save, contains, lacks and empty;
-# a script ends with `finish`.
+# home), counters, and the checks expect, save, contains, lacks, empty and
+# golden; a script ends with `finish`.
 set -u
 mech="$(readlink -f "$1")" # absolute: scripts change directory
 root="$2"
@@ -62,6 +62,22 @@ lacks() {
     sed 's/^/  | /' "$work/$2" | head -5
   else
     passed=$((passed + 1))
+  fi
+}
+
+# golden NAME ACTUAL GOLDEN: the file ACTUAL equals the golden file GOLDEN.
+# The one update mode of the golden files: with MECH_UPDATE_GOLDEN=1 (see
+# scripts/update-goldens.sh) GOLDEN is rewritten instead; review the diff.
+golden() {
+  if [ "${MECH_UPDATE_GOLDEN:-0}" = 1 ]; then
+    cmp -s "$2" "$3" || { cp "$2" "$3" && echo "updated: $3"; }
+    passed=$((passed + 1))
+  elif cmp -s "$2" "$3"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1 differs from ${3#"$root"/}"
+    diff "$3" "$2" | head -40
   fi
 }
 

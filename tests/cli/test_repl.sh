@@ -21,13 +21,7 @@ for input in "$root"/tests/repl/*.in; do
   args=(--echo)
   [ "$name" = double_pendulum ] && args+=(examples/double_pendulum.mech)
   (cd "$work/run" && "$mech" repl "${args[@]}" <"$input" 2>&1) | normalize >"$work/$name.out"
-  if cmp -s "$work/$name.out" "${input%.in}.out"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: transcript $name differs from tests/repl/$name.out"
-    diff "${input%.in}.out" "$work/$name.out" | head -40
-  fi
+  golden "transcript $name" "$work/$name.out" "${input%.in}.out"
 done
 # What the commands wrote: the plot, the saved model (which checks), the library.
 for file in double_pendulum.svg cart_copy.mech libcart.so; do
