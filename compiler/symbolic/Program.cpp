@@ -4,7 +4,7 @@
 #include "support/Diagnostics.h"
 
 #include <cmath>
-#include <unordered_map>
+#include <cstdint>
 
 namespace mech::sym {
 
@@ -23,23 +23,75 @@ double integerPower(double x, int32_t k) {
   return invert ? 1 / result : result;
 }
 
+// The instruction of each node emitted so far: open addressing in one flat
+// table. A node-based std::unordered_map spent most of the time to build
+// the programs of a 200-link chain (half a million nodes, about a second
+// before the first step) in allocations and cache misses.
+class Slots {
+public:
+  bool contains(const Node *n) const { return keys_[find(n)] == n; }
+  uint32_t at(const Node *n) const {
+    size_t i = find(n);
+    if (keys_[i] != n)
+      internalError("program: an operand was not emitted before its use");
+    return values_[i];
+  }
+  void insert(const Node *n, uint32_t value) {
+    if (2 * (size_ + 1) > keys_.size())
+      grow();
+    size_t i = find(n);
+    if (keys_[i] != n)
+      ++size_;
+    keys_[i] = n;
+    values_[i] = value;
+  }
+
+private:
+  // The slot of n, or the empty slot where it would go.
+  size_t find(const Node *n) const {
+    size_t mask = keys_.size() - 1;
+    uint64_t h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(n)) * 0x9e3779b97f4a7c15ull;
+    size_t i = static_cast<size_t>(h ^ (h >> 32)) & mask;
+    while (keys_[i] != nullptr && keys_[i] != n)
+      i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<const Node *> keys(2 * keys_.size(), nullptr);
+    std::vector<uint32_t> values(keys.size());
+    keys.swap(keys_);
+    values.swap(values_);
+    for (size_t k = 0; k < keys.size(); ++k)
+      if (keys[k] != nullptr) {
+        size_t i = find(keys[k]);
+        keys_[i] = keys[k];
+        values_[i] = values[k];
+      }
+  }
+
+  std::vector<const Node *> keys_ = std::vector<const Node *>(64, nullptr);
+  std::vector<uint32_t> values_ = std::vector<uint32_t>(64);
+  size_t size_ = 0;
+};
+
 } // namespace
 
 Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
-  std::unordered_map<const Node *, uint32_t> visited;
+  Slots visited;
   // Iterative post-order, so deep expressions cannot exhaust the stack.
+  std::vector<std::pair<const Node *, bool>> stack;
   for (const Expr &output : outputs) {
     treeSize_ += output->treeSize;
-    std::vector<std::pair<const Node *, bool>> stack = {{output.node(), false}};
+    stack.assign(1, {output.node(), false});
     while (!stack.empty()) {
       auto [n, expanded] = stack.back();
       stack.pop_back();
-      if (visited.count(n))
+      if (visited.contains(n))
         continue;
       if (!expanded) {
         stack.push_back({n, true});
         for (const Node *op : n->ops)
-          if (!visited.count(op))
+          if (!visited.contains(op))
             stack.push_back({op, false});
         continue;
       }
@@ -110,7 +162,7 @@ Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
         instr.count = static_cast<uint32_t>(n->ops.size());
         break;
       }
-      visited[n] = static_cast<uint32_t>(instructions_.size());
+      visited.insert(n, static_cast<uint32_t>(instructions_.size()));
       instructions_.push_back(instr);
     }
     outputs_.push_back(visited.at(output.node()));
