@@ -3,8 +3,10 @@
 
 #include "symbolic/Diff.h"
 #include "symbolic/Print.h"
+#include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
+#include "symbolic/ZeroTest.h"
 
 #include <cmath>
 #include <cstdint>
@@ -83,8 +85,8 @@ bool vanishesAtRandomPoints(const Expr &e, bool cheap) {
 // numeric test even in a simulation's summary.
 constexpr double kExpandableTreeSize = 20000;
 
-// Zero after simplification. The cheap canonical form is tried first; the
-// trigonometric pass is what cancels sin^2 + cos^2 from a rotating frame.
+// Zero: proven by the exact zero test (which cancels sin^2 + cos^2 from a
+// rotating frame), else at random points (for what the test cannot decide).
 // Without `symbolic` (for a simulation's summary, where the simplifier's
 // and the expansion's cost would delay the first step: seconds for a
 // 40-link chain) the random points decide alone, scaled by the unexpanded
@@ -95,7 +97,7 @@ struct Vanishes {
     if (e.isZero())
       return true;
     if (symbolic)
-      return sym::simplify(e).isZero() || vanishesAtRandomPoints(e, false);
+      return sym::isIdenticallyZero(e) || vanishesAtRandomPoints(e, false);
     // Unexpanded, a product whose factor cancels (sin^2 + cos^2 - 1 from a
     // rotating frame) is one term: its value is rounding noise with nothing
     // to compare it with. Its expanded terms give the scale, where that is
@@ -123,7 +125,7 @@ std::string constraintOn(const Equations &eq, size_t j, const Vanishes &vanishes
 Conservation findConserved(const Equations &eq, bool forReading) {
   Conservation result;
   Vanishes vanishes{forReading};
-  auto readable = [forReading](const Expr &e) { return forReading ? sym::simplify(e) : e; };
+  auto readable = [forReading](const Expr &e) { return forReading ? sym::readable(e) : e; };
   size_t n = eq.coordinates.size();
   sym::Context &c = eq.L.context();
   std::vector<sym::Context::Coordinate> q;

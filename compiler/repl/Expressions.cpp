@@ -9,6 +9,7 @@
 #include "symbolic/Diff.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
+#include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 
@@ -622,7 +623,7 @@ private:
     if (f == "simplify" || f == "expand") {
       if (call.args.size() != 1)
         return fail(call.location, f + " takes one expression");
-      return map(*value, f == "simplify" ? sym::simplify : sym::expand);
+      return map(*value, f == "simplify" ? sym::readable : sym::expand);
     }
     if (f == "diff") {
       if (call.args.size() != 2 && call.args.size() != 3)

@@ -347,6 +347,118 @@ Polynomial NormalForm::reducedAs(const Polynomial &p, const std::vector<bool> &s
   return r;
 }
 
+namespace {
+
+// A graded lexicographic order on monomials, for the leading terms of the
+// division.
+bool monomialLess(const Polynomial::Monomial &a, const Polynomial::Monomial &b) {
+  auto degree = [](const Polynomial::Monomial &m) {
+    int64_t d = 0;
+    for (const auto &[v, e] : m)
+      d += e;
+    return d;
+  };
+  int64_t da = degree(a), db = degree(b);
+  if (da != db)
+    return da < db;
+  // Lexicographic: at the first variable whose exponents differ, the
+  // smaller exponent is the smaller monomial.
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first))
+      return a[i].second < 0;
+    if (i == a.size() || b[j].first < a[i].first)
+      return b[j].second > 0;
+    if (a[i].second != b[j].second)
+      return a[i].second < b[j].second;
+    ++i, ++j;
+  }
+  return false;
+}
+
+const std::pair<const Polynomial::Monomial, Num> &leading(const Polynomial &p) {
+  auto best = p.terms.begin();
+  for (auto it = p.terms.begin(); it != p.terms.end(); ++it)
+    if (monomialLess(best->first, it->first))
+      best = it;
+  return *best;
+}
+
+// m / d when d divides m (d's exponents all positive), else nullopt.
+std::optional<Polynomial::Monomial> dividedMonomial(const Polynomial::Monomial &m,
+                                                    const Polynomial::Monomial &d) {
+  Polynomial::Monomial q = m;
+  for (const auto &[v, e] : d) {
+    auto at = std::find_if(q.begin(), q.end(), [v = v](const auto &x) { return x.first == v; });
+    if (at == q.end() || at->second < e)
+      return std::nullopt;
+    at->second -= e;
+    if (at->second == 0)
+      q.erase(at);
+  }
+  return q;
+}
+
+} // namespace
+
+std::optional<Polynomial> NormalForm::quotient(const Polynomial &n, const Polynomial &d) const {
+  if (d.terms.empty())
+    return std::nullopt;
+  const auto &[lead, leadCoef] = leading(d);
+  Polynomial q, r = n;
+  for (size_t step = 0; !r.terms.empty(); ++step) {
+    if (step > kMaxNormalFormTerms)
+      return std::nullopt;
+    const auto &[m, c] = leading(r);
+    std::optional<Polynomial::Monomial> t = dividedMonomial(m, lead);
+    if (!t)
+      return std::nullopt;
+    Polynomial term;
+    addTerm(term, *t, c / leadCoef);
+    q = sum(q, term);
+    r = sum(r, product(term, d), Num(-1));
+  }
+  return q;
+}
+
+Polynomial NormalForm::cancelled(const Polynomial &p) {
+  try {
+    for (uint32_t v = 0; v < variables_.size() && !p.terms.empty(); ++v) {
+      if (variables_[v].kind() != Kind::Add)
+        continue;
+      // Every term must have v to a negative power.
+      bool common = true;
+      for (const auto &[m, c] : p.terms) {
+        auto at = std::find_if(m.begin(), m.end(), [v](const auto &x) { return x.first == v; });
+        common = common && at != m.end() && at->second < 0;
+      }
+      if (!common)
+        continue;
+      Polynomial d = convert(variables_[v].node());
+      bool plain = true;
+      for (const auto &[m, c] : d.terms)
+        for (const auto &[w, e] : m)
+          plain = plain && e > 0 && variableAtom_[w] < 0 && w != v;
+      if (!plain)
+        continue;
+      Polynomial numerator;
+      for (const auto &[m, c] : p.terms) {
+        Polynomial::Monomial raised = m;
+        for (auto it = raised.begin(); it != raised.end(); ++it)
+          if (it->first == v && ++it->second == 0) {
+            raised.erase(it);
+            break;
+          }
+        addTerm(numerator, std::move(raised), c);
+      }
+      if (std::optional<Polynomial> q = quotient(numerator, d))
+        return cancelled(*q);
+    }
+  } catch (const TooLarge &) {
+  }
+  return p;
+}
+
 Expr NormalForm::monomialExpr(const Polynomial::Monomial &m) const {
   std::vector<Expr> factors;
   for (const auto &[v, e] : m)

@@ -49,6 +49,12 @@ public:
   // atom, sin^2 reduced where sine[atom] and cos^2 otherwise.
   Polynomial reducedAs(const Polynomial &p, const std::vector<bool> &sine);
 
+  // p with a sum denominator that every term has cancelled where the
+  // numerator is an exact multiple of it: (x^2 - 1)/(x - 1) -> x + 1. The
+  // division is in the plain polynomial ring, so only denominators without
+  // sin/cos of an atom are tried (the reduction does not interfere).
+  Polynomial cancelled(const Polynomial &p);
+
   Expr toExpr(const Polynomial &p) const;
   Expr monomialExpr(const Polynomial::Monomial &m) const;
   Expr variable(uint32_t v) const { return variables_[v]; }
@@ -77,6 +83,7 @@ private:
   Polynomial product(const Polynomial &a, const Polynomial &b) const;
   Polynomial power(const Polynomial &a, int64_t k) const;
   void checkSize(const Polynomial &p) const;
+  std::optional<Polynomial> quotient(const Polynomial &n, const Polynomial &d) const;
 
   Context *context_ = nullptr;
   AngleAtoms angles_, exponents_;

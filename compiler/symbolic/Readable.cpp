@@ -6,6 +6,7 @@
 #include "symbolic/Simplify.h"
 #include "symbolic/ZeroTest.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -36,6 +37,34 @@ Expr grouped(const NormalForm &form, const Polynomial &p) {
   return collectParameters(form.context().add(terms));
 }
 
+// The monomial common to every term of p: each variable that all terms
+// have with the same sign, to its power nearest 0 (1/(x - 2) of
+// x^2/(x - 2) - 1/(x - 2)). Only compound variables (sums under a
+// negative power, roots, other functions): symbols are left to the velocity
+// grouping and the parameter collection, angle variables to the
+// trigonometric rules.
+Polynomial::Monomial commonFactor(const NormalForm &form, const Polynomial &p) {
+  Polynomial::Monomial common;
+  bool first = true;
+  for (const auto &[m, c] : p.terms) {
+    if (first) {
+      for (const auto &factor : m)
+        if (form.variable(factor.first).kind() != Kind::Symbol && form.atomOf(factor.first) < 0)
+          common.push_back(factor);
+      first = false;
+      continue;
+    }
+    Polynomial::Monomial kept;
+    for (const auto &[v, e] : common) {
+      auto at = std::find_if(m.begin(), m.end(), [v = v](const auto &x) { return x.first == v; });
+      if (at != m.end() && (at->second > 0) == (e > 0))
+        kept.push_back({v, e > 0 ? std::min(e, at->second) : std::max(e, at->second)});
+    }
+    common = std::move(kept);
+  }
+  return common;
+}
+
 // The angle atoms whose sine or cosine occurs in p.
 std::vector<int> atomsIn(const NormalForm &form, const Polynomial &p) {
   std::set<int> atoms;
@@ -57,7 +86,8 @@ size_t weight(const Polynomial &p) {
 // The display of the lightest normal form reached by choosing, atom by
 // atom, which square is reduced (weighed on the polynomial, so that only
 // the chosen form is built as an expression).
-Expr bestDisplay(NormalForm &form, const Polynomial &p) {
+Expr bestDisplay(NormalForm &form, const Polynomial &normal) {
+  Polynomial p = form.cancelled(normal);
   Polynomial best = p;
   size_t bestWeight = weight(p);
   std::vector<bool> sine(form.atomCount(), true);
@@ -71,7 +101,25 @@ Expr bestDisplay(NormalForm &form, const Polynomial &p) {
       sine[atom] = true;
     }
   }
-  return grouped(form, best);
+  // A common factor is written once, in front of the grouped sum.
+  Polynomial::Monomial common = commonFactor(form, best);
+  if (common.empty() || best.terms.size() < 2)
+    return grouped(form, best);
+  Polynomial rest;
+  for (const auto &[m, c] : best.terms) {
+    Polynomial::Monomial divided;
+    size_t k = 0;
+    for (const auto &factor : m) {
+      while (k < common.size() && common[k].first < factor.first)
+        ++k;
+      int32_t e = factor.second -
+                  (k < common.size() && common[k].first == factor.first ? common[k].second : 0);
+      if (e != 0)
+        divided.push_back({factor.first, e});
+    }
+    rest.terms.emplace(std::move(divided), c);
+  }
+  return form.monomialExpr(common) * grouped(form, rest);
 }
 
 } // namespace

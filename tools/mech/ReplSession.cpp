@@ -14,6 +14,7 @@
 #include "support/InputFile.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
+#include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
 
@@ -616,8 +617,7 @@ namespace {
 
 repl::Tensor simplified(const repl::Tensor &value) {
   repl::Tensor out = value;
-  for (sym::Expr &e : out.v)
-    e = sym::simplify(e);
+  out.v = sym::readableForms(value.v); // entries share their angle atoms
   return out;
 }
 
