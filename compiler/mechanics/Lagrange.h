@@ -78,8 +78,10 @@ struct Derivation {
 std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                                           Diagnostics &diagnostics);
 
-// The same equations with the simplifications for reading applied
-// (trigonometric identities, parameters collected).
+// The same equations in display form (symbolic/Readable.h) wherever they
+// are printed: T, V, D, L, T2/T1/T0, Q, Qnc, M, f, the left-hand sides, the
+// constraints and outputs; the momenta and forces, which no report prints,
+// are left as derived.
 Equations simplified(const Equations &equations);
 
 // Baumgarte's stabilization of the constraints: C q'' = gamma - 2 a psi

@@ -211,8 +211,12 @@ const Polynomial &NormalForm::convert(const Node *n) {
     break;
   case Kind::Add:
     p = constant(n->num);
-    for (size_t i = 0; i < n->ops.size(); i += 2)
-      p = sum(p, convert(n->ops[i]), n->ops[i + 1]->num);
+    for (size_t i = 0; i < n->ops.size(); i += 2) {
+      // In place: a sum of k terms costs their sizes, not k copies.
+      for (const auto &[m, c] : convert(n->ops[i]).terms)
+        addTerm(p, m, c * n->ops[i + 1]->num);
+      checkSize(p);
+    }
     break;
   case Kind::Mul:
     p = constant(n->num);

@@ -22,6 +22,15 @@ bool isVelocityOrAcceleration(const Expr &v) {
   return info.kind == SymbolKind::Coord && info.order >= 1;
 }
 
+// A group's coefficient, expanded already: angle sums recognised where it
+// has sines or cosines, parameters collected.
+Expr coefficientForm(const Expr &e) {
+  bool trigonometric = false;
+  for (size_t i = 0; e.kind() == Kind::Add && i < e->ops.size() && !trigonometric; i += 2)
+    trigonometric = e->ops[i]->mask & kHasCoord;
+  return collectParameters(trigonometric ? simplifyTrig(e) : e);
+}
+
 // p with terms grouped by velocity monomial, each coefficient simplified.
 Expr grouped(const NormalForm &form, const Polynomial &p) {
   std::map<Polynomial::Monomial, Polynomial> groups;
@@ -33,7 +42,7 @@ Expr grouped(const NormalForm &form, const Polynomial &p) {
   }
   std::vector<Expr> terms;
   for (const auto &[velocity, coefficient] : groups)
-    terms.push_back(simplify(form.toExpr(coefficient)) * form.monomialExpr(velocity));
+    terms.push_back(coefficientForm(form.toExpr(coefficient)) * form.monomialExpr(velocity));
   return collectParameters(form.context().add(terms));
 }
 
@@ -124,16 +133,21 @@ Expr bestDisplay(NormalForm &form, const Polynomial &normal) {
 
 } // namespace
 
-std::vector<Expr> readableForms(const std::vector<Expr> &exprs) {
+std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
+                                const std::vector<Expr> &equivalents) {
   std::vector<Expr> result(exprs.size());
-  NormalForm form(exprs);
+  std::vector<Expr> normalised = exprs;
+  for (size_t i = 0; i < equivalents.size() && i < exprs.size(); ++i)
+    if (equivalents[i])
+      normalised[i] = equivalents[i];
+  NormalForm form(normalised);
   std::vector<Expr> differences;
   std::vector<size_t> replaced;
   for (size_t i = 0; i < exprs.size(); ++i) {
     const Expr &e = exprs[i];
     std::optional<Polynomial> p;
     if (!e.isNumber() && e.kind() != Kind::Symbol)
-      p = form.of(e);
+      p = form.of(normalised[i]);
     if (!p) {
       result[i] = simplify(e); // too large for the normal form: the size guard prints it
       continue;

@@ -20,7 +20,11 @@
 namespace mech::sym {
 
 // The display form of each expression; angle atoms are shared across them.
-std::vector<Expr> readableForms(const std::vector<Expr> &exprs);
+// Where equivalents[i] is set, it is an expression equal to exprs[i] that is
+// cheaper to bring to the normal form (T as T2 + T1 + T0 shares the mass
+// matrix's work); the result is still checked against exprs[i].
+std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
+                                const std::vector<Expr> &equivalents = {});
 Expr readable(const Expr &e);
 
 } // namespace mech::sym
