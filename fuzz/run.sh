@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The bounded fuzzing run of the test command: replays every regression
-# input, then runs each target for SECONDS (default 25) over a scratch copy
+# input, then runs each target for SECONDS (default 20) over a scratch copy
 # of the seed corpus (nothing in the repository is written). Fails on any
 # finding; the input is left in the scratch folder's artifacts/.
 # usage: fuzz/run.sh BUILD_FUZZ_DIR [SECONDS] [SCRATCH]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$1"
-seconds="${2:-25}"
+seconds="${2:-20}"
 scratch="${3:-$(mktemp -d /tmp/mech-fuzz.XXXXXX)}"
-targets=(fuzz_parse_sema fuzz_derive_interpret)
+targets=(fuzz_parse_sema fuzz_derive_interpret fuzz_repl)
 
 bash "$root/fuzz/seeds.sh" "$scratch/seeds"
 mkdir -p "$scratch/artifacts"

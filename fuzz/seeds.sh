@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies the seed corpus into FOLDER: the models of examples/ and stdlib/,
 # the .mech files of tests/corpus and tests/diagnostics, the REPL
-# transcripts of tests/repl.
+# transcripts of tests/repl and the REPL inputs of fuzz/seeds/repl.
 # usage: fuzz/seeds.sh FOLDER
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,5 +15,6 @@ while IFS= read -r -d '' file; do
   n=$((n + 1))
 done < <(find "$root/examples" "$root/stdlib" "$root/tests/corpus" "$root/tests/diagnostics" \
               -name '*.mech' -type f -print0
-         find "$root/tests/repl" -name '*.in' -type f -print0)
+         find "$root/tests/repl" -name '*.in' -type f -print0
+         find "$root/fuzz/seeds/repl" -name '*.txt' -type f -print0)
 echo "seeds: $n files in $out"

@@ -19,7 +19,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 if command -v clang++-19 >/dev/null && command -v clang-19 >/dev/null; then
   "$root/scripts/build.sh" fuzz
   (cd "$root/build-fuzz" && ctest --output-on-failure -R '^fuzz_regressions_')
-  bash "$root/fuzz/run.sh" "$root/build-fuzz" "${MECH_FUZZ_SECONDS:-25}"
+  bash "$root/fuzz/run.sh" "$root/build-fuzz" "${MECH_FUZZ_SECONDS:-20}"
 else
   echo "test.sh: fuzzing skipped: clang-19 is not installed"
 fi
