@@ -114,6 +114,20 @@ std::string coordinateList(const Equations &eq) {
 
 } // namespace
 
+namespace {
+
+// The named subexpressions of large expressions, after the equations.
+std::string whereLines(const Equations &eq) {
+  if (eq.where.empty())
+    return "";
+  std::string out = "\nwhere (named subexpressions of the large expressions above):\n";
+  for (const sym::NamedSubexpression &named : eq.where)
+    out += "  " + toMech(named.name) + " = " + toMech(named.definition) + "\n";
+  return out;
+}
+
+} // namespace
+
 std::string equationsText(const Equations &eq) {
   std::ostringstream out;
   size_t n = eq.coordinates.size();
@@ -146,7 +160,7 @@ std::string equationsText(const Equations &eq) {
     for (size_t j = 0; j < n; ++j)
       out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
           << "\n";
-    return out.str();
+    return out.str() + whereLines(eq);
   }
   out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
          "its constraint):\n";
@@ -162,7 +176,7 @@ std::string equationsText(const Equations &eq) {
   for (size_t j = 0; j < n; ++j)
     out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = "
         << generalizedForceWithReaction(eq, j) << "\n";
-  return out.str();
+  return out.str() + whereLines(eq);
 }
 
 std::string equationsJson(const Equations &eq) {
@@ -232,6 +246,11 @@ std::string equationsJson(const Equations &eq) {
   json.key("T1").value(toMech(eq.T1));
   json.key("T0").value(toMech(eq.T0));
   json.key("conservative").value(eq.conservative);
+  // The names the expressions above use, each defined before it is used.
+  json.key("where").beginObject();
+  for (const sym::NamedSubexpression &named : eq.where)
+    json.key(toMech(named.name)).value(toMech(named.definition));
+  json.endObject();
   json.endObject();
   return json.str() + "\n";
 }
@@ -248,8 +267,12 @@ std::string equationsLatex(const Equations &eq) {
     if (!eq.constraints.empty())
       right = right + reaction(eq, j);
     out << sym::toLatex(eq.lhs[j]) << " &= " << sym::toLatex(right)
-        << (j + 1 < n ? " \\\\\n" : "\n");
+        << (j + 1 < n || !eq.where.empty() ? " \\\\\n" : "\n");
   }
+  // The names used above: x_{1} &= ..., in dependency order.
+  for (size_t i = 0; i < eq.where.size(); ++i)
+    out << sym::toLatex(eq.where[i].name) << " &= " << sym::toLatex(eq.where[i].definition)
+        << (i + 1 < eq.where.size() ? " \\\\\n" : "\n");
   out << "\\end{align}\n";
   return out.str();
 }

@@ -326,6 +326,7 @@ Equations simplified(const Equations &eq) {
     sym::zeroIdenticallyZero(*list);
   for (auto &row : s.M)
     sym::zeroIdenticallyZero(row);
+  s.where = sym::nameSharedSubexpressions(printed, originals);
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include "sema/Model.h"
 #include "support/Diagnostics.h"
 #include "symbolic/Expr.h"
+#include "symbolic/SharedTerms.h"
 
 #include <memory>
 #include <optional>
@@ -36,6 +37,9 @@ struct Equations {
   std::vector<sym::Expr> lhs;
   std::vector<sym::Expr> outputs;
   std::vector<std::string> outputNames;
+  // Display only (simplified()): the named subexpressions x1, x2, ... that
+  // large printed expressions use, in dependency order.
+  std::vector<sym::NamedSubexpression> where;
 
   // Constraints, in declaration order: Phi = lhs - rhs; holonomic ones
   // (no velocities) are also imposed at velocity level as psi = dPhi/dt =

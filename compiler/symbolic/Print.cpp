@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <tuple>
+#include <unordered_map>
 
 namespace mech::sym {
 
@@ -17,7 +18,43 @@ enum class Style { Mech, Latex, C };
 
 // Rank of a factor for display: params, coordinates, t, functions, sums,
 // velocities, accelerations, multipliers, free symbols.
-std::tuple<int, int, std::string> displayKey(const Node *n) {
+using DisplayKey = std::tuple<int, int, std::string>;
+
+// Display keys and orientations, memoised for the outermost print call:
+// sorting compares keys many times, and a key may print a whole argument.
+// Cleared when that call ends (nodes may be freed afterwards).
+struct DisplayMemo {
+  int depth = 0;
+  std::unordered_map<const Node *, DisplayKey> keys;
+  std::unordered_map<const Node *, bool> negative;
+};
+thread_local DisplayMemo displayMemo;
+
+class PrintCall {
+public:
+  PrintCall() { ++displayMemo.depth; }
+  ~PrintCall() {
+    if (--displayMemo.depth == 0) {
+      displayMemo.keys.clear();
+      displayMemo.negative.clear();
+    }
+  }
+};
+
+DisplayKey computeDisplayKey(const Node *n);
+
+DisplayKey displayKey(const Node *n) {
+  if (n->kind == Kind::Symbol || n->kind == Kind::Number)
+    return computeDisplayKey(n);
+  auto found = displayMemo.keys.find(n);
+  if (found != displayMemo.keys.end())
+    return found->second;
+  DisplayKey key = computeDisplayKey(n);
+  displayMemo.keys.emplace(n, key);
+  return key;
+}
+
+DisplayKey computeDisplayKey(const Node *n) {
   if (n->kind == Kind::Pow)
     return displayKey(n->ops[0]);
   if (n->kind == Kind::Number)
@@ -36,7 +73,7 @@ std::tuple<int, int, std::string> displayKey(const Node *n) {
     case SymbolKind::Multiplier:
       return {7, s.index, s.name};
     case SymbolKind::Free:
-      return {8, 0, s.name};
+      return {8, s.index, s.name}; // named subexpressions x1, x2, ... by number
     }
   }
   if (n->kind == Kind::Func)
@@ -50,6 +87,9 @@ std::tuple<int, int, std::string> displayKey(const Node *n) {
 bool displayNegative(const Node *n) {
   if (n->kind != Kind::Add)
     return false;
+  auto found = displayMemo.negative.find(n);
+  if (found != displayMemo.negative.end())
+    return found->second;
   const Node *firstTerm = nullptr, *firstCoef = nullptr;
   for (size_t i = 0; i < n->ops.size(); i += 2) {
     if (firstTerm == nullptr || displayKey(n->ops[i]) < displayKey(firstTerm)) {
@@ -57,7 +97,9 @@ bool displayNegative(const Node *n) {
       firstCoef = n->ops[i + 1];
     }
   }
-  return firstCoef != nullptr && firstCoef->num.isNegative();
+  bool negative = firstCoef != nullptr && firstCoef->num.isNegative();
+  displayMemo.negative.emplace(n, negative);
+  return negative;
 }
 
 bool isEvenFn(Fn fn) {
@@ -468,14 +510,17 @@ private:
 } // namespace
 
 std::string toMech(const Expr &e) {
+  PrintCall call;
   return Printer(Style::Mech, nullptr).print(e.node(), 1);
 }
 
 std::string toLatex(const Expr &e) {
+  PrintCall call;
   return Printer(Style::Latex, nullptr).print(e.node(), 1);
 }
 
 std::string toC(const Expr &e, const std::function<std::string(const SymbolInfo &)> &name) {
+  PrintCall call;
   return Printer(Style::C, &name).print(e.node(), 1);
 }
 

@@ -3,6 +3,7 @@
 #include "symbolic/Readable.h"
 
 #include "symbolic/NormalForm.h"
+#include "symbolic/Print.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/ZeroTest.h"
 
@@ -10,6 +11,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <unordered_map>
 
 namespace mech::sym {
 
@@ -131,6 +134,33 @@ Expr bestDisplay(NormalForm &form, const Polynomial &normal) {
   return form.monomialExpr(common) * grouped(form, rest);
 }
 
+// The coordinates (order 0) an expression shows.
+std::set<std::string> coordinatesShown(const Expr &e) {
+  std::set<std::string> names;
+  std::unordered_map<const Node *, bool> seen;
+  std::vector<const Node *> stack = {e.node()};
+  while (!stack.empty()) {
+    const Node *n = stack.back();
+    stack.pop_back();
+    if (!(n->mask & kHasCoord) || !seen.emplace(n, true).second)
+      continue;
+    if (n->kind == Kind::Symbol && n->context->symbolInfo(n).order == 0)
+      names.insert(n->context->symbolInfo(n).name);
+    for (const Node *child : n->ops)
+      stack.push_back(child);
+  }
+  return names;
+}
+
+// Whether the form is the better display than the plain one: it shows
+// fewer coordinates, or the same ones and prints shorter.
+bool better(const Expr &form, const Expr &plain) {
+  std::set<std::string> shown = coordinatesShown(form), before = coordinatesShown(plain);
+  if (shown != before)
+    return std::includes(before.begin(), before.end(), shown.begin(), shown.end());
+  return toMech(form).size() < toMech(plain).size();
+}
+
 } // namespace
 
 std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
@@ -153,6 +183,16 @@ std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
       continue;
     }
     result[i] = bestDisplay(form, *p);
+    // Expansion can lengthen what was short (sin(5*a) as a quintic in
+    // sin(a)): where the form grew past the input, the plain simplify is
+    // kept unless the form shows fewer coordinates or prints shorter.
+    if (result[i]->treeSize > e->treeSize) {
+      Expr plain = simplify(e);
+      if (!better(result[i], plain)) {
+        result[i] = plain;
+        continue;
+      }
+    }
     differences.push_back(result[i] - e);
     replaced.push_back(i);
   }
