@@ -4,6 +4,7 @@
 
 #include "symbolic/NormalForm.h"
 #include "symbolic/Print.h"
+#include "symbolic/SharedTerms.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/ZeroTest.h"
 
@@ -180,6 +181,12 @@ std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
       p = form.of(normalised[i]);
     if (!p) {
       result[i] = simplify(e); // too large for the normal form: the size guard prints it
+      continue;
+    }
+    if (static_cast<double>(p->terms.size()) > kMaxDisplayedTree / 4) {
+      // Its display would exceed the size guard (SharedTerms.h), which
+      // prints the derivation's DAG through names instead: no display work.
+      result[i] = e;
       continue;
     }
     result[i] = bestDisplay(form, *p);
