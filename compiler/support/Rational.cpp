@@ -89,6 +89,11 @@ std::string Rational::toString() const {
 
 std::optional<Rational> add(const Rational &a, const Rational &b) {
   int64_t x, y, num, den;
+  if (a.den_ == 1 && b.den_ == 1) { // integers: no gcd (the common case of expansions)
+    if (addOverflow(a.num_, b.num_, num) || num == INT64_MIN)
+      return std::nullopt;
+    return Rational(num);
+  }
   if (mulOverflow(a.num_, b.den_, x) || mulOverflow(b.num_, a.den_, y) || addOverflow(x, y, num) ||
       mulOverflow(a.den_, b.den_, den))
     return std::nullopt;
@@ -104,6 +109,12 @@ std::optional<Rational> sub(const Rational &a, const Rational &b) {
 }
 
 std::optional<Rational> mul(const Rational &a, const Rational &b) {
+  if (a.den_ == 1 && b.den_ == 1) { // integers: no gcd
+    int64_t num;
+    if (mulOverflow(a.num_, b.num_, num) || num == INT64_MIN)
+      return std::nullopt;
+    return Rational(num);
+  }
   // Cross-reduce first so that exact products overflow as late as possible.
   int64_t g1 = std::gcd(a.num_, b.den_), g2 = std::gcd(b.num_, a.den_);
   if (g1 == 0)

@@ -48,11 +48,16 @@ NormalForm::NormalForm(const std::vector<Expr> &exprs) {
   std::unordered_map<const Node *, bool> seen;
   for (const Expr &e : exprs)
     stack.push_back(e.node());
+  // A root is used once more than its parents account for: its form stays.
+  for (const Expr &e : exprs)
+    ++uses_[e.node()];
   while (!stack.empty()) {
     const Node *n = stack.back();
     stack.pop_back();
     if (!seen.emplace(n, true).second)
       continue;
+    for (const Node *child : n->ops)
+      ++uses_[child];
     context_ = n->context;
     if (n->kind == Kind::Func && isTrig(n->fn))
       angles_.add(n->ops[0]);
@@ -148,10 +153,38 @@ Polynomial NormalForm::sum(const Polynomial &a, const Polynomial &b, const Num &
   return r;
 }
 
+// The constant of a polynomial that is one, or nullptr.
+static const Num *constantOf(const Polynomial &p) {
+  if (p.terms.size() != 1 || !p.terms.begin()->first.empty())
+    return nullptr;
+  return &p.terms.begin()->second;
+}
+
+Polynomial NormalForm::scaled(const Polynomial &a, const Num &c) const {
+  Polynomial r = a;
+  scaleInPlace(r, c);
+  return r;
+}
+
+void NormalForm::scaleInPlace(Polynomial &p, const Num &c) const {
+  if (c.isOne())
+    return;
+  for (auto it = p.terms.begin(); it != p.terms.end();) {
+    it->second = it->second * c;
+    it = it->second.isZero() ? p.terms.erase(it) : std::next(it);
+  }
+}
+
 Polynomial NormalForm::product(const Polynomial &a, const Polynomial &b) const {
+  // A constant factor scales: no monomial is multiplied or reduced again.
+  if (const Num *c = constantOf(a))
+    return scaled(b, *c);
+  if (const Num *c = constantOf(b))
+    return scaled(a, *c);
   if (a.terms.size() * b.terms.size() > kMaxNormalFormTerms * 4)
     throw TooLarge{};
   Polynomial r;
+  r.terms.reserve(std::max(a.terms.size(), b.terms.size()));
   for (const auto &[ma, ca] : a.terms)
     for (const auto &[mb, cb] : b.terms) {
       Polynomial::Monomial m;
@@ -178,8 +211,10 @@ Polynomial NormalForm::product(const Polynomial &a, const Polynomial &b) const {
 }
 
 Polynomial NormalForm::power(const Polynomial &a, int64_t k) const {
-  Polynomial r = constant(Num(1));
-  for (int64_t i = 0; i < k; ++i)
+  if (k == 0)
+    return constant(Num(1));
+  Polynomial r = a;
+  for (int64_t i = 1; i < k; ++i)
     r = product(r, a);
   return r;
 }
@@ -213,16 +248,25 @@ const Polynomial &NormalForm::convert(const Node *n) {
     p = constant(n->num);
     for (size_t i = 0; i < n->ops.size(); i += 2) {
       // In place: a sum of k terms costs their sizes, not k copies.
+      const Num &scale = n->ops[i + 1]->num;
       for (const auto &[m, c] : convert(n->ops[i]).terms)
-        addTerm(p, m, c * n->ops[i + 1]->num);
+        addTerm(p, m, scale.isOne() ? c : c * scale);
       checkSize(p);
     }
     break;
-  case Kind::Mul:
-    p = constant(n->num);
-    for (size_t i = 0; i < n->ops.size(); i += 2)
-      p = product(p, factor(n->ops[i], n->ops[i + 1]));
+  case Kind::Mul: {
+    Polynomial first, next;
+    const Polynomial &f = factorOf(n->ops[0], n->ops[1], first);
+    if (n->ops.size() == 2) {
+      p = scaled(f, n->num);
+      break;
+    }
+    p = product(f, factorOf(n->ops[2], n->ops[3], next));
+    for (size_t i = 4; i < n->ops.size(); i += 2)
+      p = product(p, factorOf(n->ops[i], n->ops[i + 1], next));
+    scaleInPlace(p, n->num);
     break;
+  }
   case Kind::Pow:
     p = factor(n->ops[0], n->ops[1]);
     break;
@@ -230,7 +274,29 @@ const Polynomial &NormalForm::convert(const Node *n) {
     p = function(n);
     break;
   }
+  release(n);
   return memo_.emplace(n, std::move(p)).first->second;
+}
+
+// Forgets the forms of n's operands that no other parent will ask for: a
+// chain's equations at n = 80 kept half a gigabyte of intermediate
+// polynomials otherwise.
+void NormalForm::release(const Node *n) {
+  for (const Node *child : n->ops) {
+    auto count = uses_.find(child);
+    if (count != uses_.end() && count->second > 0 && --count->second == 0)
+      memo_.erase(child);
+  }
+}
+
+// base^exponent, without a copy when the exponent is 1 (the memoised form
+// of the base itself); otherwise built in storage.
+const Polynomial &NormalForm::factorOf(const Node *base, const Node *exponent,
+                                       Polynomial &storage) {
+  if (exponent->kind == Kind::Number && exponent->num.isOne())
+    return convert(base);
+  storage = factor(base, exponent);
+  return storage;
 }
 
 // base^exponent: expanded for a natural exponent, a monomial inverted, any

@@ -15,6 +15,7 @@
 
 #include "symbolic/AngleAtoms.h"
 #include "symbolic/Expr.h"
+#include "symbolic/Monomial.h"
 
 #include <map>
 #include <optional>
@@ -28,7 +29,7 @@ inline constexpr size_t kMaxNormalFormTerms = 20000;
 
 struct Polynomial {
   // (variable, non-zero exponent), sorted by variable.
-  using Monomial = std::vector<std::pair<uint32_t, int32_t>>;
+  using Monomial = sym::Monomial;
   struct MonomialHash {
     size_t operator()(const Monomial &m) const;
   };
@@ -71,6 +72,7 @@ private:
 
   const Polynomial &convert(const Node *n);
   Polynomial factor(const Node *base, const Node *exponent);
+  const Polynomial &factorOf(const Node *base, const Node *exponent, Polynomial &storage);
   Polynomial function(const Node *n);
   Circle angle(const Node *arg);
   Circle atomPower(int atom, int64_t k);
@@ -80,6 +82,8 @@ private:
   Polynomial constant(const Num &c) const;
   void addTerm(Polynomial &p, Polynomial::Monomial m, const Num &c) const;
   Polynomial sum(const Polynomial &a, const Polynomial &b, const Num &scale = Num(1)) const;
+  Polynomial scaled(const Polynomial &a, const Num &c) const;
+  void scaleInPlace(Polynomial &p, const Num &c) const;
   Polynomial product(const Polynomial &a, const Polynomial &b) const;
   Polynomial power(const Polynomial &a, int64_t k) const;
   void checkSize(const Polynomial &p) const;
@@ -93,7 +97,11 @@ private:
   std::vector<std::pair<uint32_t, uint32_t>> atomVariables_; // (sin, cos) by atom
   std::vector<int32_t>
       reducedPartner_; // by variable: the other of its pair when it is reduced, else -1
+  void release(const Node *n);
+
   std::unordered_map<const Node *, Polynomial> memo_;
+  // How many parents (and roots) will still ask for each node's form.
+  std::unordered_map<const Node *, uint32_t> uses_;
   std::map<std::pair<int, int64_t>, Circle> powers_;
 };
 

@@ -47,7 +47,8 @@ Expr grouped(const NormalForm &form, const Polynomial &p) {
   std::vector<Expr> terms;
   for (const auto &[velocity, coefficient] : groups)
     terms.push_back(coefficientForm(form.toExpr(coefficient)) * form.monomialExpr(velocity));
-  return collectParameters(form.context().add(terms));
+  // The coefficients are collected already: only the sum of the groups is.
+  return collectParametersOfSum(form.context().add(terms));
 }
 
 // The monomial common to every term of p: each variable that all terms
@@ -78,12 +79,16 @@ Polynomial::Monomial commonFactor(const NormalForm &form, const Polynomial &p) {
   return common;
 }
 
-// The angle atoms whose sine or cosine occurs in p.
-std::vector<int> atomsIn(const NormalForm &form, const Polynomial &p) {
+// The angle atoms whose cosine occurs squared (or to a higher power) in p,
+// reduced with sin^2 -> 1 - cos^2: only for these does reducing cos^2
+// instead give another form. Trying every atom cost the chain's forcing
+// n^3 term insertions.
+std::vector<int> atomsWithChoice(const NormalForm &form, const Polynomial &p) {
   std::set<int> atoms;
   for (const auto &[m, c] : p.terms)
     for (const auto &[v, e] : m)
-      if (form.atomOf(v) >= 0)
+      if (e >= 2 && form.atomOf(v) >= 0 && form.variable(v).kind() == Kind::Func &&
+          form.variable(v)->fn == Fn::Cos)
         atoms.insert(form.atomOf(v));
   return {atoms.begin(), atoms.end()};
 }
@@ -104,7 +109,7 @@ Expr bestDisplay(NormalForm &form, const Polynomial &normal) {
   Polynomial best = p;
   size_t bestWeight = weight(p);
   std::vector<bool> sine(form.atomCount(), true);
-  for (int atom : atomsIn(form, p)) {
+  for (int atom : atomsWithChoice(form, p)) {
     sine[atom] = false;
     Polynomial candidate = form.reducedAs(p, sine);
     if (size_t w = weight(candidate); w < bestWeight) {
@@ -179,6 +184,7 @@ std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
     std::optional<Polynomial> p;
     if (!e.isNumber() && e.kind() != Kind::Symbol)
       p = form.of(normalised[i]);
+
     if (!p) {
       result[i] = simplify(e); // too large for the normal form: the size guard prints it
       continue;

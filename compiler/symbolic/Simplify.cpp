@@ -11,35 +11,44 @@ namespace mech::sym {
 
 namespace {
 
-// Rebuilds a node from rewritten children through the canonical factories.
+// Rebuilds a node from rewritten children through the canonical factories;
+// the node itself when no child changed (as Halide's IRMutator does), so a
+// pass over a form that is already simplified interns nothing.
 Expr rebuild(const Node *n, const std::function<Expr(const Node *)> &child) {
+  if (n->kind == Kind::Number || n->kind == Kind::Symbol)
+    return Expr(n);
+  std::vector<Expr> kids;
+  kids.reserve(n->ops.size());
+  bool same = true;
+  for (size_t i = 0; i < n->ops.size(); ++i) {
+    // A sum's odd operands are its numeric coefficients.
+    Expr k = n->kind == Kind::Add && i % 2 ? Expr(n->ops[i]) : child(n->ops[i]);
+    same = same && k.node() == n->ops[i];
+    kids.push_back(std::move(k));
+  }
+  if (same)
+    return Expr(n);
   Context &c = *n->context;
   switch (n->kind) {
-  case Kind::Number:
-  case Kind::Symbol:
-    return Expr(n);
   case Kind::Add: {
     std::vector<Expr> terms = {c.number(n->num)};
-    for (size_t i = 0; i < n->ops.size(); i += 2)
-      terms.push_back(Expr(n->ops[i + 1]) * child(n->ops[i]));
+    for (size_t i = 0; i < kids.size(); i += 2)
+      terms.push_back(kids[i + 1] * kids[i]);
     return c.add(terms);
   }
   case Kind::Mul: {
     std::vector<Expr> factors = {c.number(n->num)};
-    for (size_t i = 0; i < n->ops.size(); i += 2)
-      factors.push_back(pow(child(n->ops[i]), child(n->ops[i + 1])));
+    for (size_t i = 0; i < kids.size(); i += 2)
+      factors.push_back(pow(kids[i], kids[i + 1]));
     return c.mul(factors);
   }
   case Kind::Pow:
-    return pow(child(n->ops[0]), child(n->ops[1]));
-  case Kind::Func: {
-    std::vector<Expr> args;
-    for (const Node *a : n->ops)
-      args.push_back(child(a));
-    return c.function(n->fn, args);
+    return pow(kids[0], kids[1]);
+  case Kind::Func:
+    return c.function(n->fn, kids);
+  default:
+    return Expr(n);
   }
-  }
-  return Expr(n);
 }
 
 class Pass {
@@ -409,6 +418,10 @@ Expr simplifyTrig(const Expr &e) {
 Expr collectParameters(const Expr &e) {
   Pass pass(collectRule);
   return pass(e.node());
+}
+
+Expr collectParametersOfSum(const Expr &e) {
+  return collectRule(e);
 }
 
 Expr simplify(const Expr &e) {

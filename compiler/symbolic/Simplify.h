@@ -18,6 +18,8 @@ inline constexpr size_t kMaxExpandedTerms = 4096;
 Expr expand(const Expr &e);
 Expr simplifyTrig(const Expr &e);
 Expr collectParameters(const Expr &e);
+// The collection on e's top-level sum only, for terms collected already.
+Expr collectParametersOfSum(const Expr &e);
 Expr simplify(const Expr &e);
 
 } // namespace mech::sym
