@@ -46,7 +46,9 @@ struct KernelPrograms {
   sym::Program outputs;
   sym::Program momentumForce; // n momenta, then n forces
   sym::Program residuals;     // m of Phi, m of psi, m*n of C
-  static KernelPrograms build(const Equations &equations, size_t params);
+  // With cheaperForms, M and f are computed from their display forms where
+  // those take fewer operations (small programs only; Kernels.cpp).
+  static KernelPrograms build(const Equations &equations, size_t params, bool cheaperForms = true);
 };
 
 // Solves M y = b in place (b becomes y) by LDL^T without pivoting; M is

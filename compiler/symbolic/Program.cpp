@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <unordered_set>
 
 namespace mech::sym {
 
@@ -223,6 +224,81 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
   }
   for (size_t k = 0; k < outputs_.size(); ++k)
     outputs[k] = v[outputs_[k]];
+}
+
+namespace {
+
+// Multiplications (and a division when negative) of x^k by squaring.
+double powerCost(int32_t k) {
+  if (k == 0 || k == 1)
+    return 0;
+  int64_t m = k < 0 ? -int64_t(k) : k;
+  double cost = 0;
+  for (; m > 1; m >>= 1)
+    cost += (m & 1) ? 2 : 1;
+  return cost + (k < 0 ? kCostDivide : 0);
+}
+
+double functionCost(Fn fn) {
+  switch (fn) {
+  case Fn::Abs:
+  case Fn::Sign:
+    return 1;
+  case Fn::Atan2:
+    return 2 * kCostFunction;
+  default:
+    return kCostFunction;
+  }
+}
+
+} // namespace
+
+double Program::cost() const {
+  double total = 0;
+  // The back ends take sin and cos of one argument from one sincos call.
+  std::unordered_set<uint32_t> sincosArguments;
+  for (const Instruction &instr : instructions_) {
+    if (instr.op == Instruction::Op::Constant || instr.op == Instruction::Op::Input)
+      continue; // `first` is no operand index for these
+    const Operand *ops = operands_.data() + instr.first;
+    switch (instr.op) {
+    case Instruction::Op::Constant:
+    case Instruction::Op::Input:
+      break;
+    case Instruction::Op::Sum:
+      total += instr.count - 1 + (instr.constant != 0 ? 1 : 0);
+      for (uint32_t k = 0; k < instr.count; ++k)
+        total += ops[k].scale == 1 || ops[k].scale == -1 ? 0 : 1;
+      break;
+    case Instruction::Op::Product:
+      total += instr.count - 1 + (instr.constant == 1 || instr.constant == -1 ? 0 : 1);
+      for (uint32_t k = 0; k < instr.count; ++k)
+        switch (ops[k].mode) {
+        case Operand::Mode::IntegerPower:
+          total += powerCost(ops[k].power);
+          break;
+        case Operand::Mode::Sqrt:
+          total += kCostSqrt;
+          break;
+        case Operand::Mode::InverseSqrt:
+          total += kCostSqrt + kCostDivide;
+          break;
+        case Operand::Mode::GeneralPower:
+          total += kCostPow;
+          break;
+        case Operand::Mode::Scaled:
+          break;
+        }
+      break;
+    case Instruction::Op::Function:
+      if ((instr.fn == Fn::Sin || instr.fn == Fn::Cos) &&
+          !sincosArguments.insert(ops[0].value).second)
+        break;
+      total += functionCost(instr.fn);
+      break;
+    }
+  }
+  return total;
 }
 
 std::vector<double> Program::evaluate(const std::vector<double> &inputs) const {

@@ -30,6 +30,14 @@ struct Operand {
   uint32_t exponent = 0; // GeneralPower: the exponent's instruction
 };
 
+// Weights of Program::cost, in multiply-equivalents: roughly the relative
+// throughput of these operations in compiled code on x86-64 with glibc's
+// libm (an addition or multiplication 1, a division 4, a square root 6, an
+// elementary function 60, pow 80; sin and cos of one argument count once,
+// as one sincos call computes both). A choice between programs that differ
+// by a few percent in this count is not a claim about run time.
+inline constexpr double kCostDivide = 4, kCostSqrt = 6, kCostFunction = 60, kCostPow = 80;
+
 class Program {
 public:
   // Maps a symbol to an input index, or -1 when the symbol has no value.
@@ -47,6 +55,9 @@ public:
   const std::vector<uint32_t> &outputs() const { return outputs_; }
   // Size of the outputs written as trees, i.e. before CSE.
   double treeSize() const { return treeSize_; }
+  // The work of one evaluation in multiply-equivalents (kCost* below), to
+  // choose between equal programs.
+  double cost() const;
 
 private:
   uint32_t emit(const Node *n, const InputMap &inputs);
