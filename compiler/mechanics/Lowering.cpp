@@ -1,6 +1,7 @@
 // One lowering rule per sema IR kind.
 #include "mechanics/Lowering.h"
 
+#include "mechanics/MatrixBuiltins.h"
 #include "support/Diagnostics.h"
 
 namespace mech::mechanics {
@@ -213,6 +214,12 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
         t.v.push_back(i == j ? child(static_cast<size_t>(i)).v[0] : c.zero());
     return t;
   }
+  case B::Det:
+    return Tensor::scalar(determinant(c, child(0)));
+  case B::Trace:
+    return Tensor::scalar(trace(c, child(0)));
+  case B::Inv:
+    return inverse(c, child(0));
   default:
     internalError("unhandled builtin in lowering");
   }

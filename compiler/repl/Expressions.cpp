@@ -3,6 +3,7 @@
 // substitution, and numbers by the engine's straight-line programs.
 #include "repl/Expressions.h"
 
+#include "mechanics/MatrixBuiltins.h"
 #include "sema/Units.h"
 #include "support/EditDistance.h"
 #include "support/NumberText.h"
@@ -69,6 +70,12 @@ class Evaluator {
 public:
   Evaluator(Scope &scope, Diagnostics &diagnostics)
       : scope_(scope), diagnostics_(diagnostics), c_(*scope.context) {}
+
+  // Where a taylor call that is the whole input leaves its terms.
+  void recordSeries(const ast::Expr &input, Series *series) {
+    seriesInput_ = &input;
+    series_ = series;
+  }
 
   std::optional<Tensor> eval(const ast::Expr &e) {
     switch (e.kind) {
@@ -511,6 +518,11 @@ private:
           t.v.push_back(a.v[static_cast<size_t>(j * a.cols + i)]);
       return t;
     }
+    if (f == "det" || f == "trace" || f == "inv") {
+      if (!arity(1))
+        return std::nullopt;
+      return squareMatrixFunction(*sema::findBuiltin(f), call, args[0]);
+    }
     if (f == "diag") {
       if (args.empty())
         return fail(call.location, "diag takes the diagonal's entries");
@@ -529,6 +541,22 @@ private:
                 "unknown function '" + f +
                     "' (the REPL has the language's built-ins and diff, simplify, expand, subs, "
                     "taylor, eval)");
+  }
+
+  // det, trace and inv: the language's own rule (sema::squareMatrixProblem)
+  // and implementation (mechanics/MatrixBuiltins), not a copy of them.
+  std::optional<Tensor> squareMatrixFunction(sema::Builtin builtin, const ast::Call &call,
+                                             const Tensor &matrix) {
+    if (auto problem = sema::squareMatrixProblem(builtin, sema::Shape{matrix.rows, matrix.cols}))
+      return fail(call.args[0]->location, *problem);
+    if (builtin == sema::Builtin::Trace)
+      return Tensor::scalar(mechanics::trace(c_, matrix));
+    Expr det = mechanics::determinant(c_, matrix);
+    if (builtin == sema::Builtin::Det)
+      return Tensor::scalar(det);
+    if (det.isZero())
+      return fail(call.args[0]->location, "inv of a singular matrix (its determinant is 0)");
+    return mechanics::inverse(c_, matrix);
   }
 
   // A def's body with its parameters bound to the arguments' values.
@@ -613,6 +641,55 @@ private:
     return out;
   }
 
+  // taylor(e, x, x0, n): sum over k <= n of e^(k)(x0) (x - x0)^k / k!.
+  std::optional<Tensor> taylor(const ast::Call &call, const Tensor &value) {
+    if (call.args.size() != 4)
+      return fail(call.location, "taylor takes an expression, a symbol, the point and the "
+                                 "order: taylor(e, x, 0, 5)");
+    auto x = symbolArgument(*call.args[1], "taylor");
+    auto at = eval(*call.args[2]);
+    auto order = integer(*call.args[3]);
+    if (!x || !at || !order)
+      return std::nullopt;
+    if (!at->isScalar())
+      return fail(call.args[2]->location, "taylor: the point must be a scalar");
+    if (*order < 0 || *order > 20)
+      return fail(call.args[3]->location, "taylor: the order must be between 0 and 20");
+    sym::Substitution atPoint;
+    atPoint.set(*x, at->v[0]);
+    Expr offset = *x - at->v[0];
+    Series series;
+    Tensor sum{value.rows, value.cols, {}};
+    for (const Expr &e : value.v) {
+      std::vector<Expr> terms;
+      std::vector<SeriesTerm> ordered;
+      Expr derivative = e;
+      sym::Num factorial(1);
+      for (long k = 0; k <= *order; ++k) {
+        if (k > 0) {
+          derivative = sym::diff(derivative, *x);
+          factorial = factorial * sym::Num(k);
+        }
+        Expr coefficient = atPoint(derivative) / c_.number(factorial);
+        if (coefficient.isZero())
+          continue;
+        Expr power = sym::pow(offset, k);
+        terms.push_back(coefficient * power);
+        ordered.push_back({coefficient, power});
+      }
+      sum.v.push_back(c_.add(terms));
+      if (ordered.empty())
+        ordered.push_back({c_.zero(), c_.one()});
+      series.push_back(std::move(ordered));
+    }
+    auto checked = checkedDivisions(std::move(sum), call.location,
+                                    "taylor: the expression or a derivative is not defined at "
+                                    "the point");
+    if (checked && series_ && &call == seriesInput_)
+      *series_ = std::move(series);
+    return checked;
+  }
+
   std::optional<Tensor> calculatorFunction(const ast::Call &call) {
     const std::string &f = call.callee;
     if (call.args.empty())
@@ -655,39 +732,8 @@ private:
       return checkedDivisions(map(*value, [&](const Expr &e) { return substitution(e); }),
                               call.location, "subs: the substitution divides by zero");
     }
-    if (f == "taylor") {
-      // taylor(e, x, x0, n): sum over k <= n of e^(k)(x0) (x - x0)^k / k!.
-      if (call.args.size() != 4)
-        return fail(call.location, "taylor takes an expression, a symbol, the point and the "
-                                   "order: taylor(e, x, 0, 5)");
-      auto x = symbolArgument(*call.args[1], "taylor");
-      auto at = eval(*call.args[2]);
-      auto order = integer(*call.args[3]);
-      if (!x || !at || !order)
-        return std::nullopt;
-      if (!at->isScalar())
-        return fail(call.args[2]->location, "taylor: the point must be a scalar");
-      if (*order < 0 || *order > 20)
-        return fail(call.args[3]->location, "taylor: the order must be between 0 and 20");
-      sym::Substitution atPoint;
-      atPoint.set(*x, at->v[0]);
-      Expr offset = *x - at->v[0];
-      Tensor series = map(*value, [&](const Expr &e) {
-        std::vector<Expr> terms;
-        Expr derivative = e;
-        sym::Num factorial(1);
-        for (long k = 0; k <= *order; ++k) {
-          if (k > 0) {
-            derivative = sym::diff(derivative, *x);
-            factorial = factorial * sym::Num(k);
-          }
-          terms.push_back(atPoint(derivative) * sym::pow(offset, k) / c_.number(factorial));
-        }
-        return c_.add(terms);
-      });
-      return checkedDivisions(std::move(series), call.location,
-                              "taylor: the expression or a derivative is not defined at the point");
-    }
+    if (f == "taylor")
+      return taylor(call, *value);
     // eval(e, x = 1, ...): every symbol needs a number, from the pairs or
     // from the model (params, init state, t = 0).
     auto given = pairs(call, 1);
@@ -747,12 +793,17 @@ private:
   Diagnostics &diagnostics_;
   sym::Context &c_;
   int defDepth_ = 0;
+  const ast::Expr *seriesInput_ = nullptr;
+  Series *series_ = nullptr;
 };
 
 } // namespace
 
-std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics) {
-  std::optional<Tensor> value = Evaluator(scope, diagnostics).eval(expr);
+std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics,
+                               Series *series) {
+  Evaluator evaluator(scope, diagnostics);
+  evaluator.recordSeries(expr, series);
+  std::optional<Tensor> value = evaluator.eval(expr);
   if (value)
     for (const Expr &e : value->v)
       if (e.isNumber() && !std::isfinite(e->num.toDouble())) {
@@ -763,27 +814,44 @@ std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics 
   return value;
 }
 
-std::string format(const Tensor &value, bool latex) {
-  auto one = [&](const Expr &e) {
+std::string format(const Tensor &value, bool latex, const Series *series) {
+  auto single = [&](const Expr &e) {
     if (e.isNumber() && !e->num.exact())
       return shortestNumber(e->num.toDouble());
     return latex ? sym::toLatex(e) : sym::toMech(e);
   };
+  // Entry i, term by term when it is a series: a term's own sign becomes the
+  // operator before it (+ binds loosest, so this is the same sum).
+  auto one = [&](size_t i) {
+    if (!series || i >= series->size() || (*series)[i].empty())
+      return single(value.v[i]);
+    std::string text;
+    for (const SeriesTerm &term : (*series)[i]) {
+      std::string shown = single(term.coefficient * term.power);
+      if (text.empty())
+        text = shown;
+      else if (shown[0] == '-')
+        text += " - " + shown.substr(1);
+      else
+        text += " + " + shown;
+    }
+    return text;
+  };
   if (value.v.empty())
     return latex ? "\\begin{pmatrix}\\end{pmatrix}" : "[]";
   if (value.isScalar())
-    return one(value[0]);
+    return one(0);
   auto row = [&](size_t from, size_t count) {
     std::string text = latex ? "" : "[";
     for (size_t i = 0; i < count; ++i)
-      text += (i ? (latex ? " & " : ", ") : "") + one(value.v[from + i]);
+      text += (i ? (latex ? " & " : ", ") : "") + one(from + i);
     return text + (latex ? "" : "]");
   };
   if (value.cols == 0) {
     if (latex) {
       std::string text = "\\begin{pmatrix}";
       for (size_t i = 0; i < value.v.size(); ++i)
-        text += (i ? " \\\\ " : "") + one(value.v[i]);
+        text += (i ? " \\\\ " : "") + one(i);
       return text + "\\end{pmatrix}";
     }
     return row(0, value.v.size());

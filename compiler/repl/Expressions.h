@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mech::repl {
 
@@ -37,10 +38,24 @@ struct Scope {
   std::map<std::string, const ast::DefDecl *> defs;
 };
 
-// The value of `expr`, or nullopt with errors reported at its nodes.
-std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics);
+// The terms of each entry of a Taylor polynomial, c_k (x - x0)^k in
+// ascending k, without the zero ones (one term 0 when all are). The engine
+// keeps a sum as a set of terms and prints them in its own order; a series
+// reads as one only in ascending powers, so the REPL prints these terms in
+// turn. The coefficient is kept apart so that it can be simplified without
+// expanding the power.
+struct SeriesTerm {
+  sym::Expr coefficient, power;
+};
+using Series = std::vector<std::vector<SeriesTerm>>;
 
-// a; [a, b]; [[a, b], [c, d]] in .mech syntax, or in LaTeX.
-std::string format(const Tensor &value, bool latex = false);
+// The value of `expr`, or nullopt with errors reported at its nodes. When
+// `expr` is a call of taylor and `series` is given, it receives the terms.
+std::optional<Tensor> evaluate(const ast::Expr &expr, Scope &scope, Diagnostics &diagnostics,
+                               Series *series = nullptr);
+
+// a; [a, b]; [[a, b], [c, d]] in .mech syntax, or in LaTeX. With `series`
+// (one list of terms per entry) the entries are printed term by term.
+std::string format(const Tensor &value, bool latex = false, const Series *series = nullptr);
 
 } // namespace mech::repl

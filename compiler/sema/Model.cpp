@@ -31,6 +31,17 @@ std::optional<Builtin> findBuiltin(const std::string &name) {
   return std::nullopt;
 }
 
+std::optional<std::string> squareMatrixProblem(Builtin b, Shape s) {
+  std::string name = builtinName(b);
+  if (!s.isMatrix() || s.rows != s.cols)
+    return name + " expects a square matrix, found " + s.toString();
+  if (b != Builtin::Trace && s.rows > kMaxCofactorSize)
+    return name + " takes matrices of at most " + std::to_string(kMaxCofactorSize) + "x" +
+           std::to_string(kMaxCofactorSize) + " (its cofactor expansion grows as n!), found " +
+           s.toString();
+  return std::nullopt;
+}
+
 const char *exprKindName(ExprKind kind) {
   switch (kind) {
 #define MECH_SEMA_NAME(name)                                                                       \

@@ -33,7 +33,8 @@ struct Shape {
   friend bool operator==(const Shape &, const Shape &) = default;
 };
 
-// The built-in functions: the elementary ones, then those on vectors.
+// The built-in functions: the elementary ones, then those on vectors and
+// matrices.
 #define MECH_BUILTINS(X)                                                                           \
   MECH_ELEMENTARY_FUNCTIONS(X)                                                                     \
   X(Sqrt, "sqrt", 1)                                                                               \
@@ -41,7 +42,10 @@ struct Shape {
   X(Cross, "cross", 2)                                                                             \
   X(Norm, "norm", 1)                                                                               \
   X(Transpose, "transpose", 1)                                                                     \
-  X(Diag, "diag", -1)
+  X(Diag, "diag", -1)                                                                              \
+  X(Det, "det", 1)                                                                                 \
+  X(Trace, "trace", 1)                                                                             \
+  X(Inv, "inv", 1)
 
 enum class Builtin {
 #define MECH_BUILTIN_ENUM(id, name, arity) id,
@@ -51,6 +55,15 @@ enum class Builtin {
 
 const char *builtinName(Builtin b);
 std::optional<Builtin> findBuiltin(const std::string &name);
+
+// det and inv expand by cofactors, whose terms grow as n!: they take
+// matrices of at most this many rows.
+constexpr int kMaxCofactorSize = 4;
+
+// The rule of det, trace and inv, shared by the checker and the REPL so that
+// both say the same: why `b` cannot take an argument of shape `s`
+// ("det expects a square matrix, found a 2x3 matrix"), or nullopt when it can.
+std::optional<std::string> squareMatrixProblem(Builtin b, Shape s);
 
 // One list of IR node kinds drives the enum and the printers.
 #define MECH_SEMA_EXPR_KINDS(X)                                                                    \

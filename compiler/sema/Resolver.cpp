@@ -715,8 +715,39 @@ ExprRef Resolver::resolveBuiltin(Builtin builtin, const ast::Call &call,
     int n = static_cast<int>(args.size());
     return makeCall(Shape::matrix(n, n), dim);
   }
+  case Builtin::Det:
+  case Builtin::Trace:
+  case Builtin::Inv:
+    if (!arity(1))
+      return nullptr;
+    return resolveSquareMatrixCall(builtin, call, args[0]);
   }
   internalError("unhandled builtin");
+}
+
+// det, trace and inv: the shape rule is shared with the REPL
+// (squareMatrixProblem); the entries share one dimension (resolveVector), so
+// det has it to the n-th power, trace keeps it and inv inverts it.
+ExprRef Resolver::resolveSquareMatrixCall(Builtin builtin, const ast::Call &call, ExprRef matrix) {
+  if (auto problem = squareMatrixProblem(builtin, matrix->shape)) {
+    diagnostics_.error(call.args[0]->location, *problem);
+    return nullptr;
+  }
+  DimInfo dim = matrix->dim;
+  if (dim.isKnown() && builtin != Builtin::Trace) {
+    auto power = builtin == Builtin::Det ? dim.dimension.raisedTo(Rational(matrix->shape.rows))
+                                         : Dimension().over(dim.dimension);
+    if (!power) {
+      diagnostics_.error(call.location, exponentLimitMessage(dim, builtinName(builtin)));
+      return nullptr;
+    }
+    dim = DimInfo::known(*power);
+  }
+  Shape shape = builtin == Builtin::Inv ? matrix->shape : Shape::scalar();
+  auto node =
+      std::const_pointer_cast<Node>(make(ExprKind::Call, shape, dim, call.location, {matrix}));
+  node->builtin = builtin;
+  return node;
 }
 
 void Resolver::checkShadowing(const std::string &name, Location loc, const Env &env) {

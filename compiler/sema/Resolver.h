@@ -75,6 +75,7 @@ private:
   ExprRef resolveIndex(const ast::Index &index, const Env &env);
   ExprRef resolveCall(const ast::Call &call, const Env &env);
   ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);
+  ExprRef resolveSquareMatrixCall(Builtin builtin, const ast::Call &call, ExprRef matrix);
   ExprRef expandDef(const DefEntry &def, const ast::Call &call, std::vector<ExprRef> args);
   ExprRef resolveSum(const ast::SumOver &sum, const Env &env);
   ExprRef resolveVector(const ast::Vector &vector, const Env &env);

@@ -88,6 +88,38 @@ TEST_CASE("taylor approximates the function to the next order", "[repl]") {
   }
 }
 
+TEST_CASE("taylor in the repl prints ascending powers of x - x0", "[repl]") {
+  Calculator c;
+  auto shown = [&](const std::string &text, bool latex = false) {
+    Diagnostics diagnostics;
+    ast::ExprPtr tree = parseExpression(c.sources.add("<test>", text), diagnostics);
+    REQUIRE(tree);
+    repl::Series series;
+    auto value = repl::evaluate(*tree, c.scope, diagnostics, &series);
+    INFO(text);
+    REQUIRE(value);
+    REQUIRE(series.size() == value->v.size());
+    return repl::format(*value, latex, &series);
+  };
+  // 1/(1 - x) = sum of x^k; sin x = x - x^3/6 + x^5/120 (no even terms);
+  // exp x about 1 = e sum of (x - 1)^k / k!.
+  CHECK(shown("taylor(1/(1 - x), x, 0, 5)") == "1 + x + x^2 + x^3 + x^4 + x^5");
+  CHECK(shown("taylor(sin(x), x, 0, 5)") == "x - x^3/6 + x^5/120");
+  CHECK(shown("taylor(exp(x), x, 1, 3)") ==
+        "exp(1) + (x - 1)*exp(1) + (x - 1)^2*exp(1)/2 + (x - 1)^3*exp(1)/6");
+  CHECK(shown("taylor([cos(x), x^2], x, 0, 1)") == "[1, 0]");
+  CHECK(shown("taylor(exp(x), x, 0, 2)", true) == "1 + x + \\frac{x^{2}}{2}");
+  // Only a taylor call that is the whole input is a series: a product of
+  // one is a sum like any other, printed in the engine's order.
+  repl::Series none;
+  Diagnostics diagnostics;
+  ast::ExprPtr tree =
+      parseExpression(c.sources.add("<test>", "2 * taylor(exp(x), x, 0, 2)"), diagnostics);
+  REQUIRE(tree);
+  REQUIRE(repl::evaluate(*tree, c.scope, diagnostics, &none));
+  CHECK(none.empty());
+}
+
 TEST_CASE("vectors and matrices multiply as written out by hand", "[repl]") {
   Calculator c;
   // [[1, 2], [3, 4]] [[0, 1], [1, 0]] = [[2, 1], [4, 3]]

@@ -64,10 +64,27 @@ const CommandHelp kCommands[] = {
     {":quit", ":quit", "leave (also Ctrl-D)"},
 };
 
-const std::vector<std::string> kFunctions = {
-    "sin",       "cos",  "tan", "asin", "acos",     "atan",   "atan2", "sinh",   "cosh",
-    "tanh",      "exp",  "log", "sqrt", "abs",      "sign",   "dot",   "cross",  "norm",
-    "transpose", "diag", "sum", "diff", "simplify", "expand", "subs",  "taylor", "eval"};
+// The language's built-ins (from their one list), sum, then the calculator's.
+const std::vector<std::string> kBuiltins = {
+#define MECH_REPL_BUILTIN(id, name, arity) name,
+    MECH_BUILTINS(MECH_REPL_BUILTIN)
+#undef MECH_REPL_BUILTIN
+        "sum"};
+const std::vector<std::string> kCalculatorFunctions = {"diff", "simplify", "expand",
+                                                       "subs", "taylor",   "eval"};
+
+// The built-ins for :help, as lines of at most 100 characters.
+std::string builtinList() {
+  std::string text, line;
+  for (const std::string &name : kBuiltins) {
+    if (!line.empty() && line.size() + 1 + name.size() > 100) {
+      text += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + name;
+  }
+  return text + line;
+}
 
 std::string trim(const std::string &text) {
   size_t first = text.find_first_not_of(" \t\r\n");
@@ -315,7 +332,9 @@ std::vector<std::string> ReplSession::completions(const std::string &prefix) con
   } else {
     for (const auto &[name, value] : scope_.names)
       candidates.push_back(name);
-    for (const std::string &f : kFunctions)
+    for (const std::string &f : kBuiltins)
+      candidates.push_back(f);
+    for (const std::string &f : kCalculatorFunctions)
       candidates.push_back(f);
     for (const std::string &k : kModelKeywords)
       candidates.push_back(k);
@@ -621,27 +640,45 @@ repl::Tensor simplified(const repl::Tensor &value) {
   return out;
 }
 
+// A series' coefficients simplified as the value is; the powers of x - x0
+// stay as they are, so the terms keep their order.
+void simplifyTerms(repl::Series &series) {
+  std::vector<sym::Expr> coefficients;
+  for (const auto &entry : series)
+    for (const repl::SeriesTerm &term : entry)
+      coefficients.push_back(term.coefficient);
+  coefficients = sym::readableForms(coefficients);
+  size_t next = 0;
+  for (auto &entry : series)
+    for (repl::SeriesTerm &term : entry)
+      term.coefficient = coefficients[next++];
+}
+
 } // namespace
 
 std::optional<repl::Tensor> ReplSession::evaluateText(const std::string &shown,
-                                                      const std::string &parsed) {
+                                                      const std::string &parsed,
+                                                      repl::Series *series) {
   const SourceFile &typed = inputs_.add("<input>", shown);
   const SourceFile &source = inputs_.add("<input>", pairsAsArguments(parsed));
   Diagnostics diagnostics;
   ast::ExprPtr tree = parseExpression(source, diagnostics);
   std::optional<repl::Tensor> value;
   if (tree)
-    value = repl::evaluate(*tree, scope_, diagnostics);
+    value = repl::evaluate(*tree, scope_, diagnostics, series);
   if (!value) {
     printAgainst(diagnostics, source, typed);
     return std::nullopt;
   }
+  if (model_ && series)
+    simplifyTerms(*series);
   return model_ ? simplified(*value) : *value;
 }
 
 void ReplSession::expression(const std::string &text, bool latex) {
-  if (auto value = evaluateText(text, text))
-    std::cout << repl::format(*value, latex) << "\n";
+  repl::Series series;
+  if (auto value = evaluateText(text, text, &series))
+    std::cout << repl::format(*value, latex, &series) << "\n";
 }
 
 void ReplSession::assignment(const std::string &name, const std::string &text) {
@@ -656,13 +693,14 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
   }
   // The expression keeps its columns: what precedes it becomes spaces.
   size_t equals = text.find('=');
+  repl::Series series;
   std::optional<repl::Tensor> value =
-      evaluateText(text, std::string(equals + 1, ' ') + text.substr(equals + 1));
+      evaluateText(text, std::string(equals + 1, ' ') + text.substr(equals + 1), &series);
   if (!value)
     return;
   variables_[name] = *value;
   scope_.names[name] = *value;
-  std::cout << name << " = " << repl::format(*value) << "\n";
+  std::cout << name << " = " << repl::format(*value, false, &series) << "\n";
 }
 
 // ---- Commands ---------------------------------------------------------------
@@ -814,8 +852,10 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
     std::cout << "Type an expression to see it (simplified, over the model's names), name = "
                  "expression to keep it,\nor a declaration (param, coord, let, kinetic, ...) to "
                  "build the model. Functions: diff(e, x), simplify(e),\nexpand(e), subs(e, x = v), "
-                 "taylor(e, x, x0, n), eval(e, x = 1), and the language's built-ins.\nThe derived "
-                 "quantities: eom.T, eom.V, eom.L, eom.M, eom.f, eom.Q (T, V, L also plain).\n";
+                 "taylor(e, x, x0, n), eval(e, x = 1), and the language's built-ins:\n"
+              << builtinList() << ".\n"
+              << "The derived quantities: eom.T, eom.V, eom.L, eom.M, eom.f, eom.Q (T, V, L also "
+                 "plain).\n";
     for (const CommandHelp &c : kCommands) {
       char line[160];
       std::snprintf(line, sizeof line, "  %-36s %s\n", c.usage, c.what);

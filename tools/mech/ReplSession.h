@@ -46,7 +46,9 @@ private:
   void command(const std::string &name, const std::string &rest);
   // The value of an input typed as `shown` and parsed as `parsed` (the same
   // columns); the diagnostics are printed when there is none.
-  std::optional<repl::Tensor> evaluateText(const std::string &shown, const std::string &parsed);
+  // A taylor call leaves its terms in `series` (repl::evaluate).
+  std::optional<repl::Tensor> evaluateText(const std::string &shown, const std::string &parsed,
+                                           repl::Series *series = nullptr);
   void expression(const std::string &text, bool latex);
   void assignment(const std::string &name, const std::string &text);
   void declaration(const std::string &text, bool topLevel);
