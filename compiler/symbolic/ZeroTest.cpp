@@ -82,13 +82,13 @@ public:
   // Per root, whether every trial evaluates it to 0. A root whose trials
   // keep dividing by 0 is not proven zero. Trials share one memo, so a batch
   // costs one evaluation of the union of the DAGs per trial.
-  std::vector<bool> run(const std::vector<Expr> &roots) {
+  std::vector<bool> run(const std::vector<Expr> &roots, int trials) {
     std::vector<bool> zero(roots.size(), true);
     u64 seed = 0x5eed;
     for (const Expr &e : roots)
       seed = seed * 31 + e->hash;
     Random random(seed);
-    for (int trial = 0; trial < kZeroTrials; ++trial) {
+    for (int trial = 0; trial < trials; ++trial) {
       std::vector<size_t> pending;
       for (size_t i = 0; i < roots.size(); ++i)
         if (zero[i])
@@ -287,7 +287,7 @@ private:
 
 } // namespace
 
-std::vector<bool> areIdenticallyZero(const std::vector<Expr> &exprs) {
+std::vector<bool> areIdenticallyZero(const std::vector<Expr> &exprs, int trials) {
   std::vector<bool> zero(exprs.size(), false);
   std::vector<Expr> open;
   std::vector<size_t> where;
@@ -301,7 +301,7 @@ std::vector<bool> areIdenticallyZero(const std::vector<Expr> &exprs) {
   }
   if (open.empty())
     return zero;
-  std::vector<bool> decided = ZeroTest(open).run(open);
+  std::vector<bool> decided = ZeroTest(open).run(open, trials);
   for (size_t i = 0; i < open.size(); ++i)
     zero[where[i]] = decided[i];
   return zero;

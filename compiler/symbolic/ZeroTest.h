@@ -41,7 +41,9 @@ bool isIdenticallyZero(const Expr &e);
 
 // isIdenticallyZero of each, in one pass: the trials evaluate the union of
 // the DAGs once, so shared subexpressions (a mass matrix) cost once.
-std::vector<bool> areIdenticallyZero(const std::vector<Expr> &exprs);
+// With fewer trials the bound is (d/2^61)^trials: one trial suffices where
+// a wrong "zero" only lets through an error of exact algebra (Readable.cpp).
+std::vector<bool> areIdenticallyZero(const std::vector<Expr> &exprs, int trials = kZeroTrials);
 
 // Each expression proven identically zero replaced by 0, in place.
 void zeroIdenticallyZero(std::vector<Expr> &exprs);
