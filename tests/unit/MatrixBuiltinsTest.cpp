@@ -5,8 +5,8 @@
 // of the checker and of the REPL, and the dimensions the checker gives.
 #include "TestSupport.h"
 
+#include "CalculatorSupport.h"
 #include "mechanics/MatrixBuiltins.h"
-#include "repl/Expressions.h"
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 
@@ -66,32 +66,11 @@ void requireIdentity(const Tensor &m) {
     }
 }
 
-// The REPL's calculator on one line, as in ReplExpressionsTest.cpp.
-struct Calculator {
-  sym::Context context;
-  repl::Scope scope;
-  SourceManager sources;
-  Calculator() { scope.context = &context; }
-
-  std::string shown(const std::string &text) {
-    Diagnostics diagnostics;
-    ast::ExprPtr tree = parseExpression(sources.add("<test>", text), diagnostics);
-    REQUIRE(tree);
-    auto value = repl::evaluate(*tree, scope, diagnostics);
-    INFO(text);
-    REQUIRE(value);
-    return repl::format(*value);
-  }
-  std::string error(const std::string &text) {
-    Diagnostics diagnostics;
-    ast::ExprPtr tree = parseExpression(sources.add("<test>", text), diagnostics);
-    REQUIRE(tree);
-    CHECK_FALSE(repl::evaluate(*tree, scope, diagnostics));
-    REQUIRE(diagnostics.hasErrors());
-    const Diagnostic &d = diagnostics.all().front();
-    return std::to_string(d.location.column) + ": " + d.message;
-  }
-};
+// The first error's column and message.
+std::string errorAt(test::Calculator &calc, const std::string &text) {
+  Diagnostic d = calc.failure(text);
+  return std::to_string(d.location.column) + ": " + d.message;
+}
 
 } // namespace
 
@@ -191,7 +170,7 @@ TEST_CASE("matrix built-ins: inv(A) A = A inv(A) = I at random rational points",
 }
 
 TEST_CASE("matrix built-ins in the repl: values, symbols and errors", "[matrix][repl]") {
-  Calculator calc;
+  test::Calculator calc;
   CHECK(calc.shown("det([[1, 2], [3, 4]])") == "-2");
   CHECK(calc.shown("trace([[1, 2], [3, 4]])") == "5");
   CHECK(calc.shown("inv([[1, 2], [3, 4]])") == "[[-2, 1], [3/2, -1/2]]");
@@ -200,19 +179,19 @@ TEST_CASE("matrix built-ins in the repl: values, symbols and errors", "[matrix][
   CHECK(calc.shown("trace([[1, 2, 3, 4, 5], [0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0], "
                    "[0, 0, 0, 0, 1]])") == "5");
 
-  CHECK(calc.error("det([1, 2])") == "5: det expects a square matrix, found a 2-vector");
-  CHECK(calc.error("inv([[1, 2, 3], [4, 5, 6]])") ==
+  CHECK(errorAt(calc, "det([1, 2])") == "5: det expects a square matrix, found a 2-vector");
+  CHECK(errorAt(calc, "inv([[1, 2, 3], [4, 5, 6]])") ==
         "5: inv expects a square matrix, found a 2x3 matrix");
-  CHECK(calc.error("trace(x)") == "7: trace expects a square matrix, found a scalar");
-  CHECK(calc.error("det([[1, 2], [3, 4]], 1)") == "1: det takes 1 argument, not 2");
-  CHECK(calc.error("inv([[1, 2], [2, 4]])") ==
+  CHECK(errorAt(calc, "trace(x)") == "7: trace expects a square matrix, found a scalar");
+  CHECK(errorAt(calc, "det([[1, 2], [3, 4]], 1)") == "1: det takes 1 argument, not 2");
+  CHECK(errorAt(calc, "inv([[1, 2], [2, 4]])") ==
         "5: inv of a singular matrix (its determinant is 0)");
   std::string five = "[[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0], "
                      "[0, 0, 0, 0, 1]]";
-  CHECK(calc.error("det(" + five + ")") ==
+  CHECK(errorAt(calc, "det(" + five + ")") ==
         "5: det takes matrices of at most 4x4 (its cofactor expansion grows as n!), found a 5x5 "
         "matrix");
-  CHECK(calc.error("inv(" + five + ")").find("inv takes matrices of at most 4x4") == 3);
+  CHECK(errorAt(calc, "inv(" + five + ")").find("inv takes matrices of at most 4x4") == 3);
 }
 
 TEST_CASE("matrix built-ins in a model: shapes, arity, names and dimensions", "[matrix][sema]") {

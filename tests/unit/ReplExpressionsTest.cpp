@@ -2,9 +2,7 @@
 // the engine: derivatives against central finite differences of the
 // expression's own numeric values, Taylor polynomials against the
 // function they approximate, products against numbers worked out by hand.
-#include "repl/Expressions.h"
-
-#include "syntax/Parser.h"
+#include "CalculatorSupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,39 +13,7 @@ using namespace mech;
 
 namespace {
 
-struct Calculator {
-  sym::Context context;
-  repl::Scope scope;
-  SourceManager sources;
-  Calculator() { scope.context = &context; }
-
-  // The value of `text`, which must evaluate.
-  repl::Tensor value(const std::string &text) {
-    Diagnostics diagnostics;
-    const SourceFile &source = sources.add("<test>", text);
-    ast::ExprPtr tree = parseExpression(source, diagnostics);
-    REQUIRE(tree);
-    auto result = repl::evaluate(*tree, scope, diagnostics);
-    INFO(text);
-    REQUIRE(result);
-    return *result;
-  }
-  double number(const std::string &text) {
-    repl::Tensor v = value(text);
-    REQUIRE(v.isScalar());
-    REQUIRE(v[0].isNumber());
-    return v[0]->num.toDouble();
-  }
-  std::string error(const std::string &text) {
-    Diagnostics diagnostics;
-    const SourceFile &source = sources.add("<test>", text);
-    ast::ExprPtr tree = parseExpression(source, diagnostics);
-    if (tree)
-      CHECK_FALSE(repl::evaluate(*tree, scope, diagnostics));
-    REQUIRE(diagnostics.hasErrors());
-    return diagnostics.all().front().message;
-  }
-};
+using test::Calculator;
 
 std::string at(double x) {
   char buffer[40];
