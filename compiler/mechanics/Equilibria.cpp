@@ -6,6 +6,8 @@
 // and spread evenly over the box for any count.
 #include "mechanics/Equilibria.h"
 
+#include "mechanics/PositionalForces.h"
+
 #include "mechanics/ConstraintProjection.h"
 
 #include "symbolic/Simplify.h"
@@ -399,6 +401,36 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
   return found;
 }
 
+// The frequencies of small oscillations where gyroscopic (a skew part of
+// D) or circulatory (a skew part of K) forces act: the positive imaginary
+// parts of the eigenvalues of A for M q'' + G q' + K q = 0, without the
+// damping (the symmetric part of D), sorted. Empty when there are none of
+// those forces and the Hessian's normal modes apply.
+std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K,
+                                            const MatrixXd &D) {
+  MatrixXd G = (D - D.transpose()) / 2, circulatory = (K - K.transpose()) / 2;
+  double tolerance = 1e-12 * (maxAbs(M) + maxAbs(K) + maxAbs(D)) + 1e-300;
+  if (maxAbs(G) <= tolerance && maxAbs(circulatory) <= tolerance)
+    return {};
+  auto toMatrix = [](const MatrixXd &x) {
+    Matrix out(static_cast<size_t>(x.rows()));
+    for (long i = 0; i < x.rows(); ++i)
+      for (long j = 0; j < x.cols(); ++j)
+        out[static_cast<size_t>(i)].push_back(x(i, j));
+    return out;
+  };
+  Matrix A = stateMatrix(toMatrix(M), toMatrix(K), toMatrix(G));
+  std::vector<double> frequencies;
+  if (A.empty())
+    return frequencies;
+  Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
+  for (long i = 0; i < solver.eigenvalues().size(); ++i)
+    if (solver.eigenvalues()(i).imag() > tolerance)
+      frequencies.push_back(solver.eigenvalues()(i).imag());
+  std::sort(frequencies.begin(), frequencies.end());
+  return frequencies;
+}
+
 void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   const Equations &eq = linearizer.equations();
   size_t n = linearizer.coordinates(), m = linearizer.constraintCount();
@@ -430,6 +462,14 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   for (size_t i = 0; i < m; ++i)
     curvature -= e.lambda[i] * toEigen(s.phiHessian[i], n, n);
   MatrixXd H = toEigen(s.H, n, n) + curvature;
+  // Positional forces with a symmetric Jacobian are a potential's gradient:
+  // W - U has the Hessian H - dQ/dq.
+  PositionalForces positional = positionalForces(eq);
+  if (positional.conservative) {
+    MatrixXd dQ = toEigen(s.dQnc, n, n);
+    H -= (dQ + dQ.transpose()) / 2;
+    e.notes.push_back(positional.note);
+  }
   MatrixXd K = toEigen(s.K, n, n) + curvature;
   MatrixXd Hr = basis.transpose() * H * basis, Kr = basis.transpose() * K * basis;
   MatrixXd Mr = basis.transpose() * toEigen(s.M, n, n) * basis;
@@ -451,14 +491,17 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   // Lagrange-Dirichlet needs the non-potential forces to vanish at rest near
   // q* (only velocity-dependent ones: damping) and to dissipate, not feed,
   // energy (the symmetric part of D positive semi-definite).
-  double forces = maxAbs(toEigen(s.Qnc)) + maxAbs(toEigen(s.dQnc, n, n));
+  double forces =
+      positional.conservative ? 0 : maxAbs(toEigen(s.Qnc)) + maxAbs(toEigen(s.dQnc, n, n));
   MatrixXd damping = (Dr + Dr.transpose()) / 2;
   bool dissipative =
       r == 0 || Eigen::SelfAdjointEigenSolver<MatrixXd>(damping).eigenvalues().minCoeff() >=
                     -kZeroEigenvalue * (maxAbs(Dr) + 1e-300);
   bool dirichlet = forces <= kZeroEigenvalue * (scale + 1e-300) && dissipative;
-  bool potentialOnly = eq.T1.isZero() && std::all_of(eq.Qnc.begin(), eq.Qnc.end(),
-                                                     [](const sym::Expr &q) { return q.isZero(); });
+  bool potentialOnly =
+      eq.T1.isZero() &&
+      ((positional.conservative && eq.D.isZero()) ||
+       std::all_of(eq.Qnc.begin(), eq.Qnc.end(), [](const sym::Expr &q) { return q.isZero(); }));
   bool hasDamping = maxAbs(Dr) > 0;
 
   auto linearized = [&]() {
@@ -530,8 +573,16 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
     }
     double axis = 1e-9 * size + 1e-300;
     if (rightmost > axis) {
+      // A real eigenvalue > 0 grows without oscillating (divergence); a
+      // complex pair with Re > 0 oscillates with growing amplitude (flutter).
+      bool oscillating = false;
+      for (auto lambda : e.eigenvalues)
+        oscillating = oscillating || (lambda.real() > axis && std::abs(lambda.imag()) > axis);
       e.stable = false;
-      e.criterion = "eigenvalues of the linearized system (one with Re > 0)";
+      e.criterion =
+          oscillating ? "eigenvalues of the linearized system (a complex pair with Re > 0: "
+                        "flutter)"
+                      : "eigenvalues of the linearized system (a real one with Re > 0: divergence)";
     } else if (rightmost < -axis) {
       e.stable = true;
       e.asymptotic = true;
@@ -562,6 +613,14 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   e.modes.clear();
   if (e.stable != true || r == 0)
     return;
+  // With gyroscopic or circulatory forces the modes of the Hessian are not
+  // the motion's: the frequencies come from A, like the verdict.
+  e.frequencies = nonPotentialFrequencies(Mr, Kr, Dr);
+  if (!e.frequencies.empty()) {
+    e.notes.push_back("frequencies from the eigenvalues of A without damping (gyroscopic or "
+                      "circulatory forces act; the modes are complex and not listed)");
+    return;
+  }
   // The directions along a family (F: in the null space of C, orthogonal to
   // the basis) are free, not fixed: an oscillation across the family moves
   // them too, as a pendulum's swing makes its free cart recoil. With F's

@@ -185,8 +185,8 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
       out << "   note: " << note << "\n";
     for (size_t k = 0; k < e.frequencies.size(); ++k) {
       out << "   mode " << k + 1 << ": omega = " << number(e.frequencies[k]) << " rad/s (period "
-          << (e.frequencies[k] > 0 ? number(2 * M_PI / e.frequencies[k]) + " s" : "infinite")
-          << "), shape [" << list(e.modes[k]) << "]\n";
+          << (e.frequencies[k] > 0 ? number(2 * M_PI / e.frequencies[k]) + " s" : "infinite") << ")"
+          << (k < e.modes.size() ? ", shape [" + list(e.modes[k]) + "]" : "") << "\n";
     }
     if (!e.eigenvalues.empty()) {
       out << "   eigenvalues of A:";
