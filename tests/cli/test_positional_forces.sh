@@ -66,19 +66,20 @@ lacks "no undetermined verdict" out "undetermined"
 # Unit masses, Q = -k K q. Symmetric K = [[3, -1], [-1, 2]]: omega^2 are
 # its eigenvalues (5 -+ sqrt(5))/2. K = [[3, -1], [1, 2]] is circulatory:
 # lambda^2 = -(5/2 -+ i sqrt(3)/2), a pair with Re > 0 (flutter).
-twodof() { # NAME SIGN_OF_X_IN_Q_Y
-  cat >"$work/$1.mech" <<MECH
-model $1 {
-  param m = 1 [kg], k = 1 [N/m]
-  coord x [m], y [m]
-  kinetic T = m/2 * (x'^2 + y'^2)
-  generalized -k*(3*x - y) on x
-  generalized -k*(2*y $2 x) on y
+twodof() { # NAME LINE... : unit masses x, y with the lines added
+  local name="$1"
+  shift
+  {
+    echo "model $name {"
+    echo "  param m = 1 [kg], k = 1 [N/m], c = 0.1 [N*s/m], b = 1 [N*s/m]"
+    echo "  coord x [m], y [m]"
+    echo "  kinetic T = m/2 * (x'^2 + y'^2)"
+    printf '  %s\n' "$@"
+    echo "}"
+  } >"$work/$name.mech"
 }
-MECH
-}
-twodof Symmetric -
-twodof Circulatory +
+twodof Symmetric "generalized -k*(3*x - y) on x" "generalized -k*(2*y - x) on y"
+twodof Circulatory "generalized -k*(3*x - y) on x" "generalized -k*(2*y + x) on y"
 expect "symmetric json" 0 "$mech" equilibria "$work/Symmetric.mech" --json
 save
 expect "symmetric: normal modes of K" 0 python3 -c '
@@ -106,16 +107,8 @@ assert all(abs(a - b) < 1e-9 for a, b in zip(got, want)), (got, want)
 # Circulatory but stable with damping: K = [[3, 0.2], [-0.2, 1]], D = 0.1 I.
 # The printed frequencies are the undamped system's, sqrt of K's
 # eigenvalues (2 -+ sqrt(0.96)), not the symmetric part's sqrt(3) and 1.
-cat >"$work/DampedCirculatory.mech" <<'MECH'
-model DampedCirculatory {
-  param m = 1 [kg], k = 1 [N/m], c = 0.1 [N*s/m]
-  coord x [m], y [m]
-  kinetic T = m/2 * (x'^2 + y'^2)
-  dissipation c/2 * (x'^2 + y'^2)
-  generalized -k*(3*x + 0.2*y) on x
-  generalized -k*(y - 0.2*x) on y
-}
-MECH
+twodof DampedCirculatory "dissipation c/2 * (x'^2 + y'^2)" \
+  "generalized -k*(3*x + 0.2*y) on x" "generalized -k*(y - 0.2*x) on y"
 expect "damped circulatory json" 0 "$mech" equilibria "$work/DampedCirculatory.mech" --json
 save
 expect "damped circulatory: frequencies of A" 0 python3 -c '
@@ -131,16 +124,8 @@ assert any("eigenvalues of A" in n for n in e["notes"]), e["notes"]
 # A force that depends on a velocity is no potential: no note. Here it is
 # gyroscopic (Q = G q', G skew), so Lagrange-Dirichlet still holds, and the
 # frequencies are (sqrt(b^2 + 4 k m) -+ b)/(2 m) = (sqrt(5) -+ 1)/2.
-cat >"$work/Velocity.mech" <<'MECH'
-model Velocity {
-  param m = 1 [kg], k = 1 [N/m], b = 1 [N*s/m]
-  coord x [m], y [m]
-  kinetic T = m/2 * (x'^2 + y'^2)
-  potential k/2 * (x^2 + y^2)
-  generalized -b * y' on x
-  generalized b * x' on y
-}
-MECH
+twodof Velocity "potential k/2 * (x^2 + y^2)" "generalized -b * y' on x" \
+  "generalized b * x' on y"
 expect "velocity-dependent force" 0 "$mech" equilibria "$work/Velocity.mech"
 lacks "velocity: no potential note" out "gradient of a potential"
 contains "gyroscopic: stable" out "stable -- Lagrange-Dirichlet"
