@@ -106,6 +106,8 @@ Polynomial NormalForm::variablePoly(const Expr &v, int32_t exponent) {
 // Adds c*m to p, rewriting a reduced variable's power r^k (k >= 2) as
 // r^(k mod 2) * (1 - partner^2)^(k div 2).
 void NormalForm::addTerm(Polynomial &p, Polynomial::Monomial m, const Num &c) const {
+  if (++work_ > kMaxNormalFormWork)
+    throw TooLarge{};
   if (c.isZero())
     return;
   for (size_t i = 0; i < m.size(); ++i) {
@@ -225,6 +227,7 @@ void NormalForm::checkSize(const Polynomial &p) const {
 }
 
 std::optional<Polynomial> NormalForm::of(const Expr &e) {
+  work_ = 0;
   try {
     return convert(e.node());
   } catch (const TooLarge &) {
