@@ -34,6 +34,11 @@ public:
 
   int atomCount() const { return static_cast<int>(atoms_.size()); }
   const Combination &combination(const Node *arg) const { return combinations_.at(arg); }
+  // The combination of an argument that was added, or null.
+  const Combination *find(const Node *arg) const {
+    auto found = combinations_.find(arg);
+    return found == combinations_.end() ? nullptr : &found->second;
+  }
   // The atom as an expression: base/D, or the whole argument.
   Expr atom(int index) const { return atoms_[index]; }
 

@@ -361,6 +361,12 @@ NormalForm::Circle NormalForm::angle(const Node *arg) {
 }
 
 Polynomial NormalForm::function(const Node *n) {
+  // A function of an argument the atoms were not taken from (in an
+  // expression this form built itself, as cancelled() converts) is opaque:
+  // sound, it only loses relations.
+  if ((isTrig(n->fn) && !angles_.find(n->ops[0])) ||
+      (isHyperbolic(n->fn) && !exponents_.find(n->ops[0])))
+    return variablePoly(Expr(n));
   if (isTrig(n->fn)) {
     Circle z = angle(n->ops[0]);
     if (n->fn == Fn::Cos)
