@@ -6,8 +6,6 @@
 // and spread evenly over the box for any count.
 #include "mechanics/Equilibria.h"
 
-#include "mechanics/PositionalForces.h"
-
 #include "mechanics/ConstraintProjection.h"
 
 #include "symbolic/Simplify.h"
@@ -47,6 +45,14 @@ VectorXd toEigen(const std::vector<double> &v) {
 
 std::vector<double> toStd(const VectorXd &v) {
   return {v.data(), v.data() + v.size()};
+}
+
+Matrix toRows(const MatrixXd &x) {
+  Matrix out(static_cast<size_t>(x.rows()));
+  for (long i = 0; i < x.rows(); ++i)
+    for (long j = 0; j < x.cols(); ++j)
+      out[static_cast<size_t>(i)].push_back(x(i, j));
+  return out;
 }
 
 double radicalInverse(size_t i, size_t base) {
@@ -396,8 +402,11 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
         return a.q[j] < b.q[j];
     return false;
   });
+  // Whether the forces are a potential's gradient is a property of the
+  // equations, decided once for every equilibrium found.
+  PositionalForces positional = positionalForces(linearizer.equations());
   for (Equilibrium &e : found)
-    classify(linearizer, options.t, e);
+    classify(linearizer, options.t, e, positional);
   return found;
 }
 
@@ -412,14 +421,7 @@ std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K
   double tolerance = 1e-12 * (maxAbs(M) + maxAbs(K) + maxAbs(D)) + 1e-300;
   if (maxAbs(G) <= tolerance && maxAbs(circulatory) <= tolerance)
     return {};
-  auto toMatrix = [](const MatrixXd &x) {
-    Matrix out(static_cast<size_t>(x.rows()));
-    for (long i = 0; i < x.rows(); ++i)
-      for (long j = 0; j < x.cols(); ++j)
-        out[static_cast<size_t>(i)].push_back(x(i, j));
-    return out;
-  };
-  Matrix A = stateMatrix(toMatrix(M), toMatrix(K), toMatrix(G));
+  Matrix A = stateMatrix(toRows(M), toRows(K), toRows(G));
   std::vector<double> frequencies;
   if (A.empty())
     return frequencies;
@@ -431,7 +433,8 @@ std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K
   return frequencies;
 }
 
-void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
+void classify(const Linearizer &linearizer, double t, Equilibrium &e,
+              const PositionalForces &positional) {
   const Equations &eq = linearizer.equations();
   size_t n = linearizer.coordinates(), m = linearizer.constraintCount();
   auto N = static_cast<long>(n);
@@ -464,7 +467,6 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   MatrixXd H = toEigen(s.H, n, n) + curvature;
   // Positional forces with a symmetric Jacobian are a potential's gradient:
   // W - U has the Hessian H - dQ/dq.
-  PositionalForces positional = positionalForces(eq);
   if (positional.conservative) {
     MatrixXd dQ = toEigen(s.dQnc, n, n);
     H -= (dQ + dQ.transpose()) / 2;
@@ -505,14 +507,7 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e) {
   bool hasDamping = maxAbs(Dr) > 0;
 
   auto linearized = [&]() {
-    Matrix Mm(static_cast<size_t>(r)), Km(static_cast<size_t>(r)), Dm(static_cast<size_t>(r));
-    for (long i = 0; i < r; ++i)
-      for (long j = 0; j < r; ++j) {
-        Mm[static_cast<size_t>(i)].push_back(Mr(i, j));
-        Km[static_cast<size_t>(i)].push_back(Kr(i, j));
-        Dm[static_cast<size_t>(i)].push_back(Dr(i, j));
-      }
-    Matrix A = stateMatrix(Mm, Km, Dm);
+    Matrix A = stateMatrix(toRows(Mr), toRows(Kr), toRows(Dr));
     e.eigenvalues.clear();
     e.dampingRatios.clear();
     if (A.empty())

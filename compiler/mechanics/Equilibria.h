@@ -11,6 +11,7 @@
 #pragma once
 
 #include "mechanics/Linearization.h"
+#include "mechanics/PositionalForces.h"
 #include "support/Diagnostics.h"
 
 #include <complex>
@@ -67,8 +68,10 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
                                                        Diagnostics &diagnostics,
                                                        Location where = {});
 
-// Stability and small oscillations at an equilibrium (q, lambda).
-void classify(const Linearizer &linearizer, double t, Equilibrium &equilibrium);
+// Stability and small oscillations at an equilibrium (q, lambda), with the
+// equations' positional forces as positionalForces() found them.
+void classify(const Linearizer &linearizer, double t, Equilibrium &equilibrium,
+              const PositionalForces &positional);
 
 // Whether f depends on t for the search: L or the constraints (as the
 // derivation decides), or the non-potential forces (a driving torque).

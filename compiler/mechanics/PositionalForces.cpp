@@ -21,32 +21,23 @@ PositionalForces positionalForces(const Equations &eq) {
   }
   std::vector<bool> zero = sym::areIdenticallyZero(rest);
   std::string names;
-  for (size_t k = 0; k < n; ++k)
-    if (!zero[k]) {
-      result.present = true;
-      names += (names.empty() ? "" : ", ") + eq.coordinates[k];
-      if (rest[k].has(sym::kHasVelocity | sym::kHasAcceleration | sym::kHasTime |
-                      sym::kHasMultiplier)) {
-        result.note = "the non-potential force on " + eq.coordinates[k] +
-                      " depends on velocities or t: the Lagrange-Dirichlet test does not apply";
-        return result;
-      }
-    }
-  if (!result.present)
+  for (size_t k = 0; k < n; ++k) {
+    if (zero[k])
+      continue;
+    if (rest[k].has(sym::kHasVelocity | sym::kHasAcceleration | sym::kHasTime |
+                    sym::kHasMultiplier))
+      return result;
+    names += (names.empty() ? "" : ", ") + eq.coordinates[k];
+  }
+  if (names.empty())
     return result;
   std::vector<sym::Expr> asymmetry;
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n; ++j)
       asymmetry.push_back(byQ[j](rest[i]) - byQ[i](rest[j]));
-  std::vector<bool> symmetric = sym::areIdenticallyZero(asymmetry);
-  for (size_t i = 0, k = 0; i < n; ++i)
-    for (size_t j = i + 1; j < n; ++j, ++k)
-      if (!symmetric[k]) {
-        result.note = "the non-potential forces are circulatory (dQ_" + eq.coordinates[i] + "/d" +
-                      eq.coordinates[j] + " differs from dQ_" + eq.coordinates[j] + "/d" +
-                      eq.coordinates[i] + "): no potential, the eigenvalues of A decide";
-        return result;
-      }
+  for (bool symmetric : sym::areIdenticallyZero(asymmetry))
+    if (!symmetric)
+      return result; // circulatory: the eigenvalues of A decide
   result.conservative = true;
   result.note = "the forces on " + names +
                 " depend on the coordinates only and have a symmetric Jacobian: near the "

@@ -14,9 +14,8 @@
 namespace mech::mechanics {
 
 struct PositionalForces {
-  bool present = false;      // some Q^nc other than the dissipation's
   bool conservative = false; // present, positional and with a symmetric Jacobian
-  std::string note;          // why they are, or are not, treated as a potential
+  std::string note;          // with conservative: the forces named, and why
 };
 
 PositionalForces positionalForces(const Equations &equations);

@@ -258,9 +258,9 @@ double Program::cost() const {
   // The back ends take sin and cos of one argument from one sincos call.
   std::unordered_set<uint32_t> sincosArguments;
   for (const Instruction &instr : instructions_) {
-    if (instr.op == Instruction::Op::Constant || instr.op == Instruction::Op::Input)
-      continue; // `first` is no operand index for these
-    const Operand *ops = operands_.data() + instr.first;
+    // As in evaluate(): `first` indexes operands only where there are any.
+    bool hasOperands = instr.op != Instruction::Op::Constant && instr.op != Instruction::Op::Input;
+    const Operand *ops = hasOperands ? operands_.data() + instr.first : nullptr;
     switch (instr.op) {
     case Instruction::Op::Constant:
     case Instruction::Op::Input:

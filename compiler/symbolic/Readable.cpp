@@ -184,7 +184,6 @@ std::vector<Expr> readableForms(const std::vector<Expr> &exprs,
     std::optional<Polynomial> p;
     if (!e.isNumber() && e.kind() != Kind::Symbol)
       p = form.of(normalised[i]);
-
     if (!p) {
       result[i] = simplify(e); // too large for the normal form: the size guard prints it
       continue;
