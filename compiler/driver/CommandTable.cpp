@@ -1,0 +1,518 @@
+// The table of commands and their options. Texts here are the only source
+// of the usage lines, `mech help CMD` and docs/cli.md's option tables.
+#include "driver/CommandTable.h"
+
+namespace mech::driver {
+
+namespace {
+
+using T = OptionType;
+
+OptionSpec setOption(const std::string &meaning = "set parameters") {
+  return {"--set", "", T::Repeated, "p=v", "the model's values", "[syntax](#--set-parameters)",
+          meaning, {}, ""};
+}
+
+OptionSpec jsonOption(const std::string &schema) {
+  return {"--json", "", T::Flag, "", "off", "flag", "print JSON ([schema](#" + schema + "))",
+          {},       ""};
+}
+
+const std::string kStateSyntax = "[syntax](#--at-and---init-a-state)";
+
+CommandSpec checkCommand() {
+  return {"check",
+          "[--json] FILE...",
+          "check models and libraries; print a summary of each",
+          Operands::Files,
+          {{"--json",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print one JSON array with an object per file instead of the lines "
+            "([schema](#check---json))",
+            {},
+            ""}},
+          {},
+          false};
+}
+
+CommandSpec fmtCommand() {
+  return {"fmt",
+          "[--check [--json] | --write] FILE...",
+          "print FILE in canonical form; --check reports files that are not formatted (exit 1), "
+          "--write rewrites them",
+          Operands::Files,
+          {{"--check",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print nothing for formatted files and `FILE: not formatted` for the others. Exit "
+            "status 1 if any file is not formatted",
+            {},
+            ""},
+           {"--json",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "with `--check`: print `{\"unformatted\": [...]}` instead of the lines "
+            "([schema](#fmt---check---json)). `--json` without `--check` is a usage error",
+            {},
+            ""},
+           {"--write",
+            "-w",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "rewrite the files that are not formatted, in place. Prints nothing",
+            {},
+            ""}},
+          {{"--check", "--write"}},
+          false};
+}
+
+CommandSpec equationsCommand() {
+  return {"equations",
+          "FILE [--set p=v ...] [--latex | --json]",
+          "Lagrange's equations: T, V, L, the generalized forces, the mass matrix M and forcing f "
+          "(M*q'' = f)",
+          Operands::OneFile,
+          {setOption(),
+           {"--latex",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print an `align` environment instead: T, V, and one equation per coordinate",
+            {},
+            ""},
+           jsonOption("equations---json")},
+          {{"--json", "--latex"}},
+          true};
+}
+
+CommandSpec evalCommand() {
+  return {"eval",
+          "FILE [--at \"q=v, q'=w, t=v\"] [--set p=v ...] [--json]",
+          "evaluate everything at a state and solve for q'' (unlisted coordinates take the "
+          "model's init values)",
+          Operands::OneFile,
+          {{"--at",
+            "",
+            T::List,
+            "\"...\"",
+            "the model's `init` (0 for what `init` does not set), t = 0",
+            kStateSyntax,
+            "the state",
+            {},
+            ""},
+           setOption(),
+           jsonOption("eval---json")},
+          {},
+          true};
+}
+
+std::vector<OptionSpec> integrationOptions() {
+  return {
+      {"--until",
+       "",
+       T::Number,
+       "T",
+       "`10`",
+       "a finite number (s)",
+       "end time. If T is less than the start time, the integration runs backwards",
+       {},
+       ""},
+      {"--dt",
+       "",
+       T::PositiveNumber,
+       "h",
+       "`0.01`",
+       "number > 0",
+       "spacing of the output samples. Samples are at t0, t0 + h, ..., and always exactly at T",
+       {},
+       ""},
+      {"--method",
+       "",
+       T::Choice,
+       "M",
+       "`dopri5`",
+       "`dopri5`, `dop853`, `rk4`, `midpoint`",
+       "Dormand–Prince 5(4) or 8(5,3), both adaptive with dense output; classic RK4 with a "
+       "fixed step; the symplectic variational midpoint integrator with a fixed step. "
+       "`midpoint` does not accept constrained models",
+       {"dopri5", "dop853", "rk4", "midpoint"},
+       "method"},
+      {"--rtol",
+       "",
+       T::PositiveNumber,
+       "r",
+       "`1e-8`",
+       "number > 0",
+       "relative tolerance (`dopri5`, `dop853`)",
+       {},
+       ""},
+      {"--atol",
+       "",
+       T::PositiveNumber,
+       "a",
+       "`1e-10`",
+       "number > 0",
+       "absolute tolerance (`dopri5`, `dop853`)",
+       {},
+       ""},
+      {"--step",
+       "",
+       T::PositiveNumber,
+       "h",
+       "`0.001`",
+       "number > 0",
+       "the fixed step of `rk4` and `midpoint`. For `dopri5` and `dop853`, the first step to try",
+       {},
+       ""},
+      {"--max-steps",
+       "",
+       T::StepCount,
+       "N",
+       "`1000000`",
+       "a whole number ≥ 1 (`1e6` is accepted)",
+       "the most steps to attempt, rejected ones included. When the limit is reached the run "
+       "stops with an error",
+       {},
+       ""},
+      {"--init",
+       "",
+       T::List,
+       "\"...\"",
+       "the model's `init`",
+       "[state syntax](#--at-and---init-a-state)",
+       "the initial state. `t=v` sets the start time (default 0)",
+       {},
+       ""},
+  };
+}
+
+CommandSpec simulateCommand() {
+  CommandSpec spec{
+      "simulate",
+      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint]\n"
+      "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
+      "       [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
+      "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
+      "       [--baumgarte a,b]",
+      "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
+      "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
+      "state off the constraints is projected onto them (an error with --strict-init), and so "
+      "is the state after every step (unless --no-projection); --baumgarte a,b stabilizes "
+      "C*q'' = gamma - 2a*psi - b^2*Phi",
+      Operands::OneFile,
+      integrationOptions(),
+      {},
+      true};
+  std::vector<OptionSpec> more = {
+      {"--set",
+       "",
+       T::Repeated,
+       "p=v",
+       "the model's values",
+       "[syntax](#--set-parameters)",
+       "set parameters",
+       {},
+       ""},
+      {"-o",
+       "",
+       T::Path,
+       "FILE",
+       "stdout",
+       "path",
+       "write the CSV to FILE ([how](#output-streams)). The temporary file is made before the "
+       "run, and a folder that cannot hold it is an error. If the run fails, the samples up to "
+       "the failure are kept",
+       {},
+       ""},
+      {"--plot",
+       "",
+       T::Path,
+       "FILE",
+       "no plot",
+       "path",
+       "also write an SVG plot of the run",
+       {},
+       ""},
+      {"--plot-vars",
+       "",
+       T::Text,
+       "a,b",
+       "all coordinates",
+       "comma-separated CSV column names",
+       "the series to plot: coordinates, velocities (`th1'`), multipliers, outputs",
+       {},
+       ""},
+      {"--backend",
+       "",
+       T::Choice,
+       "B",
+       "`jit`",
+       "`jit`, `interp`",
+       "`interp` evaluates the kernels with the built-in interpreter. Nothing is compiled and "
+       "the cache is not used. If the JIT fails, `mech` falls back to the interpreter and "
+       "prints a note. So does `jit` for kernels of more than 20000 operations (the JIT "
+       "budget: LLVM would take longer to compile them than the interpreter takes for a "
+       "typical run; see bench/README.md): `note: the kernels have N operations, more than the "
+       "JIT budget of 20000; using the interpreter`, and the cache is `off`",
+       {"jit", "interp"},
+       "backend"},
+      {"--no-cache",
+       "",
+       T::Flag,
+       "",
+       "cache on",
+       "flag",
+       "compile without reading or writing the kernel cache",
+       {},
+       ""},
+      {"--strict-init",
+       "",
+       T::Flag,
+       "",
+       "off",
+       "flag",
+       "an initial state off the constraints is an error instead of being projected",
+       {},
+       ""},
+      {"--no-projection",
+       "",
+       T::Flag,
+       "",
+       "projection on",
+       "flag",
+       "do not project the state onto the constraints after each step or at the samples",
+       {},
+       ""},
+      {"--baumgarte",
+       "",
+       T::Text,
+       "a,b",
+       "off",
+       "two numbers ≥ 0",
+       "Baumgarte stabilization: integrate C·q'' = γ − 2a·ψ − b²·Φ instead of C·q'' = γ. Has "
+       "no effect on a model without constraints",
+       {},
+       ""},
+  };
+  spec.options.insert(spec.options.end(), more.begin(), more.end());
+  return spec;
+}
+
+CommandSpec equilibriaCommand() {
+  return {"equilibria",
+          "FILE [--in \"q=a..b, ...\"] [--time t0] [--set p=v ...] [--json]",
+          "the states of rest in a box, their stability and small oscillations",
+          Operands::OneFile,
+          {{"--in",
+            "",
+            T::List,
+            "\"q=a..b, ...\"",
+            "[−π, π] for dimensionless coordinates (angles), [−10, 10] in SI units for the "
+            "others",
+            "[syntax](#--in-a-search-box)",
+            "the search box, per coordinate",
+            {},
+            ""},
+           {"--time",
+            "",
+            T::Number,
+            "t0",
+            "—",
+            "a plain number, in s",
+            "freeze time at t0. Required if the equations depend on t explicitly, such as "
+            "through a driving force. Without it such a model is an error. Shown as `(t frozen "
+            "at t0)`",
+            {},
+            ""},
+           setOption(),
+           jsonOption("equilibria---json")},
+          {},
+          true};
+}
+
+CommandSpec linearizeCommand() {
+  return {"linearize",
+          "FILE --at \"q=v, ...\" [--set p=v ...] [--json]",
+          "M, K = -df/dq, D = -df/dq' and the first-order matrix A at an equilibrium",
+          Operands::OneFile,
+          {{"--at",
+            "",
+            T::List,
+            "\"...\"",
+            "required",
+            kStateSyntax,
+            "the state. Coordinates and velocities it does not list take the model's `init`",
+            {},
+            ""},
+           setOption(),
+           jsonOption("linearize---json")},
+          {},
+          true};
+}
+
+CommandSpec conservedCommand() {
+  return {"conserved",
+          "FILE [--set p=v ...] [--json]",
+          "cyclic coordinates with their momenta, and the energy (Jacobi) integral",
+          Operands::OneFile,
+          {setOption("set parameters (matters only for structural ones)"),
+           jsonOption("conserved---json")},
+          {},
+          true};
+}
+
+CommandSpec solveCommand() {
+  return {"solve",
+          "FILE [--at \"q=v, ...\"] --for P [--for P2 ...] [--set p=v ...] [--json]",
+          "statics by virtual work: the params that make the configuration an equilibrium",
+          Operands::OneFile,
+          {{"--for",
+            "",
+            T::Repeated,
+            "P",
+            "required",
+            "parameter names",
+            "the unknown parameters. Repeat the option or give a comma list: `--for F,P`. They "
+            "cannot be structural parameters or be given twice",
+            {},
+            ""},
+           {"--at",
+            "",
+            T::List,
+            "\"...\"",
+            "the model's `init`",
+            kStateSyntax,
+            "the configuration. Velocities given here are ignored",
+            {},
+            ""},
+           setOption("set the known parameters. Also the starting guess for the unknowns"),
+           jsonOption("solve---json")},
+          {},
+          true};
+}
+
+CommandSpec buildCommand() {
+  return {
+      "build",
+      "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
+      "       [--cpu generic|native] [--set p=v ...]",
+      "compile the model to a shared library with a C ABI (rhs, mass matrix, energy, "
+      "multipliers, simulate, ...) and write its header; -o NAME.o writes the object "
+      "alone; --prefix renames every symbol (default: mech)",
+      Operands::OneFile,
+      {{"-o",
+        "",
+        T::Path,
+        "FILE",
+        "required",
+        "a name ending in `.so` (or `.so.N`) gives a shared library, `.o` an object; other "
+        "names are a usage error",
+        "the output. It is written to a temporary file first and then renamed, together "
+        "with the header ([how](#output-streams))",
+        {},
+        ""},
+       {"--header", "", T::Path, "FILE", "no header", "path", "also write the C header", {}, ""},
+       {"--prefix",
+        "",
+        T::Text,
+        "NAME",
+        "`mech`",
+        "`[A-Za-z_][A-Za-z0-9_]*`",
+        "the prefix of every exported name (`NAME_rhs`, ...)",
+        {},
+        ""},
+       {"--cpu",
+        "",
+        T::Choice,
+        "C",
+        "`generic`",
+        "`generic`, `native`",
+        "code for any machine of the architecture, or for this CPU",
+        {"generic", "native"},
+        "cpu"},
+       setOption("change the parameter defaults (and the initial state computed from "
+                 "them)")},
+      {},
+      true};
+}
+
+CommandSpec replCommand() {
+  return {"repl",
+          "[FILE] [--prompt] [--echo]",
+          "an interactive session: expressions over the model's names (diff, simplify, subs, "
+          "taylor, eval), declarations typed line by line, and :commands (:eom, :eval, :sim, "
+          ":equilibria, :set, :reload, :help, ...)",
+          Operands::OptionalFile,
+          {{"--prompt",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print the prompts also when the input is not a terminal",
+            {},
+            ""},
+           {"--echo",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print each input after a prompt, so that a transcript reads like a session",
+            {},
+            ""}},
+          {},
+          false};
+}
+
+CommandSpec dumpCommand() {
+  return {"--dump",
+          "=ast|sema|eom|llvm FILE [--set p=v ...]",
+          "print a stage of the pipeline: the syntax tree, the checked model (names resolved, "
+          "SI values), the derived equations (the Lagrange IR) or the optimized LLVM IR of the "
+          "model's kernels; --set applies to eom and llvm",
+          Operands::OneFile,
+          {setOption()},
+          {},
+          false};
+}
+
+} // namespace
+
+const OptionSpec *CommandSpec::option(const std::string &wanted) const {
+  for (const OptionSpec &o : options)
+    if (o.name == wanted || (!o.alias.empty() && o.alias == wanted))
+      return &o;
+  return nullptr;
+}
+
+const std::vector<CommandSpec> &commandTable() {
+  static const std::vector<CommandSpec> table = {
+      checkCommand(), fmtCommand(),        equationsCommand(), simulateCommand(),
+      evalCommand(),  equilibriaCommand(), linearizeCommand(), conservedCommand(),
+      solveCommand(), replCommand(),       buildCommand(),     dumpCommand()};
+  return table;
+}
+
+const CommandSpec *findCommand(const std::string &name) {
+  for (const CommandSpec &spec : commandTable())
+    if (spec.name == name)
+      return &spec;
+  return nullptr;
+}
+
+} // namespace mech::driver
