@@ -88,6 +88,78 @@ std::string unitText(const std::optional<sema::DeclaredUnit> &declared, const se
   return dim.dimension.toString();
 }
 
+// What the library's model description holds: the names, the parameter
+// defaults and the initial state it starts from.
+jit::LibraryDescription describeLibrary(const sema::CheckedModel &model,
+                                        const mechanics::Equations &eq, const std::string &prefix,
+                                        const std::vector<double> &params,
+                                        const std::vector<double> &x0) {
+  jit::LibraryDescription library;
+  library.prefix = prefix;
+  library.name = model.name;
+  library.coordinates = eq.coordinates;
+  for (const sema::Param &p : model.params)
+    library.params.push_back(p.name);
+  library.paramDefaults = params;
+  library.initialState = x0;
+  for (const auto &constraint : eq.constraints) {
+    library.constraints.push_back(constraint.name);
+    library.holonomic.push_back(constraint.holonomic);
+  }
+  library.outputs = eq.outputNames;
+  return library;
+}
+
+// Links the two objects into `staged`: a relocatable object whose only
+// global symbols are PREFIX_*, or a shared library whose version script
+// exports only those, so that libraries of several models coexist.
+bool linkStaged(const fs::path &folder, const std::string &output, const std::string &prefix,
+                const fs::path &modelObject, const fs::path &runtimeObject,
+                const std::string &staged, std::string &error) {
+  fs::path log = folder / "log";
+  const std::string cc = compilerDriver();
+  if (endsWith(output, ".o")) {
+    fs::path combined = folder / "combined.o";
+    return runTool({cc, "-r", "-nostdlib", "-o", combined.string(), modelObject.string(),
+                    runtimeObject.string()},
+                   log, error) &&
+           runTool({"objcopy", "--wildcard", "--keep-global-symbol=" + prefix + "_*",
+                    combined.string(), staged},
+                   log, error);
+  }
+  fs::path versionScript = folder / "exports.map";
+  if (!writeOutputFile(versionScript, "{\n  global: " + prefix + "_*;\n  local: *;\n};\n", error))
+    return false;
+  return runTool({cc, "-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
+                  "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
+                  "-Wl,--as-needed", "-lm"},
+                 log, error);
+}
+
+// What the header documents: the names with the units the values are in.
+HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equations &eq,
+                           const LibraryBuildOptions &options, const std::vector<double> &params) {
+  HeaderModel header;
+  header.prefix = options.prefix;
+  header.model = model.name;
+  header.file = fs::path(options.header).filename().string();
+  header.command = options.command;
+  header.abiVersion = jit::kLibraryAbiVersion;
+  for (size_t j = 0; j < eq.coordinates.size(); ++j)
+    header.coordinates.push_back(
+        {eq.coordinates[j], unitText(model.coords[j].unit, eq.coordinateDims[j]), 0});
+  for (size_t i = 0; i < model.params.size(); ++i)
+    header.params.push_back(
+        {model.params[i].name, unitText(model.params[i].unit, model.params[i].dim), params[i]});
+  for (const auto &constraint : eq.constraints) {
+    header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});
+    header.holonomic.push_back(constraint.holonomic);
+  }
+  for (const std::string &name : eq.outputNames)
+    header.outputs.push_back({name, "", 0});
+  return header;
+}
+
 } // namespace
 
 bool isValidPrefix(const std::string &prefix) {
@@ -113,20 +185,7 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
-  jit::LibraryDescription library;
-  library.prefix = options.prefix;
-  library.name = model.name;
-  library.coordinates = eq.coordinates;
-  for (const sema::Param &p : model.params)
-    library.params.push_back(p.name);
-  library.paramDefaults = params;
-  library.initialState = *x0;
-  for (const auto &constraint : eq.constraints) {
-    library.constraints.push_back(constraint.name);
-    library.holonomic.push_back(constraint.holonomic);
-  }
-  library.outputs = eq.outputNames;
-
+  jit::LibraryDescription library = describeLibrary(model, eq, options.prefix, params, *x0);
   std::string object = jit::compileLibraryObject(programs, library, options.nativeCpu, error);
   if (object.empty())
     return false;
@@ -142,8 +201,7 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
     error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
     return false;
   }
-  fs::path modelObject = folder.path() / "model.o", runtimeObject = folder.path() / "runtime.o",
-           log = folder.path() / "log";
+  fs::path modelObject = folder.path() / "model.o", runtimeObject = folder.path() / "runtime.o";
   if (!writeOutputFile(modelObject, object, error) ||
       !writeOutputFile(runtimeObject, runtime::libraryRuntimeObject(), error))
     return false;
@@ -151,48 +209,11 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   // The tools write in the private folder; the result is copied into place,
   // so that a write error names the output and its reason.
   std::string staged = (folder.path() / "library").string();
-  const std::string cc = compilerDriver();
-  if (endsWith(options.output, ".o")) {
-    fs::path combined = folder.path() / "combined.o";
-    if (!runTool({cc, "-r", "-nostdlib", "-o", combined.string(), modelObject.string(),
-                  runtimeObject.string()},
-                 log, error) ||
-        !runTool({"objcopy", "--wildcard", "--keep-global-symbol=" + options.prefix + "_*",
-                  combined.string(), staged},
-                 log, error))
-      return false;
-  } else {
-    fs::path versionScript = folder.path() / "exports.map";
-    if (!writeOutputFile(versionScript, "{\n  global: " + options.prefix + "_*;\n  local: *;\n};\n",
-                         error))
-      return false;
-    if (!runTool({cc, "-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
-                  "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
-                  "-Wl,--as-needed", "-lm"},
-                 log, error))
-      return false;
-  }
-  if (!options.header.empty()) {
-    HeaderModel header;
-    header.prefix = options.prefix;
-    header.model = model.name;
-    header.file = fs::path(options.header).filename().string();
-    header.command = options.command;
-    header.abiVersion = jit::kLibraryAbiVersion;
-    for (size_t j = 0; j < eq.coordinates.size(); ++j)
-      header.coordinates.push_back(
-          {eq.coordinates[j], unitText(model.coords[j].unit, eq.coordinateDims[j]), 0});
-    for (size_t i = 0; i < model.params.size(); ++i)
-      header.params.push_back(
-          {model.params[i].name, unitText(model.params[i].unit, model.params[i].dim), params[i]});
-    for (const auto &constraint : eq.constraints) {
-      header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});
-      header.holonomic.push_back(constraint.holonomic);
-    }
-    for (const std::string &name : eq.outputNames)
-      header.outputs.push_back({name, "", 0});
-    headerFile.stream() << libraryHeader(header);
-  }
+  if (!linkStaged(folder.path(), options.output, options.prefix, modelObject, runtimeObject, staged,
+                  error))
+    return false;
+  if (!options.header.empty())
+    headerFile.stream() << libraryHeader(describeHeader(model, eq, options, params));
   std::ifstream built(staged, std::ios::binary);
   libraryFile.stream() << built.rdbuf();
   if (!built) {

@@ -58,14 +58,12 @@ typedef struct {
          P + "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0}\n";
 }
 
-} // namespace
-
-std::string libraryHeader(const HeaderModel &model) {
+// The opening comment: the model's names and units, the array layouts and
+// the calling conventions, read by whoever calls the library.
+void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
   const std::string &p = model.prefix;
-  const std::string P = upper(p);
   size_t nq = model.coordinates.size(), np = model.params.size(), nc = model.constraints.size(),
          nout = model.outputs.size();
-  std::ostringstream out;
   out << "/* " << model.file << ": the C interface of the model " << model.model
       << ", compiled to native\n * code by `" << model.command << "`.\n *\n";
   out << " * Coordinates q (nq = " << nq << "). A state x = (q, q') holds 2*nq = " << 2 * nq
@@ -92,21 +90,18 @@ std::string libraryHeader(const HeaderModel &model) {
  * keeps state between calls: the functions are thread-safe and re-entrant.
  * p may be NULL when np = 0. Matrices are row-major. Time t is in s.
  */
-#ifndef )"
-      << P << R"(_H
-#define )"
-      << P << R"(_H
+)";
+}
 
-#include <stddef.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
+// The ABI version and the status codes, the values every entry point
+// returns.
+void writeStatusCodes(std::ostringstream &out, const std::string &p, const std::string &P,
+                      int abiVersion) {
+  out << R"(
 /* The version of this interface; )"
       << p << R"(_abi_version() returns the library's. */
 #define )"
-      << P << "_ABI_VERSION " << model.abiVersion << R"(
+      << P << "_ABI_VERSION " << abiVersion << R"(
 
 /* Status codes. */
 #define )"
@@ -133,7 +128,13 @@ extern "C" {
 #define )"
       << P
       << R"(_PROJECTION_FAILED 10     /* simulate: the state could not be put onto the constraints */
+)";
+}
 
+// PREFIX_model_info, the model's description, and the functions returning it
+// and the library's ABI version.
+void writeModelInfo(std::ostringstream &out, const std::string &p, const std::string &P) {
+  out << R"(
 typedef struct {
   int abi_version;        /* )"
       << P << R"(_ABI_VERSION */
@@ -150,7 +151,12 @@ const )"
       << p << "_model_info *" << p << R"(_model(void);
 int )" << p
       << R"(_abi_version(void);
+)";
+}
 
+// The entry points evaluating the model at one state.
+void writeEvaluations(std::ostringstream &out, const std::string &p) {
+  out << R"(
 /* x' = (q', q''): 2*nq values. */
 int )" << p
       << R"(_rhs(double t, const double *x, const double *p, double *xdot);
@@ -175,7 +181,12 @@ int )" << p
 int )" << p
       << R"(_constraints(double t, const double *x, const double *p, double *residuals,
                 double *jacobian);
-/* Integrates from t = 0 to t_end with the Dormand-Prince 5(4) method
+)";
+}
+
+// The integrators: PREFIX_simulate, its options, and PREFIX_simulate_with.
+void writeSimulation(std::ostringstream &out, const std::string &p, const std::string &P) {
+  out << R"(/* Integrates from t = 0 to t_end with the Dormand-Prince 5(4) method
  * (relative and absolute tolerances rtol, atol > 0), with constraints
  * projecting the state onto them at the start and after every step. Writes
  * rows of 1 + 2*nq values (t, q, q') at t = 0, dt, 2 dt, ... and t_end into
@@ -203,7 +214,32 @@ int )" << p
                       double rtol, double atol, const )"
       << p << R"(_sim_options *options, double *out,
                       size_t max_rows, size_t *rows);
+)";
+}
 
+} // namespace
+
+// The header, section by section: documentation comment, status codes,
+// model description, evaluations, integrators, and the closing guards.
+std::string libraryHeader(const HeaderModel &model) {
+  const std::string &p = model.prefix;
+  const std::string P = upper(p);
+  std::ostringstream out;
+  writeLayoutComment(out, model);
+  // The include guard and the C linkage enclose every declaration.
+  out << "#ifndef " << P << "_H\n#define " << P << R"(_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+)";
+  writeStatusCodes(out, p, P, model.abiVersion);
+  writeModelInfo(out, p, P);
+  writeEvaluations(out, p);
+  writeSimulation(out, p, P);
+  out << R"(
 #ifdef __cplusplus
 }
 #endif

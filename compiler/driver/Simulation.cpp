@@ -17,8 +17,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 namespace mech::driver {
 
@@ -208,8 +210,6 @@ jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
   return signature;
 }
 
-// The kernels on the chosen back end (the interpreter when the JIT fails,
-// with a note).
 // The operations of the kernel programs the JIT would compile.
 size_t kernelOperations(const mechanics::KernelPrograms &programs, bool momentumForce) {
   size_t count = programs.dynamics.instructions().size() + programs.energy.instructions().size() +
@@ -219,6 +219,8 @@ size_t kernelOperations(const mechanics::KernelPrograms &programs, bool momentum
   return count;
 }
 
+// The kernels on the chosen back end (the interpreter when the JIT fails,
+// with a note).
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
                                                 const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
@@ -261,6 +263,184 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   return mechanics::interpretedKernels(programs);
 }
 
+namespace {
+
+// What the steps of one run share: the model, its kernels and parameters,
+// the options, and the summary they fill in.
+struct Run {
+  const mechanics::Equations &eq;
+  mechanics::Kernels &kernels;
+  const std::vector<double> &params;
+  const SimulationOptions &options;
+  SimulationSummary &summary;
+  size_t n, m; // coordinates, constraints
+};
+
+// The drift of the energy T + V along the samples, against E(0) and against
+// the largest |T| + |V| (which the warning judges, so that E(0) near 0 does
+// not flag a small drift).
+class EnergyDrift {
+public:
+  void sample(const Run &run, double t, const double *x) {
+    SimulationSummary &summary = run.summary;
+    run.kernels.energy(t, x, run.params.data(), TV_.data());
+    double e = TV_[0] + TV_[1];
+    if (summary.samples == 0)
+      energy0_ = e;
+    else if (energy0_ != 0)
+      summary.energyDrift =
+          std::max(summary.energyDrift, std::abs(e - energy0_) / std::abs(energy0_));
+    energyChange_ = std::max(energyChange_, std::abs(e - energy0_));
+    energyTerms_ =
+        std::max({energyTerms_, std::abs(energy0_), std::abs(TV_[0]) + std::abs(TV_[1])});
+    summary.energyDriftOfTerms = energyTerms_ > 0 ? energyChange_ / energyTerms_ : energyChange_;
+  }
+
+private:
+  double energy0_ = 0, energyChange_ = 0, energyTerms_ = 0;
+  std::vector<double> TV_ = std::vector<double>(2);
+};
+
+// What each output sample does: it is put onto the constraints, written as
+// a CSV row, kept for the plot, and followed for the first integrals' drift.
+class Sampler {
+public:
+  Sampler(Run &run, mechanics::ConstraintProjector &projector, std::vector<size_t> plottedIndices,
+          size_t columns, Plot &plot, std::ostream &csv)
+      : run_(run), projector_(projector), plottedIndices_(std::move(plottedIndices)), plot_(plot),
+        csv_(csv), conserved_(run.eq, run.params, run.summary), row_(columns),
+        onManifold_(2 * run.n) {}
+
+  // False interrupts the run.
+  bool operator()(double t, const double *x) {
+    if (interruptRequested())
+      return false;
+    if (run_.m > 0)
+      x = onConstraints(t, x);
+    writeRow(t, x);
+    if (!run_.options.plotPath.empty()) {
+      plot_.x.push_back(t);
+      for (size_t i = 0; i < plottedIndices_.size(); ++i)
+        plot_.series[i].values.push_back(row_[plottedIndices_[i]]);
+    }
+    if (run_.summary.energyTracked)
+      energy_.sample(run_, t, x);
+    conserved_.sample(t, x, run_.summary);
+    ++run_.summary.samples;
+    return true;
+  }
+
+private:
+  // Samples inside a step come from the dense output, which drifts from the
+  // constraints by the local error: they are projected too. The residuals
+  // before and after go to the summary.
+  const double *onConstraints(double t, const double *x) {
+    SimulationSummary &summary = run_.summary;
+    double before = projector_.residual(t, x);
+    summary.constraintDrift = std::max(summary.constraintDrift, before);
+    if (run_.options.projection && before > 0) {
+      std::copy(x, x + 2 * run_.n, onManifold_.begin());
+      if (projector_.projectPositions(t, onManifold_.data()).ok &&
+          projector_.projectVelocities(t, onManifold_.data()).ok)
+        x = onManifold_.data();
+    }
+    summary.constraintResidual = std::max(summary.constraintResidual, projector_.residual(t, x));
+    return x;
+  }
+
+  // The row after t: the state, the multipliers, the outputs.
+  void writeRow(double t, const double *x) {
+    size_t n = run_.n, m = run_.m;
+    std::copy(x, x + 2 * n, row_.begin());
+    if (m > 0)
+      run_.kernels.multipliers(t, x, run_.params.data(), row_.data() + 2 * n);
+    if (!run_.eq.outputs.empty())
+      run_.kernels.outputs(t, x, run_.params.data(), row_.data() + 2 * n + m);
+    csv_ << formatValue(t);
+    for (double v : row_)
+      csv_ << "," << formatValue(v);
+    csv_ << "\n";
+  }
+
+  Run &run_;
+  mechanics::ConstraintProjector &projector_;
+  std::vector<size_t> plottedIndices_;
+  Plot &plot_;
+  std::ostream &csv_;
+  EnergyDrift energy_;
+  ConservedDrift conserved_;
+  std::vector<double> row_, onManifold_;
+};
+
+// The state of the last refused evaluation, to say why it was refused.
+struct Refusal {
+  std::vector<double> state;
+  double t = 0;
+};
+
+// The right-hand side, remembering the state it last refused.
+runtime::RightHandSide recordingRhs(const Run &run, Refusal &refusal) {
+  return [&run, &refusal](double t, const double *x, double *dx) {
+    int status = run.kernels.rhs(t, x, run.params.data(), dx);
+    if (status != 0) {
+      refusal.state.assign(x, x + 2 * run.n);
+      refusal.t = t;
+    }
+    return status;
+  };
+}
+
+// The variational integrator works on L's momenta and forces; `buffer`
+// (2n values) receives both from the one kernel that computes them.
+runtime::LagrangianForm lagrangianForm(const Run &run, std::vector<double> &buffer) {
+  runtime::LagrangianForm lagrangian;
+  lagrangian.coordinates = static_cast<long>(run.n);
+  lagrangian.momentumAndForce = [&run, &buffer](double t, const double *x, double *momentum,
+                                                double *force) {
+    int status = run.kernels.momentumForce(t, x, run.params.data(), buffer.data());
+    std::copy(buffer.begin(), buffer.begin() + static_cast<long>(run.n), momentum);
+    std::copy(buffer.begin() + static_cast<long>(run.n), buffer.end(), force);
+    return status;
+  };
+  lagrangian.massMatrix = [&run](double t, const double *q, double *M) {
+    return run.kernels.massMatrix(t, q, run.params.data(), M);
+  };
+  return lagrangian;
+}
+
+// Why the run stopped, in the model's terms where possible: the projection
+// that failed, the kernel's reason for refusing the state, or the column
+// that became non-finite.
+std::string failureText(const runtime::IntegrationResult &result, const Run &run,
+                        const Refusal &refusal, const std::vector<std::string> &columns) {
+  std::string text = result.message();
+  bool kernelRefused = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
+                       result.rhsStatus == mechanics::kStatusRedundantConstraints;
+  if (result.outcome == runtime::Outcome::RhsFailed && result.rhsStatus == 0) {
+    text = "the state could not be projected onto the constraints at t = " +
+           shortNumber(result.failureTime);
+  } else if (result.outcome == runtime::Outcome::RhsFailed && kernelRefused &&
+             !refusal.state.empty()) {
+    text = describeFailure(run.eq, run.kernels, run.params, result.rhsStatus, refusal.t,
+                           refusal.state.data(), "at t = " + shortNumber(result.failureTime));
+  } else if (result.outcome == runtime::Outcome::NonFinite && result.failureComponent >= 0 &&
+             static_cast<size_t>(result.failureComponent) < columns.size()) {
+    text += " ('" + columns[static_cast<size_t>(result.failureComponent)] + "')";
+  }
+  return text;
+}
+
+void writeCsvHeader(std::ostream &csv, const std::vector<std::string> &columns) {
+  csv << "t";
+  for (const std::string &name : columns)
+    csv << "," << csvField(name);
+  csv << "\n";
+}
+
+} // namespace
+
+// Compile, find the initial state, then integrate with a sampler that writes
+// the CSV as the run goes (the rows up to a failure are kept).
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
                                           double deriveSeconds, std::ostream &csv) {
   const mechanics::Equations &eq = loaded.equations();
@@ -299,17 +479,12 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   // Energy drift is meaningful for a conservative model whose T has no
   // parts linear in or free of the velocities (then the Jacobi integral is T + V).
   summary.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
-  double energy0 = 0, energyChange = 0, energyTerms = 0;
-  std::vector<double> TV(2);
 
   std::vector<std::string> columns = csvColumns(eq);
   std::vector<std::string> plotted = plottedNames(eq, options);
   // Checked by checkSimulation above.
   std::vector<size_t> plottedIndices = *plottedColumns(loaded, columns, plotted);
-  csv << "t";
-  for (const std::string &name : columns)
-    csv << "," << csvField(name);
-  csv << "\n";
+  writeCsvHeader(csv, columns);
 
   Plot plot;
   plot.title = model.name;
@@ -318,106 +493,24 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
   mechanics::ConstraintProjector projector(*kernels, params, mechanics::holonomicFlags(eq));
   summary.constrained = m > 0;
-
-  ConservedDrift conserved(eq, params, summary);
-
-  std::vector<double> row(columns.size()), onManifold(2 * n);
-  auto sample = [&](double t, const double *x) {
-    if (interruptRequested())
-      return false;
-    if (m > 0) {
-      // Samples inside a step come from the dense output, which drifts
-      // from the constraints by the local error: project them too.
-      double before = projector.residual(t, x);
-      summary.constraintDrift = std::max(summary.constraintDrift, before);
-      if (options.projection && before > 0) {
-        std::copy(x, x + 2 * n, onManifold.begin());
-        if (projector.projectPositions(t, onManifold.data()).ok &&
-            projector.projectVelocities(t, onManifold.data()).ok)
-          x = onManifold.data();
-      }
-      summary.constraintResidual = std::max(summary.constraintResidual, projector.residual(t, x));
-    }
-    std::copy(x, x + 2 * n, row.begin());
-    if (m > 0)
-      kernels->multipliers(t, x, params.data(), row.data() + 2 * n);
-    if (!eq.outputs.empty())
-      kernels->outputs(t, x, params.data(), row.data() + 2 * n + m);
-    csv << formatValue(t);
-    for (double v : row)
-      csv << "," << formatValue(v);
-    csv << "\n";
-    if (!options.plotPath.empty()) {
-      plot.x.push_back(t);
-      for (size_t i = 0; i < plottedIndices.size(); ++i)
-        plot.series[i].values.push_back(row[plottedIndices[i]]);
-    }
-    if (summary.energyTracked) {
-      kernels->energy(t, x, params.data(), TV.data());
-      double e = TV[0] + TV[1];
-      if (summary.samples == 0)
-        energy0 = e;
-      else if (energy0 != 0)
-        summary.energyDrift =
-            std::max(summary.energyDrift, std::abs(e - energy0) / std::abs(energy0));
-      energyChange = std::max(energyChange, std::abs(e - energy0));
-      energyTerms = std::max({energyTerms, std::abs(energy0), std::abs(TV[0]) + std::abs(TV[1])});
-      summary.energyDriftOfTerms = energyTerms > 0 ? energyChange / energyTerms : energyChange;
-    }
-    conserved.sample(t, x, summary);
-    ++summary.samples;
-    return true;
-  };
-
-  // The state of the last refused evaluation, to say why it was refused.
-  std::vector<double> refused;
-  double refusedAt = 0;
-  auto rhs = [&](double t, const double *x, double *dx) {
-    int status = kernels->rhs(t, x, params.data(), dx);
-    if (status != 0) {
-      refused.assign(x, x + 2 * n);
-      refusedAt = t;
-    }
-    return status;
-  };
+  Run run{eq, *kernels, params, options, summary, n, m};
+  Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, csv);
+  Refusal refusal;
   if (m > 0 && options.projection)
     integrator.project = [&](double t, double *x) {
       return projector.projectPositions(t, x).ok && projector.projectVelocities(t, x).ok;
     };
-  // The variational integrator works on L's momenta and forces.
-  runtime::LagrangianForm lagrangian;
-  lagrangian.coordinates = static_cast<long>(n);
   std::vector<double> momentumForce(2 * n);
-  lagrangian.momentumAndForce = [&](double t, const double *x, double *momentum, double *force) {
-    int status = kernels->momentumForce(t, x, params.data(), momentumForce.data());
-    std::copy(momentumForce.begin(), momentumForce.begin() + static_cast<long>(n), momentum);
-    std::copy(momentumForce.begin() + static_cast<long>(n), momentumForce.end(), force);
-    return status;
-  };
-  lagrangian.massMatrix = [&](double t, const double *q, double *M) {
-    return kernels->massMatrix(t, q, params.data(), M);
-  };
+  runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
+
   auto integrateStart = Clock::now();
   summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart()).count();
-  runtime::IntegrationResult result = runtime::integrate(rhs, *x0, integrator, sample, &lagrangian);
+  runtime::IntegrationResult result = runtime::integrate(
+      recordingRhs(run, refusal), *x0, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
-  if (result.outcome != runtime::Outcome::Finished) {
-    std::string text = result.message();
-    bool kernelRefused = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
-                         result.rhsStatus == mechanics::kStatusRedundantConstraints;
-    if (result.outcome == runtime::Outcome::RhsFailed && result.rhsStatus == 0) {
-      text = "the state could not be projected onto the constraints at t = " +
-             shortNumber(result.failureTime);
-    } else if (result.outcome == runtime::Outcome::RhsFailed && kernelRefused && !refused.empty()) {
-      text = describeFailure(eq, *kernels, params, result.rhsStatus, refusedAt, refused.data(),
-                             "at t = " + shortNumber(result.failureTime));
-    } else if (result.outcome == runtime::Outcome::NonFinite && result.failureComponent >= 0 &&
-               static_cast<size_t>(result.failureComponent) < columns.size()) {
-      text += " ('" + columns[static_cast<size_t>(result.failureComponent)] + "')";
-    }
-    summary.failure = text;
-  }
+  if (result.outcome != runtime::Outcome::Finished)
+    summary.failure = failureText(result, run, refusal, columns);
   csv.flush();
   std::string error;
   if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {

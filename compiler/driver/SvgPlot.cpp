@@ -399,11 +399,11 @@ std::string tickLabel(double value, const AxisTicks &ticks) {
   return trimZeros(text.substr(0, e)) + "e" + std::to_string(power);
 }
 
-std::string renderSvg(const Plot &plot, int width, int height) {
-  width = std::max(width, 240);
-  height = std::max(height, 160);
-  const double W = width, H = height;
+namespace {
 
+// The extent of the drawable data: the abscissa of every sample that has a
+// place, and the values of the samples drawn (a gap contributes nothing).
+std::pair<Range, Range> dataRanges(const Plot &plot) {
   Range xData, yData;
   size_t samples = 0;
   for (const PlotSeries &series : plot.series)
@@ -417,7 +417,36 @@ std::string renderSvg(const Plot &plot, int width, int height) {
     for (size_t i = 0; i < series.values.size(); ++i)
       if (std::isfinite(abscissa(plot, i)) && std::isfinite(series.values[i]))
         yData.add(series.values[i]);
+  return {xData, yData};
+}
 
+// The legend's names as shown and the box that holds them.
+struct Legend {
+  static constexpr double swatch = 24, pad = 8;
+  std::vector<std::string> names;
+  double width = 0;
+};
+
+// Legend outside the plot on the right, names cut to at most ~28% of the width.
+Legend legendFor(const Plot &plot, double W) {
+  Legend legend;
+  double nameWidth = 0;
+  double maxNameWidth = std::max(24.0, 0.28 * W - 46);
+  for (size_t i = 0; i < plot.series.size(); ++i) {
+    std::string name = sanitize(plot.series[i].name);
+    if (name.find_first_not_of(' ') == std::string::npos)
+      name = "series " + std::to_string(i + 1);
+    legend.names.push_back(fitText(name, maxNameWidth, kTickFont));
+    nameWidth = std::max(nameWidth, textWidth(legend.names.back(), kTickFont));
+  }
+  legend.width = legend.names.empty() ? 0 : 2 * Legend::pad + Legend::swatch + 6 + nameWidth;
+  return legend;
+}
+
+// The plot area and its axes: the margins make room for the title, the tick
+// labels, the x label and the legend.
+Frame layoutFrame(const Plot &plot, double W, double H, const Range &xData, const Range &yData,
+                  const Legend &legend) {
   // Vertical layout: title band, plot, tick labels, x label.
   Frame frame;
   frame.top = plot.title.empty() ? 16 : 22 + kTitleFont;
@@ -425,24 +454,10 @@ std::string renderSvg(const Plot &plot, int width, int height) {
   int yTickRoom = static_cast<int>(frame.height() / (2.5 * kTickFont));
   frame.y = niceTicks(yData.lo, yData.hi, true, yTickRoom);
 
-  // Legend outside the plot on the right, names cut to at most ~28% of the width.
-  std::vector<std::string> names;
-  double nameWidth = 0;
-  double maxNameWidth = std::max(24.0, 0.28 * W - 46);
-  for (size_t i = 0; i < plot.series.size(); ++i) {
-    std::string name = sanitize(plot.series[i].name);
-    if (name.find_first_not_of(' ') == std::string::npos)
-      name = "series " + std::to_string(i + 1);
-    names.push_back(fitText(name, maxNameWidth, kTickFont));
-    nameWidth = std::max(nameWidth, textWidth(names.back(), kTickFont));
-  }
-  const double swatch = 24, legendPad = 8;
-  double legendWidth = names.empty() ? 0 : 2 * legendPad + swatch + 6 + nameWidth;
-
   // Horizontal layout: y tick labels, plot, gap, legend. The gaps also hold
   // half of the outermost x tick labels, which are centred on their ticks.
   double left = 10 + widestLabel(frame.y, kTickFont) + 5 + 5;
-  double legendRoom = names.empty() ? 0 : 10 + legendWidth;
+  double legendRoom = legend.names.empty() ? 0 : 10 + legend.width;
   double halfXLabel = 0;
   // The labels depend on the width and the width on the labels: the second
   // pass settles it (label widths barely change between the passes).
@@ -453,9 +468,19 @@ std::string renderSvg(const Plot &plot, int width, int height) {
     frame.x = fittingXTicks(xData.lo, xData.hi, frame.width());
     halfXLabel = widestLabel(frame.x, kTickFont) / 2;
   }
+  return frame;
+}
 
-  std::string svg;
-  svg.reserve(16384);
+// The attributes x, y, width and height of the plot area.
+std::string areaAttributes(const Frame &frame) {
+  return "x=\"" + px(frame.left) + "\" y=\"" + px(frame.top) + "\" width=\"" + px(frame.width()) +
+         "\" height=\"" + px(frame.height()) + "\"";
+}
+
+// The XML prolog, the root element, the title, the white background and the
+// clip path of the plot area; returns the clip path's id.
+std::string emitPrologue(std::string &svg, const Plot &plot, int width, int height,
+                         const Frame &frame) {
   svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
          "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) +
@@ -468,11 +493,13 @@ std::string renderSvg(const Plot &plot, int width, int height) {
   // rectangle, so that a clash between two plots clips both the same way.
   std::string clipId = "mech-clip-" + px(frame.left) + "-" + px(frame.top) + "-" +
                        px(frame.width()) + "-" + px(frame.height());
-  std::string area = "x=\"" + px(frame.left) + "\" y=\"" + px(frame.top) + "\" width=\"" +
-                     px(frame.width()) + "\" height=\"" + px(frame.height()) + "\"";
-  svg += "<defs><clipPath id=\"" + clipId + "\"><rect " + area + "/></clipPath></defs>\n";
+  svg += "<defs><clipPath id=\"" + clipId + "\"><rect " + areaAttributes(frame) +
+         "/></clipPath></defs>\n";
+  return clipId;
+}
 
-  // Grid, with the zero line a shade darker when it is in view.
+// Grid, with the zero line a shade darker when it is in view.
+void emitGrid(std::string &svg, const Frame &frame) {
   svg +=
       "<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\" shape-rendering=\"crispEdges\">\n";
   for (double v : frame.x.values)
@@ -483,14 +510,13 @@ std::string renderSvg(const Plot &plot, int width, int height) {
            px(frame.right) + "\" y2=\"" + px(frame.mapY(v)) + "\"" +
            (v == 0 ? " stroke=\"#b0b0b0\"" : "") + "/>\n";
   svg += "</g>\n";
+}
 
-  svg += "<g clip-path=\"url(#" + clipId + ")\">\n";
-  for (size_t i = 0; i < plot.series.size(); ++i)
-    emitSeries(svg, plot, i, frame);
-  svg += "</g>\n";
-
-  // Frame, tick marks and tick labels.
-  svg += "<rect " + area + " fill=\"none\" stroke=\"#555\" shape-rendering=\"crispEdges\"/>\n";
+// Frame, tick marks and tick labels; drawn over the series, which the plot
+// area's edge would otherwise hide.
+void emitAxes(std::string &svg, const Frame &frame) {
+  svg += "<rect " + areaAttributes(frame) +
+         " fill=\"none\" stroke=\"#555\" shape-rendering=\"crispEdges\"/>\n";
   svg += "<g class=\"ticks\" stroke=\"#555\" shape-rendering=\"crispEdges\">\n";
   for (double v : frame.x.values)
     svg += "<line x1=\"" + px(frame.mapX(v)) + "\" y1=\"" + px(frame.bottom) + "\" x2=\"" +
@@ -514,51 +540,81 @@ std::string renderSvg(const Plot &plot, int width, int height) {
              px(frame.mapY(v) + 0.35 * kTickFont) + "\" text-anchor=\"end\">" +
              shownLabel(tickLabel(v, frame.y)) + "</text>\n";
   svg += "</g>\n";
+}
 
-  // The x label and the title: cut to the room they have, centred over the
-  // plot area but moved inwards where they would leave the image.
-  auto centred = [&](const std::string &text, double fontSize, double measureSize, double y,
-                     const std::string &attributes) {
-    std::string fitted = fitText(sanitize(text), W - 20, measureSize);
-    double half = textWidth(fitted, measureSize) / 2;
-    double x = std::clamp((frame.left + frame.right) / 2, std::min(W / 2, 10 + half),
-                          std::max(W / 2, W - 10 - half));
-    svg += "<text " + attributes + " x=\"" + px(x) + "\" y=\"" + px(y) +
-           "\" text-anchor=\"middle\" font-size=\"" + px(fontSize) + "\">" + xmlEscape(fitted) +
-           "</text>\n";
-  };
+// The x label or the title: cut to the room it has, centred over the plot
+// area but moved inwards where it would leave the image.
+void emitCentred(std::string &svg, const Frame &frame, double W, const std::string &text,
+                 double fontSize, double measureSize, double y, const std::string &attributes) {
+  std::string fitted = fitText(sanitize(text), W - 20, measureSize);
+  double half = textWidth(fitted, measureSize) / 2;
+  double x = std::clamp((frame.left + frame.right) / 2, std::min(W / 2, 10 + half),
+                        std::max(W / 2, W - 10 - half));
+  svg += "<text " + attributes + " x=\"" + px(x) + "\" y=\"" + px(y) +
+         "\" text-anchor=\"middle\" font-size=\"" + px(fontSize) + "\">" + xmlEscape(fitted) +
+         "</text>\n";
+}
+
+// Legend: as many rows as fit beside the plot, then a count of the rest.
+void emitLegend(std::string &svg, const Legend &legend, const Frame &frame, double W) {
+  const std::vector<std::string> &names = legend.names;
+  const double row = 1.6 * kTickFont;
+  size_t fit = static_cast<size_t>(std::max(1.0, std::floor((frame.height() - 8) / row)));
+  size_t shown = names.size() <= fit ? names.size() : fit - 1;
+  size_t rows = shown + (shown < names.size() ? 1 : 0);
+  double x0 = W - 10 - legend.width, y0 = frame.top;
+  svg += "<g class=\"legend\">\n<rect x=\"" + px(x0) + "\" y=\"" + px(y0) + "\" width=\"" +
+         px(legend.width) + "\" height=\"" + px(static_cast<double>(rows) * row + 8) +
+         "\" rx=\"3\" fill=\"white\" stroke=\"#c8c8c8\"/>\n";
+  for (size_t i = 0; i < shown; ++i) {
+    double y = y0 + 4 + (static_cast<double>(i) + 0.5) * row;
+    svg += "<line x1=\"" + px(x0 + Legend::pad) + "\" y1=\"" + px(y) + "\" x2=\"" +
+           px(x0 + Legend::pad + Legend::swatch) + "\" y2=\"" + px(y) + "\" stroke-width=\"2.5\" " +
+           strokeStyle(i) + "/>\n";
+    svg += "<text x=\"" + px(x0 + Legend::pad + Legend::swatch + 6) + "\" y=\"" +
+           px(y + 0.35 * kTickFont) + "\" fill=\"#222\">" + xmlEscape(names[i]) + "</text>\n";
+  }
+  if (shown < names.size()) {
+    double y = y0 + 4 + (static_cast<double>(shown) + 0.5) * row;
+    svg += "<text x=\"" + px(x0 + Legend::pad) + "\" y=\"" + px(y + 0.35 * kTickFont) +
+           "\" fill=\"#555\">+" + std::to_string(names.size() - shown) + " more</text>\n";
+  }
+  svg += "</g>\n";
+}
+
+} // namespace
+
+// Layout first (the margins depend on the labels), then the layers from the
+// back: grid, series clipped to the plot area, axes, texts, legend.
+std::string renderSvg(const Plot &plot, int width, int height) {
+  width = std::max(width, 240);
+  height = std::max(height, 160);
+  const double W = width, H = height;
+
+  auto [xData, yData] = dataRanges(plot);
+  Legend legend = legendFor(plot, W);
+  Frame frame = layoutFrame(plot, W, H, xData, yData, legend);
+
+  std::string svg;
+  svg.reserve(16384);
+  std::string clipId = emitPrologue(svg, plot, width, height, frame);
+  emitGrid(svg, frame);
+
+  svg += "<g clip-path=\"url(#" + clipId + ")\">\n";
+  for (size_t i = 0; i < plot.series.size(); ++i)
+    emitSeries(svg, plot, i, frame);
+  svg += "</g>\n";
+
+  emitAxes(svg, frame);
   if (!plot.xLabel.empty())
-    centred(plot.xLabel, kLabelFont, kLabelFont, H - 10, "class=\"x-label\" fill=\"#222\"");
+    emitCentred(svg, frame, W, plot.xLabel, kLabelFont, kLabelFont, H - 10,
+                "class=\"x-label\" fill=\"#222\"");
   // Bold glyphs are about a tenth wider.
   if (!plot.title.empty())
-    centred(plot.title, kTitleFont, 1.1 * kTitleFont, 10 + 0.8 * kTitleFont,
-            "class=\"title\" font-weight=\"bold\" fill=\"#111\"");
-
-  // Legend: as many rows as fit beside the plot, then a count of the rest.
-  if (!names.empty()) {
-    const double row = 1.6 * kTickFont;
-    size_t fit = static_cast<size_t>(std::max(1.0, std::floor((frame.height() - 8) / row)));
-    size_t shown = names.size() <= fit ? names.size() : fit - 1;
-    size_t rows = shown + (shown < names.size() ? 1 : 0);
-    double x0 = W - 10 - legendWidth, y0 = frame.top;
-    svg += "<g class=\"legend\">\n<rect x=\"" + px(x0) + "\" y=\"" + px(y0) + "\" width=\"" +
-           px(legendWidth) + "\" height=\"" + px(static_cast<double>(rows) * row + 8) +
-           "\" rx=\"3\" fill=\"white\" stroke=\"#c8c8c8\"/>\n";
-    for (size_t i = 0; i < shown; ++i) {
-      double y = y0 + 4 + (static_cast<double>(i) + 0.5) * row;
-      svg += "<line x1=\"" + px(x0 + legendPad) + "\" y1=\"" + px(y) + "\" x2=\"" +
-             px(x0 + legendPad + swatch) + "\" y2=\"" + px(y) + "\" stroke-width=\"2.5\" " +
-             strokeStyle(i) + "/>\n";
-      svg += "<text x=\"" + px(x0 + legendPad + swatch + 6) + "\" y=\"" + px(y + 0.35 * kTickFont) +
-             "\" fill=\"#222\">" + xmlEscape(names[i]) + "</text>\n";
-    }
-    if (shown < names.size()) {
-      double y = y0 + 4 + (static_cast<double>(shown) + 0.5) * row;
-      svg += "<text x=\"" + px(x0 + legendPad) + "\" y=\"" + px(y + 0.35 * kTickFont) +
-             "\" fill=\"#555\">+" + std::to_string(names.size() - shown) + " more</text>\n";
-    }
-    svg += "</g>\n";
-  }
+    emitCentred(svg, frame, W, plot.title, kTitleFont, 1.1 * kTitleFont, 10 + 0.8 * kTitleFont,
+                "class=\"title\" font-weight=\"bold\" fill=\"#111\"");
+  if (!legend.names.empty())
+    emitLegend(svg, legend, frame, W);
   svg += "</svg>\n";
   return svg;
 }
