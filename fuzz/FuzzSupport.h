@@ -55,23 +55,6 @@ inline sema::SearchPath searchPath() {
 }
 inline constexpr const char *kInputName = "/nonexistent-mech-fuzz/input.mech";
 
-// Sends std::cout and std::cerr into a string while alive (the library and
-// the REPL print; a fuzzer that writes to the terminal runs ten times slower).
-class CapturedStreams {
-public:
-  CapturedStreams()
-      : out_(std::cout.rdbuf(captured_.rdbuf())), err_(std::cerr.rdbuf(captured_.rdbuf())) {}
-  ~CapturedStreams() {
-    std::cout.rdbuf(out_);
-    std::cerr.rdbuf(err_);
-  }
-  std::string text() const { return captured_.str(); }
-
-private:
-  std::ostringstream captured_;
-  std::streambuf *out_, *err_;
-};
-
 // A promise of the compiler that the input broke: printed, then abort(), so
 // that libFuzzer saves the input as a crash.
 [[noreturn]] inline void fail(const std::string &what, const std::string &detail = "") {

@@ -1,5 +1,5 @@
 // Fuzz target: REPL input, line by line, through the session the terminal
-// front end drives (tools/mech/ReplSession), without a terminal. Lines are
+// front end drives (repl/ReplSession), without a terminal. Lines are
 // joined while brackets are open, as the terminal does. Only commands that
 // stay in the process, write no file of their own and end quickly run:
 // :save, :build and :sim write files, :sim and :equilibria integrate or
@@ -8,7 +8,9 @@
 // internal error reported by the session is a finding.
 #include "FuzzSupport.h"
 
-#include "ReplSession.h"
+#include "repl/ReplSession.h"
+
+#include <sstream>
 
 #include <cctype>
 #include <cstdlib>
@@ -103,11 +105,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return -1; // not added to the corpus
   // Imports resolve in the standard library and the folders of loaded
   // files only, whatever the environment of the run.
-  unsetenv("MECH_PATH");
   std::vector<std::string> inputs = inputsOf(text);
-  fuzz::CapturedStreams streams;
+  std::ostringstream streams;
   {
-    cli::ReplSession session(cli::Invocation{"mech-fuzz", {}});
+    repl::ReplSession session(fuzz::searchPath(), streams, streams);
     for (const std::string &input : inputs) {
       std::string run = admitted(input);
       if (!run.empty() && !session.handle(run))
@@ -116,9 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   // The session's own report starts a line; a diagnostic shows the input's
-  // line indented, whatever words it holds. fail() writes through C stdio,
-  // which the capture does not touch.
-  std::string printed = "\n" + streams.text();
+  // line indented, whatever words it holds.
+  std::string printed = "\n" + streams.str();
   if (printed.find("\ninternal error: ") != std::string::npos)
     fuzz::fail("the session reported an internal error", printed);
   return 0;

@@ -52,8 +52,7 @@ std::string valueError(const OptionSpec &option, const std::string &value) {
   case OptionType::Choice:
     return std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end()
                ? ""
-               : "unknown " + option.choiceNoun + " '" + value + "' (" +
-                     choiceList(option.choices) + ")";
+               : option.name + " takes " + choiceList(option.choices) + ", not '" + value + "'";
   default:
     return "";
   }

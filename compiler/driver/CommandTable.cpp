@@ -10,12 +10,11 @@ using T = OptionType;
 
 OptionSpec setOption(const std::string &meaning = "set parameters") {
   return {"--set", "", T::Repeated, "p=v", "the model's values", "[syntax](#--set-parameters)",
-          meaning, {}, ""};
+          meaning, {}};
 }
 
 OptionSpec jsonOption(const std::string &schema) {
-  return {"--json", "", T::Flag, "", "off", "flag", "print JSON ([schema](#" + schema + "))",
-          {},       ""};
+  return {"--json", "", T::Flag, "", "off", "flag", "print JSON ([schema](#" + schema + "))", {}};
 }
 
 const std::string kStateSyntax = "[syntax](#--at-and---init-a-state)";
@@ -33,8 +32,7 @@ CommandSpec checkCommand() {
             "flag",
             "print one JSON array with an object per file instead of the lines "
             "([schema](#check---json))",
-            {},
-            ""}},
+            {}}},
           {},
           false};
 }
@@ -53,8 +51,7 @@ CommandSpec fmtCommand() {
             "flag",
             "print nothing for formatted files and `FILE: not formatted` for the others. Exit "
             "status 1 if any file is not formatted",
-            {},
-            ""},
+            {}},
            {"--json",
             "",
             T::Flag,
@@ -63,8 +60,7 @@ CommandSpec fmtCommand() {
             "flag",
             "with `--check`: print `{\"unformatted\": [...]}` instead of the lines "
             "([schema](#fmt---check---json)). `--json` without `--check` is a usage error",
-            {},
-            ""},
+            {}},
            {"--write",
             "-w",
             T::Flag,
@@ -72,8 +68,7 @@ CommandSpec fmtCommand() {
             "off",
             "flag",
             "rewrite the files that are not formatted, in place. Prints nothing",
-            {},
-            ""}},
+            {}}},
           {{"--check", "--write"}},
           false};
 }
@@ -92,8 +87,7 @@ CommandSpec equationsCommand() {
             "off",
             "flag",
             "print an `align` environment instead: T, V, and one equation per coordinate",
-            {},
-            ""},
+            {}},
            jsonOption("equations---json")},
           {{"--json", "--latex"}},
           true};
@@ -112,8 +106,7 @@ CommandSpec evalCommand() {
             "the model's `init` (0 for what `init` does not set), t = 0",
             kStateSyntax,
             "the state",
-            {},
-            ""},
+            {}},
            setOption(),
            jsonOption("eval---json")},
           {},
@@ -129,8 +122,7 @@ std::vector<OptionSpec> integrationOptions() {
        "`10`",
        "a finite number (s)",
        "end time. If T is less than the start time, the integration runs backwards",
-       {},
-       ""},
+       {}},
       {"--dt",
        "",
        T::PositiveNumber,
@@ -138,8 +130,7 @@ std::vector<OptionSpec> integrationOptions() {
        "`0.01`",
        "number > 0",
        "spacing of the output samples. Samples are at t0, t0 + h, ..., and always exactly at T",
-       {},
-       ""},
+       {}},
       {"--method",
        "",
        T::Choice,
@@ -149,8 +140,7 @@ std::vector<OptionSpec> integrationOptions() {
        "Dormand–Prince 5(4) or 8(5,3), both adaptive with dense output; classic RK4 with a "
        "fixed step; the symplectic variational midpoint integrator with a fixed step. "
        "`midpoint` does not accept constrained models",
-       {"dopri5", "dop853", "rk4", "midpoint"},
-       "method"},
+       {"dopri5", "dop853", "rk4", "midpoint"}},
       {"--rtol",
        "",
        T::PositiveNumber,
@@ -158,8 +148,7 @@ std::vector<OptionSpec> integrationOptions() {
        "`1e-8`",
        "number > 0",
        "relative tolerance (`dopri5`, `dop853`)",
-       {},
-       ""},
+       {}},
       {"--atol",
        "",
        T::PositiveNumber,
@@ -167,8 +156,7 @@ std::vector<OptionSpec> integrationOptions() {
        "`1e-10`",
        "number > 0",
        "absolute tolerance (`dopri5`, `dop853`)",
-       {},
-       ""},
+       {}},
       {"--step",
        "",
        T::PositiveNumber,
@@ -176,8 +164,7 @@ std::vector<OptionSpec> integrationOptions() {
        "`0.001`",
        "number > 0",
        "the fixed step of `rk4` and `midpoint`. For `dopri5` and `dop853`, the first step to try",
-       {},
-       ""},
+       {}},
       {"--max-steps",
        "",
        T::StepCount,
@@ -186,8 +173,7 @@ std::vector<OptionSpec> integrationOptions() {
        "a whole number ≥ 1 (`1e6` is accepted)",
        "the most steps to attempt, rejected ones included. When the limit is reached the run "
        "stops with an error",
-       {},
-       ""},
+       {}},
       {"--init",
        "",
        T::List,
@@ -195,8 +181,7 @@ std::vector<OptionSpec> integrationOptions() {
        "the model's `init`",
        "[state syntax](#--at-and---init-a-state)",
        "the initial state. `t=v` sets the start time (default 0)",
-       {},
-       ""},
+       {}},
   };
 }
 
@@ -225,8 +210,7 @@ CommandSpec simulateCommand() {
        "the model's values",
        "[syntax](#--set-parameters)",
        "set parameters",
-       {},
-       ""},
+       {}},
       {"-o",
        "",
        T::Path,
@@ -236,17 +220,8 @@ CommandSpec simulateCommand() {
        "write the CSV to FILE ([how](#output-streams)). The temporary file is made before the "
        "run, and a folder that cannot hold it is an error. If the run fails, the samples up to "
        "the failure are kept",
-       {},
-       ""},
-      {"--plot",
-       "",
-       T::Path,
-       "FILE",
-       "no plot",
-       "path",
-       "also write an SVG plot of the run",
-       {},
-       ""},
+       {}},
+      {"--plot", "", T::Path, "FILE", "no plot", "path", "also write an SVG plot of the run", {}},
       {"--plot-vars",
        "",
        T::Text,
@@ -254,8 +229,7 @@ CommandSpec simulateCommand() {
        "all coordinates",
        "comma-separated CSV column names",
        "the series to plot: coordinates, velocities (`th1'`), multipliers, outputs",
-       {},
-       ""},
+       {}},
       {"--backend",
        "",
        T::Choice,
@@ -268,8 +242,7 @@ CommandSpec simulateCommand() {
        "budget: LLVM would take longer to compile them than the interpreter takes for a "
        "typical run; see bench/README.md): `note: the kernels have N operations, more than the "
        "JIT budget of 20000; using the interpreter`, and the cache is `off`",
-       {"jit", "interp"},
-       "backend"},
+       {"jit", "interp"}},
       {"--no-cache",
        "",
        T::Flag,
@@ -277,8 +250,7 @@ CommandSpec simulateCommand() {
        "cache on",
        "flag",
        "compile without reading or writing the kernel cache",
-       {},
-       ""},
+       {}},
       {"--strict-init",
        "",
        T::Flag,
@@ -286,8 +258,7 @@ CommandSpec simulateCommand() {
        "off",
        "flag",
        "an initial state off the constraints is an error instead of being projected",
-       {},
-       ""},
+       {}},
       {"--no-projection",
        "",
        T::Flag,
@@ -295,8 +266,7 @@ CommandSpec simulateCommand() {
        "projection on",
        "flag",
        "do not project the state onto the constraints after each step or at the samples",
-       {},
-       ""},
+       {}},
       {"--baumgarte",
        "",
        T::Text,
@@ -305,8 +275,7 @@ CommandSpec simulateCommand() {
        "two numbers ≥ 0",
        "Baumgarte stabilization: integrate C·q'' = γ − 2a·ψ − b²·Φ instead of C·q'' = γ. Has "
        "no effect on a model without constraints",
-       {},
-       ""},
+       {}},
   };
   spec.options.insert(spec.options.end(), more.begin(), more.end());
   return spec;
@@ -325,8 +294,7 @@ CommandSpec equilibriaCommand() {
             "others",
             "[syntax](#--in-a-search-box)",
             "the search box, per coordinate",
-            {},
-            ""},
+            {}},
            {"--time",
             "",
             T::Number,
@@ -336,8 +304,7 @@ CommandSpec equilibriaCommand() {
             "freeze time at t0. Required if the equations depend on t explicitly, such as "
             "through a driving force. Without it such a model is an error. Shown as `(t frozen "
             "at t0)`",
-            {},
-            ""},
+            {}},
            setOption(),
            jsonOption("equilibria---json")},
           {},
@@ -356,8 +323,7 @@ CommandSpec linearizeCommand() {
             "required",
             kStateSyntax,
             "the state. Coordinates and velocities it does not list take the model's `init`",
-            {},
-            ""},
+            {}},
            setOption(),
            jsonOption("linearize---json")},
           {},
@@ -388,8 +354,7 @@ CommandSpec solveCommand() {
             "parameter names",
             "the unknown parameters. Repeat the option or give a comma list: `--for F,P`. They "
             "cannot be structural parameters or be given twice",
-            {},
-            ""},
+            {}},
            {"--at",
             "",
             T::List,
@@ -397,8 +362,7 @@ CommandSpec solveCommand() {
             "the model's `init`",
             kStateSyntax,
             "the configuration. Velocities given here are ignored",
-            {},
-            ""},
+            {}},
            setOption("set the known parameters. Also the starting guess for the unknowns"),
            jsonOption("solve---json")},
           {},
@@ -406,48 +370,44 @@ CommandSpec solveCommand() {
 }
 
 CommandSpec buildCommand() {
-  return {
-      "build",
-      "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
-      "       [--cpu generic|native] [--set p=v ...]",
-      "compile the model to a shared library with a C ABI (rhs, mass matrix, energy, "
-      "multipliers, simulate, ...) and write its header; -o NAME.o writes the object "
-      "alone; --prefix renames every symbol (default: mech)",
-      Operands::OneFile,
-      {{"-o",
-        "",
-        T::Path,
-        "FILE",
-        "required",
-        "a name ending in `.so` (or `.so.N`) gives a shared library, `.o` an object; other "
-        "names are a usage error",
-        "the output. It is written to a temporary file first and then renamed, together "
-        "with the header ([how](#output-streams))",
-        {},
-        ""},
-       {"--header", "", T::Path, "FILE", "no header", "path", "also write the C header", {}, ""},
-       {"--prefix",
-        "",
-        T::Text,
-        "NAME",
-        "`mech`",
-        "`[A-Za-z_][A-Za-z0-9_]*`",
-        "the prefix of every exported name (`NAME_rhs`, ...)",
-        {},
-        ""},
-       {"--cpu",
-        "",
-        T::Choice,
-        "C",
-        "`generic`",
-        "`generic`, `native`",
-        "code for any machine of the architecture, or for this CPU",
-        {"generic", "native"},
-        "cpu"},
-       setOption("change the parameter defaults (and the initial state computed from "
-                 "them)")},
-      {},
-      true};
+  return {"build",
+          "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
+          "       [--cpu generic|native] [--set p=v ...]",
+          "compile the model to a shared library with a C ABI (rhs, mass matrix, energy, "
+          "multipliers, simulate, ...) and write its header; -o NAME.o writes the object "
+          "alone; --prefix renames every symbol (default: mech)",
+          Operands::OneFile,
+          {{"-o",
+            "",
+            T::Path,
+            "FILE",
+            "required",
+            "a name ending in `.so` (or `.so.N`) gives a shared library, `.o` an object; other "
+            "names are a usage error",
+            "the output. It is written to a temporary file first and then renamed, together "
+            "with the header ([how](#output-streams))",
+            {}},
+           {"--header", "", T::Path, "FILE", "no header", "path", "also write the C header", {}},
+           {"--prefix",
+            "",
+            T::Text,
+            "NAME",
+            "`mech`",
+            "`[A-Za-z_][A-Za-z0-9_]*`",
+            "the prefix of every exported name (`NAME_rhs`, ...)",
+            {}},
+           {"--cpu",
+            "",
+            T::Choice,
+            "C",
+            "`generic`",
+            "`generic`, `native`",
+            "code for any machine of the architecture, or for this CPU",
+            {"generic", "native"}},
+           setOption("change the parameter defaults (and the initial state computed from "
+                     "them)")},
+          {},
+          true};
 }
 
 CommandSpec replCommand() {
@@ -464,8 +424,7 @@ CommandSpec replCommand() {
             "off",
             "flag",
             "print the prompts also when the input is not a terminal",
-            {},
-            ""},
+            {}},
            {"--echo",
             "",
             T::Flag,
@@ -473,8 +432,7 @@ CommandSpec replCommand() {
             "off",
             "flag",
             "print each input after a prompt, so that a transcript reads like a session",
-            {},
-            ""}},
+            {}}},
           {},
           false};
 }

@@ -29,12 +29,11 @@ struct OptionSpec {
   std::string name;  // "--until"
   std::string alias; // "-w", or ""
   OptionType type = OptionType::Flag;
-  std::string valueName;   // "T" in "--until T"
-  std::string defaultText; // as docs show it ("`10`", "off", "required")
-  std::string accepted;    // accepted values, as docs show them
-  std::string help;        // the meaning
-  std::vector<std::string> choices;
-  std::string choiceNoun; // "method" in "unknown method 'x'"
+  std::string valueName;            // "T" in "--until T"
+  std::string defaultText;          // as docs show it ("`10`", "off", "required")
+  std::string accepted;             // accepted values, as docs show them
+  std::string help;                 // the meaning
+  std::vector<std::string> choices; // of a Choice
 };
 
 enum class Operands {
@@ -67,6 +66,7 @@ public:
   std::string command;
   std::vector<std::string> operands;
   std::vector<std::string> words; // the arguments as given, after the command
+  std::string stage;              // of --dump=STAGE
 
   bool has(const std::string &option) const;
   // The last value given (a List's values joined), or `fallback`.

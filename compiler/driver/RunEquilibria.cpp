@@ -1,7 +1,8 @@
 // `mech linearize` (M, K, D and A at a state) and `mech equilibria` (states
 // of rest in a box, their stability and small oscillations): option parsing
 // and reports over mechanics::Linearizer and mechanics::findEquilibria.
-#include "Commands.h"
+#include "driver/Commands.h"
+#include "driver/Session.h"
 
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
@@ -16,10 +17,10 @@
 #include <cmath>
 #include <complex>
 #include <iomanip>
-#include <iostream>
+#include <ostream>
 #include <sstream>
 
-namespace mech::cli {
+namespace mech::driver {
 
 namespace {
 
@@ -103,10 +104,10 @@ std::vector<std::string> splitList(const std::string &text) {
 // bounds as assignments; -1 after reporting a name that is no coordinate (a
 // velocity included: the box is of positions) or a bound of the wrong
 // dimension.
-int rangeCoordinate(driver::LoadedModel &loaded, const sema::Assignment &low,
+int rangeCoordinate(LoadedModel &loaded, const sema::Assignment &low,
                     const sema::Assignment &high) {
   const sema::CheckedModel &model = loaded.model();
-  int found = driver::coordinateIndex(model, low.name);
+  int found = coordinateIndex(model, low.name);
   if (found < 0) {
     loaded.diagnostics().error(low.location,
                                "'" + low.name + "' is not a coordinate of " + model.name);
@@ -117,23 +118,23 @@ int rangeCoordinate(driver::LoadedModel &loaded, const sema::Assignment &low,
                                                  low.name + std::string(low.primes, '\'') + "')");
     return -1;
   }
-  sema::DimInfo dim = driver::coordinateDimension(model, found, 0);
-  bool lowOk = driver::checkValueDimension(loaded.diagnostics(), low, dim);
-  bool highOk = driver::checkValueDimension(loaded.diagnostics(), high, dim);
+  sema::DimInfo dim = coordinateDimension(model, found, 0);
+  bool lowOk = checkValueDimension(loaded.diagnostics(), low, dim);
+  bool highOk = checkValueDimension(loaded.diagnostics(), high, dim);
   return lowOk && highOk ? found : -1;
 }
 
 // Applies --in "q = a..b, ..." to the box; nullopt on success, else the exit
 // code (usage errors for the shape, model errors for the values).
-std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &text,
-                              mechanics::Box &box) {
+std::optional<int> applyRange(LoadedModel &loaded, const std::string &text, mechanics::Box &box,
+                              const CommandIo &io) {
   const sema::CheckedModel &model = loaded.model();
   for (const std::string &item : splitList(text)) {
     if (item.find_first_not_of(" \t") == std::string::npos)
       continue;
     size_t equals = item.find('='), dots = item.find("..");
     if (equals == std::string::npos || dots == std::string::npos || dots < equals)
-      return usageError("equilibria: --in expects 'q = low..high', got '" + item + "'");
+      return io.usageError("equilibria: --in expects 'q = low..high', got '" + item + "'");
     std::string name = item.substr(0, equals);
     std::string low = name + "=" + item.substr(equals + 1, dots - equals - 1);
     std::string high = name + "=" + item.substr(dots + 2);
@@ -146,7 +147,7 @@ std::optional<int> applyRange(driver::LoadedModel &loaded, const std::string &te
       return kExitModelError;
     double lo = (*a)[0].value, hi = (*b)[0].value;
     if (!(lo < hi))
-      return usageError("equilibria: --in range for '" + (*a)[0].name + "' is empty");
+      return io.usageError("equilibria: --in range for '" + (*a)[0].name + "' is empty");
     box.lo[static_cast<size_t>(found)] = lo;
     box.hi[static_cast<size_t>(found)] = hi;
   }
@@ -273,34 +274,29 @@ std::string nonFiniteLinearization(const mechanics::Equations &eq,
 
 } // namespace
 
-int runLinearize(const Invocation &invocation) {
-  ModelOptions options;
-  if (auto status =
-          parseModelOptions("linearize", invocation.args, {"--set", "--at", "--json"}, options))
-    return *status;
-  if (options.at.empty())
-    return usageError("linearize: --at \"q=...\" is required");
-  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
-  if (!loaded->derivation) {
-    loaded->diagnostics().print(std::cerr);
+int runLinearize(const CommandLine &line, Session &session, const CommandIo &io) {
+  std::string at = line.value("--at");
+  if (at.empty())
+    return io.usageError("linearize: --at \"q=...\" is required");
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  LoadedModel *loaded = &session.loaded();
   // A configuration off the constraints is put onto them first (at rest).
   std::vector<std::string> notes;
-  std::optional<mechanics::State> state =
-      driver::consistentState(*loaded, options.at, /*atRest=*/true, notes);
-  loaded->diagnostics().print(std::cerr);
+  std::optional<mechanics::State> state = consistentState(*loaded, at, /*atRest=*/true, notes);
+  session.printDiagnostics(io.err);
   if (!state)
     return kExitModelError;
   const mechanics::Equations &eq = loaded->equations();
   mechanics::Linearizer linearizer(eq, loaded->paramValues());
   mechanics::LinearSample s = linearizer.at(*state);
   if (std::string bad = nonFiniteLinearization(eq, s); !bad.empty()) {
-    loaded->diagnostics().clear(); // printed above
     loaded->diagnostics().error(loaded->model().location,
                                 "the model is not finite at this state (" + bad +
                                     "): it has no linearization there");
-    loaded->diagnostics().print(std::cerr);
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
   if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
@@ -314,7 +310,7 @@ int runLinearize(const Invocation &invocation) {
     force = std::max(force, std::abs(v));
   for (double v : s.f)
     scale = std::max(scale, std::abs(v));
-  if (options.json) {
+  if (line.has("--json")) {
     JsonWriter json;
     json.beginObject().key("model").value(eq.model).key("q").beginObject();
     for (size_t j = 0; j < state->q.size(); ++j)
@@ -345,83 +341,74 @@ int runLinearize(const Invocation &invocation) {
       json.value(note);
     json.endArray();
     json.endObject();
-    std::cout << json.str() << "\n";
+    io.out << json.str() << "\n";
     return kExitOk;
   }
-  std::cout << "Linearization of " << eq.model << " about " << stateText(eq, state->q)
-            << " (t = " << number(state->t) << "): M dq'' + D dq' + K dq = 0\n";
+  io.out << "Linearization of " << eq.model << " about " << stateText(eq, state->q)
+         << " (t = " << number(state->t) << "): M dq'' + D dq' + K dq = 0\n";
   bool constrained = !eq.constraints.empty();
   if (force > 1e-9 * std::max(1.0, scale))
-    std::cout << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
-              << list(rest.residual) << "]); K and D are the derivatives of f there\n";
+    io.out << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
+           << list(rest.residual) << "]); K and D are the derivatives of f there\n";
   for (const std::string &note : notes)
-    std::cout << "  note: " << note << "\n";
+    io.out << "  note: " << note << "\n";
   if (constrained) {
-    std::cout << "  multipliers balancing f at this configuration (least squares):";
+    io.out << "  multipliers balancing f at this configuration (least squares):";
     for (size_t i = 0; i < eq.constraints.size(); ++i)
-      std::cout << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(rest.lambda[i]);
-    std::cout << "\n";
+      io.out << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(rest.lambda[i]);
+    io.out << "\n";
   }
-  printMatrix(std::cout, "M", s.M);
-  printMatrix(std::cout, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", rest.K);
-  printMatrix(std::cout, "D = -df/dq'", s.D);
+  printMatrix(io.out, "M", s.M);
+  printMatrix(io.out, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", rest.K);
+  printMatrix(io.out, "D = -df/dq'", s.D);
   if (constrained) {
-    printMatrix(std::cout, "C", s.C);
-    std::cout << "  A: not formed for a constrained model (mech equilibria reduces it to the "
-                 "constraint tangent space)\n";
+    printMatrix(io.out, "C", s.C);
+    io.out << "  A: not formed for a constrained model (mech equilibria reduces it to the "
+              "constraint tangent space)\n";
   } else if (A.empty()) {
-    std::cout << "  A: not formed, the mass matrix is singular\n";
+    io.out << "  A: not formed, the mass matrix is singular\n";
   } else {
-    printMatrix(std::cout, "A = [[0, I], [-M^-1 K, -M^-1 D]]", A);
+    printMatrix(io.out, "A = [[0, I], [-M^-1 K, -M^-1 D]]", A);
   }
   return kExitOk;
 }
 
-int runEquilibria(const Invocation &invocation) {
-  ModelOptions options;
-  if (auto status = parseModelOptions("equilibria", invocation.args,
-                                      {"--set", "--in", "--time", "--json"}, options))
-    return *status;
-  double t = 0;
-  if (!options.time.empty()) {
-    char *end = nullptr;
-    t = std::strtod(options.time.c_str(), &end);
-    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(t))
-      return usageError("equilibria: --time needs a number, got '" + options.time + "'");
-  }
-  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
-  if (!loaded->derivation) {
-    loaded->diagnostics().print(std::cerr);
+int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io) {
+  bool timed = line.has("--time");
+  double t = line.number("--time", 0);
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  LoadedModel *loaded = &session.loaded();
   const mechanics::Equations &eq = loaded->equations();
   mechanics::EquilibriaOptions search;
   search.box = mechanics::defaultBox(eq);
   search.t = t;
-  if (auto status = applyRange(*loaded, options.in, search.box)) {
-    loaded->diagnostics().print(std::cerr);
+  if (auto status = applyRange(*loaded, line.value("--in"), search.box, io)) {
+    session.printDiagnostics(io.err);
     return *status;
   }
-  if (options.time.empty() && mechanics::dependsOnTime(eq)) {
+  if (!timed && mechanics::dependsOnTime(eq)) {
     loaded->diagnostics().error(loaded->model().location,
                                 "the equations of " + eq.model +
                                     " depend on t explicitly, so states of rest need not exist; "
                                     "freeze the time with --time t0");
-    loaded->diagnostics().print(std::cerr);
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
   mechanics::Linearizer linearizer(eq, loaded->paramValues());
-  search.cancelled = driver::interruptRequested;
+  search.cancelled = interruptRequested;
   auto found = mechanics::findEquilibria(linearizer, search, loaded->diagnostics(),
                                          loaded->model().location);
-  loaded->diagnostics().print(std::cerr);
+  session.printDiagnostics(io.err);
   if (!found)
     return kExitModelError;
-  if (options.json)
-    std::cout << equilibriaJson(eq, *found);
+  if (line.has("--json"))
+    io.out << equilibriaJson(eq, *found);
   else
-    std::cout << equilibriaText(eq, search.box, t, !options.time.empty(), *found);
+    io.out << equilibriaText(eq, search.box, t, timed, *found);
   return kExitOk;
 }
 
-} // namespace mech::cli
+} // namespace mech::driver

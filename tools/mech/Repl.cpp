@@ -6,8 +6,8 @@
 // reads like a session. Inputs continue over lines while brackets are open.
 // Ctrl-C cancels the line being typed or stops a running simulation; the
 // session goes on. Ctrl-D (or the end of the input) leaves.
-#include "Commands.h"
-#include "ReplSession.h"
+#include "driver/Commands.h"
+#include "repl/ReplSession.h"
 
 #include "driver/Interrupt.h"
 #include "driver/Simulation.h"
@@ -25,6 +25,9 @@
 #include <unistd.h>
 
 namespace mech::cli {
+
+using driver::kExitOk;
+using repl::ReplSession;
 
 namespace {
 
@@ -216,26 +219,14 @@ int interactive(ReplSession &session) {
 
 } // namespace
 
-int runRepl(const Invocation &invocation) {
-  std::string file;
-  bool prompt = false, echo = false;
-  for (const std::string &arg : invocation.args) {
-    if (arg == "--prompt")
-      prompt = true;
-    else if (arg == "--echo")
-      echo = true;
-    else if (!arg.empty() && arg[0] == '-')
-      return usageError("repl: unknown option '" + arg + "'");
-    else if (!file.empty())
-      return usageError("repl: expected at most one model file");
-    else
-      file = arg;
-  }
+int runRepl(const driver::CommandLine &line, const sema::SearchPath &searchPath) {
+  std::string file = line.operands.empty() ? "" : line.operands[0];
+  bool prompt = line.has("--prompt"), echo = line.has("--echo");
   // Outputs and diagnostics interleave as they happen, also when piped.
   std::cout << std::unitbuf;
   useUtf8();
   catchInterrupts();
-  ReplSession session(invocation);
+  ReplSession session(searchPath, std::cout, std::cerr);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   if (!file.empty()) {
     if (echo)

@@ -3,7 +3,10 @@
 // check is refused with the compiler's diagnostics, and the previous model
 // stays. Expressions are evaluated over the model's symbols (repl/
 // Expressions.h); commands call the CLI's functions on the model's file.
-#include "ReplSession.h"
+#include "repl/ReplSession.h"
+
+#include "driver/Commands.h"
+#include "driver/Session.h"
 
 #include "mechanics/Lagrange.h"
 #include "repl/SavedModel.h"
@@ -27,7 +30,7 @@
 #include <iostream>
 #include <sstream>
 
-namespace mech::cli {
+namespace mech::repl {
 
 namespace {
 
@@ -60,7 +63,7 @@ const CommandHelp kCommands[] = {
     {":latex", ":latex EXPR", "an expression in LaTeX"},
     {":time", ":time INPUT", "run an input and print how long it took"},
     {":vars", ":vars", "the session's variables"},
-    {":help", ":help", "this list"},
+    {":help", ":help [CMD]", "this list, or the options of a command (:help sim)"},
     {":quit", ":quit", "leave (also Ctrl-D)"},
 };
 
@@ -181,40 +184,13 @@ size_t modelClosingBrace(const std::string &text) {
 }
 
 // A model file's text, or nullopt with the reason printed.
-std::optional<std::string> readModelFile(const std::string &path) {
+std::optional<std::string> readModelFile(const std::string &path, std::ostream &err) {
   std::string error;
   std::optional<std::string> text = readInputFile(path, sema::kMaxFileSize, error);
   if (!text)
-    std::cerr << "error: " << error << "\n";
+    err << "error: " << error << "\n";
   return text;
 }
-
-// MECH_PATH with `folder` first while alive, and as it was afterwards. The
-// CLI's functions read the session's copy of the model from the scratch
-// folder; with the folder the session's own text resolves its imports from
-// first in the path, they find the same files. The session itself never
-// changes the environment for longer: a folder left there would resolve the
-// imports of a model loaded later that the CLI does not find.
-class SearchFolderFirst {
-public:
-  explicit SearchFolderFirst(const std::string &folder) {
-    if (const char *existing = std::getenv("MECH_PATH"))
-      saved_ = existing;
-    std::string list = saved_ && !saved_->empty() ? folder + ":" + *saved_ : folder;
-    setenv("MECH_PATH", list.c_str(), 1);
-  }
-  ~SearchFolderFirst() {
-    if (saved_)
-      setenv("MECH_PATH", saved_->c_str(), 1);
-    else
-      unsetenv("MECH_PATH");
-  }
-  SearchFolderFirst(const SearchFolderFirst &) = delete;
-  SearchFolderFirst &operator=(const SearchFolderFirst &) = delete;
-
-private:
-  std::optional<std::string> saved_;
-};
 
 // Whether an input starting with `word` declares something in the model:
 // the word is a declaration keyword used as one, not a name in an
@@ -246,8 +222,8 @@ std::string pairsAsArguments(std::string text) {
 
 // Prints diagnostics located in `parsed` (the text with pairs rewritten)
 // against `shown` (the text as typed): same offsets, the line as typed.
-void printAgainst(const Diagnostics &diagnostics, const SourceFile &parsed,
-                  const SourceFile &shown) {
+void printAgainst(const Diagnostics &diagnostics, const SourceFile &parsed, const SourceFile &shown,
+                  std::ostream &err) {
   auto relocate = [&](Location at) {
     if (at.file == &parsed)
       at.file = &shown;
@@ -260,13 +236,24 @@ void printAgainst(const Diagnostics &diagnostics, const SourceFile &parsed,
     for (const Diagnostic &note : d.notes)
       Diagnostics::addNote(copy, relocate(note.location), note.message);
   }
-  out.print(std::cerr);
+  out.print(err);
 }
 
 // Up to 11 evenly spaced rows of a simulation's CSV, in aligned columns of
 // 6 significant digits; "" when it holds no samples.
-std::string sampleTable(const fs::path &csv) {
-  std::ifstream in(csv);
+// Output nobody reads: the samples of a run too long for a table.
+class NullStream : public std::ostream {
+public:
+  NullStream() : std::ostream(&buffer_) {}
+
+private:
+  struct Discard : std::streambuf {
+    int overflow(int c) override { return c; }
+  } buffer_;
+};
+
+std::string sampleTable(const std::string &csv) {
+  std::istringstream in(csv);
   std::string header, line;
   std::vector<std::string> rows;
   if (!std::getline(in, header))
@@ -298,8 +285,8 @@ std::string sampleTable(const fs::path &csv) {
 
 } // namespace
 
-ReplSession::ReplSession(Invocation invocation)
-    : invocation_(std::move(invocation)), scratch_("mech-repl") {
+ReplSession::ReplSession(sema::SearchPath searchPath, std::ostream &out, std::ostream &err)
+    : searchPath_(std::move(searchPath)), out_(out), err_(err) {
   refreshScope();
 }
 
@@ -356,7 +343,7 @@ bool ReplSession::handle(const std::string &raw) {
   try {
     return handleInput(raw);
   } catch (const std::exception &error) {
-    std::cerr << "internal error: " << error.what() << "\n";
+    err_ << "internal error: " << error.what() << "\n";
     return true;
   }
 }
@@ -414,7 +401,7 @@ std::string ReplSession::modelText() const {
 
 std::string ReplSession::currentText() const {
   std::string text = modelText();
-  return model_ ? repl::withParamValues(text, model_->model().params) : text;
+  return session_ ? repl::withParamValues(text, model()->model().params) : text;
 }
 
 std::string ReplSession::composeModel(const std::string &fileText,
@@ -447,71 +434,58 @@ std::string ReplSession::composeModel(const std::string &fileText,
   return top + text;
 }
 
-std::string ReplSession::modelPath() {
-  if (declarations_.empty() && topLevel_.empty() && !filePath_.empty())
-    return filePath_;
-  fs::path path = scratch_.path() / "session.mech";
-  std::string error;
-  if (!writeOutputFile(path.string(), modelText(), error))
-    std::cerr << "error: " << error << "\n";
-  return path.string();
-}
-
 bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
                           const std::vector<std::string> &topLevel, const std::string &name) {
   std::string text = composeModel(fileText, declarations, topLevel);
-  std::unique_ptr<driver::LoadedModel> loaded;
+  auto candidate = std::make_unique<driver::Session>(searchPath_);
   if (declarations.empty() && topLevel.empty() && !filePath_.empty() && name == filePath_)
-    loaded = driver::loadModel(filePath_, settings_, searchPath(invocation_), false);
+    candidate->loadFile(filePath_, settings_);
   else
-    loaded = driver::loadModelText(name, text, settings_, searchPath(invocation_), false);
+    candidate->loadText(name, text, settings_);
+  driver::LoadedModel *loaded = &candidate->loaded();
   // Only imports and defs, no model yet: the calculator gains the defs.
   if (loaded->analysis.ok && !loaded->analysis.model && fileText.empty() && declarations.empty()) {
-    library_ = std::move(loaded);
+    loaded->diagnostics().clear(); // "a library of defs; it has no model": meant here
+    library_ = std::move(candidate);
     refreshScope();
     std::string names;
     for (const auto &[def, decl] : scope_.defs)
       names += (names.empty() ? "" : ", ") + def;
-    std::cout << "defs: " << names << "\n";
+    out_ << "defs: " << names << "\n";
     return true;
   }
   if (!loaded->analysis.ok || !loaded->analysis.model) {
     if (!loaded->diagnostics().hasErrors() && !loaded->analysis.model)
-      std::cerr << "error: the input holds no model\n";
-    loaded->diagnostics().print(std::cerr);
+      err_ << "error: the input holds no model\n";
+    loaded->diagnostics().print(err_);
     return false;
   }
-  Diagnostics derivation;
-  auto derived = mechanics::deriveEquations(*loaded->analysis.model, derivation);
   derivationError_.clear();
-  if (derived) {
-    loaded->derivation = std::move(derived);
-  } else {
+  if (!candidate->derive()) {
     std::ostringstream why;
-    derivation.print(why);
+    candidate->printDiagnostics(why);
     derivationError_ = why.str();
   }
   if (!variables_.empty())
-    std::cout << "(the model changed: the session's variables are cleared)\n";
+    out_ << "(the model changed: the session's variables are cleared)\n";
   variables_.clear();
-  model_ = std::move(loaded);
+  session_ = std::move(candidate);
   refreshScope();
-  const sema::CheckedModel &m = model_->model();
+  const sema::CheckedModel &m = model()->model();
   std::string coordinates;
   for (const sema::Coord &c : m.coords)
     coordinates += (coordinates.empty() ? "" : ", ") + c.name;
-  std::cout << m.name << ": " << m.coords.size() << " coordinate"
-            << (m.coords.size() == 1 ? "" : "s")
-            << (coordinates.empty() ? "" : " (" + coordinates + ")") << ", " << m.params.size()
-            << " parameter" << (m.params.size() == 1 ? "" : "s");
-  if (!model_->derivation)
-    std::cout << "; no equations yet";
-  std::cout << "\n";
+  out_ << m.name << ": " << m.coords.size() << " coordinate" << (m.coords.size() == 1 ? "" : "s")
+       << (coordinates.empty() ? "" : " (" + coordinates + ")") << ", " << m.params.size()
+       << " parameter" << (m.params.size() == 1 ? "" : "s");
+  if (!model()->derivation)
+    out_ << "; no equations yet";
+  out_ << "\n";
   return true;
 }
 
 bool ReplSession::load(const std::string &path) {
-  std::optional<std::string> read = readModelFile(path);
+  std::optional<std::string> read = readModelFile(path, err_);
   if (!read)
     return false;
   const std::string &text = *read;
@@ -531,13 +505,6 @@ bool ReplSession::load(const std::string &path) {
   return true;
 }
 
-std::string ReplSession::importFolder() const {
-  std::error_code error;
-  fs::path folder = filePath_.empty() ? fs::current_path(error)
-                                      : fs::absolute(fs::path(filePath_), error).parent_path();
-  return error ? "" : folder.string();
-}
-
 void ReplSession::declaration(const std::string &text, bool topLevel) {
   auto declarations = declarations_;
   auto top = topLevel_;
@@ -552,11 +519,13 @@ void ReplSession::declaration(const std::string &text, bool topLevel) {
 
 void ReplSession::refreshScope() {
   scope_ = repl::Scope{};
-  const driver::LoadedModel *withDefs = model_ ? model_.get() : library_.get();
+  const driver::LoadedModel *withDefs = session_   ? model()
+                                        : library_ ? &library_->loaded()
+                                                   : nullptr;
   if (withDefs && withDefs->analysis.file)
     for (const auto &[name, entry] : withDefs->analysis.file->scope.defs)
       scope_.defs[name] = entry.decl;
-  if (!model_) {
+  if (!session_) {
     if (!ownContext_)
       ownContext_ = std::make_unique<sym::Context>();
     scope_.context = ownContext_.get();
@@ -565,11 +534,12 @@ void ReplSession::refreshScope() {
       scope_.names[name] = value;
     return;
   }
-  const sema::CheckedModel &model = model_->model();
+  driver::LoadedModel &loaded = *model();
+  const sema::CheckedModel &model = loaded.model();
   mechanics::Lowering *lowering = nullptr;
-  if (model_->derivation) {
-    lowering = model_->derivation->lowering.get();
-    scope_.context = model_->derivation->context.get();
+  if (loaded.derivation) {
+    lowering = loaded.derivation->lowering.get();
+    scope_.context = loaded.derivation->context.get();
   } else {
     ownContext_ = std::make_unique<sym::Context>();
     ownLowering_ = std::make_unique<mechanics::Lowering>(model, *ownContext_);
@@ -586,8 +556,8 @@ void ReplSession::refreshScope() {
       return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     });
     if (notedFree_.insert(name).second)
-      std::cerr << "note: '" << name << "' is not a name of the model: a free symbol"
-                << (letters > 1 ? suggestion : "") << "\n";
+      err_ << "note: '" << name << "' is not a name of the model: a free symbol"
+           << (letters > 1 ? suggestion : "") << "\n";
   };
   std::vector<double> initial = model.initialState();
   size_t n = model.coords.size();
@@ -604,8 +574,8 @@ void ReplSession::refreshScope() {
   for (const sema::Let &let : model.lets)
     scope_.names[let.name] = lowering->lower(let.value);
   scope_.timeDerivative = [lowering](const sym::Expr &e) { return lowering->timeDerivative()(e); };
-  if (model_->derivation) {
-    const mechanics::Equations &eq = model_->equations();
+  if (loaded.derivation) {
+    const mechanics::Equations &eq = loaded.equations();
     auto vector = [](const std::vector<sym::Expr> &v) {
       return repl::Tensor{static_cast<int>(v.size()), 0, v};
     };
@@ -667,28 +637,28 @@ std::optional<repl::Tensor> ReplSession::evaluateText(const std::string &shown,
   if (tree)
     value = repl::evaluate(*tree, scope_, diagnostics, series);
   if (!value) {
-    printAgainst(diagnostics, source, typed);
+    printAgainst(diagnostics, source, typed, err_);
     return std::nullopt;
   }
-  if (model_ && series)
+  if (session_ && series)
     simplifyTerms(*series);
-  return model_ ? simplified(*value) : *value;
+  return session_ ? simplified(*value) : *value;
 }
 
 void ReplSession::expression(const std::string &text, bool latex) {
   repl::Series series;
   if (auto value = evaluateText(text, text, &series))
-    std::cout << repl::format(*value, latex, &series) << "\n";
+    out_ << repl::format(*value, latex, &series) << "\n";
 }
 
 void ReplSession::assignment(const std::string &name, const std::string &text) {
-  if (model_ && scope_.names.count(name) && !variables_.count(name) &&
+  if (session_ && scope_.names.count(name) && !variables_.count(name) &&
       !(scope_.eom.count(name) && (name == "T" || name == "V" || name == "L"))) {
     bool isParam = false;
-    for (const sema::Param &p : model_->model().params)
+    for (const sema::Param &p : model()->model().params)
       isParam = isParam || p.name == name;
-    std::cerr << "error: '" << name << "' is a name of the model"
-              << (isParam ? "; change a param with :set " + name + "=..." : "") << "\n";
+    err_ << "error: '" << name << "' is a name of the model"
+         << (isParam ? "; change a param with :set " + name + "=..." : "") << "\n";
     return;
   }
   // The expression keeps its columns: what precedes it becomes spaces.
@@ -700,85 +670,67 @@ void ReplSession::assignment(const std::string &name, const std::string &text) {
     return;
   variables_[name] = *value;
   scope_.names[name] = *value;
-  std::cout << name << " = " << repl::format(*value, false, &series) << "\n";
+  out_ << name << " = " << repl::format(*value, false, &series) << "\n";
 }
 
 // ---- Commands ---------------------------------------------------------------
 
-std::string ReplSession::runCli(int (*run)(const Invocation &),
-                                const std::vector<std::string> &args) {
-  std::string path = modelPath();
-  SearchFolderFirst imports(importFolder());
-  Invocation call{invocation_.executable, {path}};
-  call.args.insert(call.args.end(), args.begin(), args.end());
-  for (const std::string &s : settings_) {
-    call.args.push_back("--set");
-    call.args.push_back(s);
-  }
-  // Messages about the session's own copy of the model name it as
-  // :show prints it.
-  std::ostringstream errors;
-  std::streambuf *stream = std::cerr.rdbuf(errors.rdbuf());
-  run(call);
-  std::cerr.rdbuf(stream);
-  std::string text = errors.str();
-  if (path != filePath_)
-    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at))
-      text.replace(at, path.size(), "<session>");
+int ReplSession::runCommand(const std::string &command, const std::vector<std::string> &args,
+                            std::ostream *out, std::ostream *err) {
   // A usage error points to the REPL's help, not the shell's.
-  const std::string shellHelp = "(run 'mech --help' for usage)";
-  for (size_t at = text.find(shellHelp); at != std::string::npos; at = text.find(shellHelp, at))
-    text.replace(at, shellHelp.size(), "(:help lists the commands and their options)");
-  std::cout.flush();
-  return text;
+  driver::CommandIo io{out ? *out : out_, err ? *err : err_,
+                       "(:help lists the commands and their options)"};
+  std::string error;
+  std::optional<driver::CommandLine> line =
+      driver::parseCommandLine(*driver::findCommand(command), args, true, error);
+  if (!line)
+    return io.usageError(error);
+  if (!line->has("--set"))
+    return driver::runModelCommand(*line, *session_, io);
+  // --set on one command: a session of its own with the values added, the
+  // session's model unchanged.
+  driver::Session once(searchPath_);
+  std::vector<std::string> settings = settings_;
+  for (const std::string &text : line->values("--set"))
+    settings.push_back(text);
+  if (session_->file().empty())
+    once.loadText(session_->name(), modelText(), settings);
+  else
+    once.loadFile(session_->file(), settings);
+  return driver::runModelCommand(*line, once, io);
 }
 
 void ReplSession::setParams(const std::string &text) {
   if (text.empty()) {
-    for (const sema::Param &p : model_->model().params) {
+    for (const sema::Param &p : model()->model().params) {
       // As declared (k = 40 [N/m], m = 200 [g]); a pure number without a unit.
       std::string unit = p.unit || (p.dim.isKnown() && !p.dim.dimension.isDimensionless())
                              ? sema::unitOf(p.unit, p.dim)
                              : "";
-      std::cout << p.name << " = " << sema::valueIn(p.value, p.unit)
-                << (unit.empty() || unit == "1" ? "" : " [" + unit + "]") << "\n";
+      out_ << p.name << " = " << sema::valueIn(p.value, p.unit)
+           << (unit.empty() || unit == "1" ? "" : " [" + unit + "]") << "\n";
     }
     return;
   }
-  auto settings = settings_;
-  settings.push_back(text);
   // Checked as the CLI checks --set; only values move when no structural
   // param (a range bound) changed, so the derivation is kept.
-  std::unique_ptr<driver::LoadedModel> checked =
-      filePath_.empty() || !declarations_.empty() || !topLevel_.empty()
-          ? driver::loadModelText("<session>", modelText(), settings, searchPath(invocation_),
-                                  false)
-          : driver::loadModel(filePath_, settings, searchPath(invocation_), false);
-  if (!checked->analysis.ok || !checked->analysis.model) {
-    checked->diagnostics().print(std::cerr);
+  std::optional<driver::Session::SetOutcome> outcome = session_->set(text);
+  if (!outcome) {
+    session_->printDiagnostics(err_);
     return;
   }
-  sema::CheckedModel &current = *model_->analysis.model;
-  const sema::CheckedModel &next = *checked->analysis.model;
-  bool sameStructure =
-      current.params.size() == next.params.size() && current.coords.size() == next.coords.size();
-  for (size_t i = 0; sameStructure && i < current.params.size(); ++i)
-    sameStructure =
-        !current.params[i].structural || current.params[i].value == next.params[i].value;
-  settings_ = settings;
-  if (!sameStructure) {
-    std::cout << "(a structural param changed: the equations are derived again)\n";
+  settings_ = session_->settings();
+  if (outcome->rederived) {
+    out_ << "(a structural param changed: the equations are derived again)\n";
     std::string name = filePath_.empty() ? "<session>" : filePath_ + " (session)";
     bool plainFile = declarations_.empty() && topLevel_.empty() && !filePath_.empty();
     rebuild(fileText_, declarations_, topLevel_, plainFile ? filePath_ : name);
     return;
   }
-  for (size_t i = 0; i < current.params.size(); ++i)
-    if (current.params[i].value != next.params[i].value) {
-      current.params[i].value = next.params[i].value;
-      current.params[i].overridden = true;
-      std::cout << current.params[i].name << " = " << shortestNumber(next.params[i].value) << "\n";
-    }
+  for (const sema::Param &p : model()->model().params)
+    if (std::find(outcome->changed.begin(), outcome->changed.end(), p.name) !=
+        outcome->changed.end())
+      out_ << p.name << " = " << shortestNumber(p.value) << "\n";
   refreshScope();
 }
 
@@ -789,8 +741,8 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
   char *end = nullptr;
   std::strtod(args[0].c_str(), &end);
   if (end == args[0].c_str() || *end != '\0') {
-    std::cerr << "error: :sim takes the end time first (a number, as in :sim 5), found '" << args[0]
-              << "'; :help lists the commands\n";
+    err_ << "error: :sim takes the end time first (a number, as in :sim 5), found '" << args[0]
+         << "'; :help lists the commands\n";
     return;
   }
   double until = std::atof(args[0].c_str()), dt = 0.01;
@@ -803,158 +755,202 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
       dt = std::atof(args[i + 1].c_str());
     call.push_back(args[i]);
   }
-  fs::path csv = scratch_.path() / "sim.csv";
-  std::error_code ignored;
-  fs::remove(csv, ignored);
-  // A table needs the samples on disk; beyond a million rows only the
-  // summary is shown.
+  // A table needs the samples; beyond a million rows only the summary is
+  // shown, and the samples are not kept.
   bool table = ownCsv && dt > 0 && std::abs(until) / dt <= 1e6;
-  if (ownCsv) {
-    call.push_back("-o");
-    call.push_back(table ? csv.string() : "/dev/null");
-  }
-  // The summary (stderr) follows the table, as it follows the CSV.
-  std::string summary = runCli(runSimulate, call);
+  std::ostringstream csv;
+  NullStream discarded;
+  // The summary (on err_) follows the table, as it follows the CSV.
+  std::ostringstream summary;
+  std::ostream *samples = table ? static_cast<std::ostream *>(&csv) : &discarded;
+  runCommand("simulate", call, ownCsv ? samples : nullptr, &summary);
   if (table)
-    std::cout << sampleTable(csv);
-  std::cerr << summary;
+    out_ << sampleTable(csv.str());
+  err_ << summary.str();
+}
+
+void ReplSession::helpOn(const std::string &topic) {
+  // The REPL's names of the CLI's commands; the others are the same.
+  std::string name = topic[0] == ':' ? topic.substr(1) : topic;
+  name = name == "eom" ? "equations" : name == "sim" ? "simulate" : name;
+  const driver::CommandSpec *spec = driver::findCommand(name);
+  if (spec == nullptr || !spec->inRepl) {
+    err_ << "error: :help takes a command that runs on the model (eom, eval, sim, equilibria, "
+            "linearize, conserved, solve, build), not '"
+         << topic << "'\n";
+    return;
+  }
+  out_ << "(in the REPL: :" << topic.substr(topic[0] == ':') << " on the session's model, "
+       << "without FILE)\n"
+       << driver::commandHelp(*spec);
+}
+
+// Whether `name` is a command; an error with the nearest one otherwise.
+bool ReplSession::knownCommand(const std::string &name) {
+  for (const CommandHelp &c : kCommands)
+    if (name == c.name)
+      return true;
+  std::string best;
+  int bestDistance = 3;
+  for (const CommandHelp &c : kCommands) {
+    int d = editDistance(name, c.name);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c.name;
+    }
+  }
+  err_ << "error: unknown command '" << name << "'"
+       << (best.empty() ? "" : " (did you mean '" + best + "'?)") << "; :help lists the commands\n";
+  return false;
 }
 
 void ReplSession::command(const std::string &name, const std::string &rest) {
-  std::vector<std::string> args = words(rest);
+  if (!knownCommand(name))
+    return;
   bool needsModel = name != ":load" && name != ":help" && name != ":latex" && name != ":time" &&
                     name != ":vars" && name != ":undo";
-  bool known = false;
-  for (const CommandHelp &c : kCommands)
-    known = known || name == c.name;
-  if (!known) {
-    std::string best;
-    int bestDistance = 3;
-    for (const CommandHelp &c : kCommands) {
-      int d = editDistance(name, c.name);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = c.name;
-      }
-    }
-    std::cerr << "error: unknown command '" << name << "'"
-              << (best.empty() ? "" : " (did you mean '" + best + "'?)")
-              << "; :help lists the commands\n";
+  if (needsModel && !session_) {
+    err_ << "error: " << name
+         << " needs a model: load one with :load FILE, or type declarations "
+            "(coord x [m], kinetic T = ...)\n";
     return;
   }
-  if (needsModel && !model_) {
-    std::cerr << "error: " << name
-              << " needs a model: load one with :load FILE, or type declarations "
-                 "(coord x [m], kinetic T = ...)\n";
-    return;
-  }
-  if (name == ":help") {
-    std::cout << "Type an expression to see it (simplified, over the model's names), name = "
-                 "expression to keep it,\nor a declaration (param, coord, let, kinetic, ...) to "
-                 "build the model. Functions: diff(e, x), simplify(e),\nexpand(e), subs(e, x = v), "
-                 "taylor(e, x, x0, n), eval(e, x = 1), and the language's built-ins:\n"
-              << builtinList() << ".\n"
-              << "The derived quantities: eom.T, eom.V, eom.L, eom.M, eom.f, eom.Q (T, V, L also "
-                 "plain).\n";
-    for (const CommandHelp &c : kCommands) {
-      char line[160];
-      std::snprintf(line, sizeof line, "  %-36s %s\n", c.usage, c.what);
-      std::cout << line;
-    }
-  } else if (name == ":load") {
-    if (args.size() != 1)
-      std::cerr << "error: :load takes one file\n";
-    else
-      load(args[0]);
-  } else if (name == ":reload") {
-    if (filePath_.empty()) {
-      std::cerr << "error: :reload re-reads a model file; this session's model was typed\n";
-      return;
-    }
-    std::optional<std::string> read = readModelFile(filePath_);
-    if (!read)
-      return;
-    const std::string &text = *read;
-    bool plain = declarations_.empty() && topLevel_.empty();
-    if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
-      fileText_ = text;
-  } else if (name == ":undo") {
-    if (typedOrder_.empty()) {
-      std::cerr << "error: :undo removes typed declarations; there are none\n";
-      return;
-    }
-    auto declarations = declarations_;
-    auto top = topLevel_;
-    std::vector<std::string> &list = typedOrder_.back() ? top : declarations;
-    std::string removed = list.back();
-    list.pop_back();
-    bool plain = declarations.empty() && top.empty() && !filePath_.empty();
-    std::string session = filePath_.empty() ? "<session>" : filePath_ + " (session)";
-    if (declarations.empty() && top.empty() && fileText_.empty()) {
-      // Back to no model at all: the calculator.
-      model_.reset();
-      library_.reset();
-      variables_.clear();
-      declarations_.clear();
-      topLevel_.clear();
-      typedOrder_.clear();
-      refreshScope();
-      std::cout << "removed: " << removed << "\n(no model)\n";
-      return;
-    }
-    if (rebuild(fileText_, declarations, top, plain ? filePath_ : session)) {
-      declarations_ = declarations;
-      topLevel_ = top;
-      typedOrder_.pop_back();
-      std::cout << "removed: " << removed << "\n";
-    }
-  } else if (name == ":show") {
-    std::cout << currentText();
-  } else if (name == ":save") {
-    if (args.size() != 1) {
-      std::cerr << "error: :save takes one file\n";
-      return;
-    }
-    std::string text = currentText(), error;
-    if (!writeOutputFile(args[0], text, error)) {
-      std::cerr << "error: " << error << "\n";
-      return;
-    }
-    std::cout << "wrote " << args[0] << "\n";
-    // Saved over the loaded file, the typed declarations are in the file now.
-    std::error_code same;
-    if (!filePath_.empty() && fs::equivalent(args[0], filePath_, same)) {
-      fileText_ = text;
-      declarations_.clear();
-      topLevel_.clear();
-      typedOrder_.clear();
-    }
-  } else if (name == ":eom") {
-    std::cerr << runCli(runEquations, args);
-  } else if (name == ":eval") {
-    if (!rest.empty() && rest[0] != '-')
-      std::cerr << runCli(runEval, {"--at", rest});
-    else
-      std::cerr << runCli(runEval, args);
-  } else if (name == ":sim") {
+  std::vector<std::string> args = words(rest);
+  // The commands the CLI has, under their REPL names, on the session's model.
+  static const std::map<std::string, std::string> kModelCommands = {
+      {":eom", "equations"},       {":equilibria", "equilibria"}, {":linearize", "linearize"},
+      {":conserved", "conserved"}, {":solve", "solve"},           {":build", "build"}};
+  if (auto found = kModelCommands.find(name); found != kModelCommands.end())
+    runCommand(found->second, args);
+  else if (name == ":eval")
+    runCommand("eval",
+               !rest.empty() && rest[0] != '-' ? std::vector<std::string>{"--at", rest} : args);
+  else if (name == ":sim")
     simulate(args);
-  } else if (name == ":equilibria") {
-    std::cerr << runCli(runEquilibria, args);
-  } else if (name == ":linearize") {
-    std::cerr << runCli(runLinearize, args);
-  } else if (name == ":conserved") {
-    std::cerr << runCli(runConserved, args);
-  } else if (name == ":solve") {
-    std::cerr << runCli(runSolve, args);
-  } else if (name == ":build") {
-    std::cerr << runCli(runBuild, args);
+  else if (name == ":help")
+    help(rest);
+  else if (name == ":load" || name == ":reload" || name == ":undo" || name == ":save")
+    editCommand(name, args);
+  else
+    otherCommand(name, rest);
+}
+
+void ReplSession::help(const std::string &topic) {
+  if (!topic.empty()) {
+    helpOn(topic);
+    return;
+  }
+  out_ << "Type an expression to see it (simplified, over the model's names), name = "
+          "expression to keep it,\nor a declaration (param, coord, let, kinetic, ...) to "
+          "build the model. Functions: diff(e, x), simplify(e),\nexpand(e), subs(e, x = v), "
+          "taylor(e, x, x0, n), eval(e, x = 1), and the language's built-ins:\n"
+       << builtinList() << ".\n"
+       << "The derived quantities: eom.T, eom.V, eom.L, eom.M, eom.f, eom.Q (T, V, L also "
+          "plain).\n";
+  for (const CommandHelp &c : kCommands) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-36s %s\n", c.usage, c.what);
+    out_ << line;
+  }
+}
+
+// :load, :reload, :undo and :save: the model's text changes.
+void ReplSession::editCommand(const std::string &name, const std::vector<std::string> &args) {
+  if (name == ":load")
+    loadCommand(args);
+  else if (name == ":reload")
+    reload();
+  else if (name == ":undo")
+    undo();
+  else
+    save(args);
+}
+
+void ReplSession::loadCommand(const std::vector<std::string> &args) {
+  if (args.size() != 1)
+    err_ << "error: :load takes one file\n";
+  else
+    load(args[0]);
+}
+
+void ReplSession::reload() {
+  if (filePath_.empty()) {
+    err_ << "error: :reload re-reads a model file; this session's model was typed\n";
+    return;
+  }
+  std::optional<std::string> read = readModelFile(filePath_, err_);
+  if (!read)
+    return;
+  const std::string &text = *read;
+  bool plain = declarations_.empty() && topLevel_.empty();
+  if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
+    fileText_ = text;
+}
+
+void ReplSession::undo() {
+  if (typedOrder_.empty()) {
+    err_ << "error: :undo removes typed declarations; there are none\n";
+    return;
+  }
+  auto declarations = declarations_;
+  auto top = topLevel_;
+  std::vector<std::string> &list = typedOrder_.back() ? top : declarations;
+  std::string removed = list.back();
+  list.pop_back();
+  bool plain = declarations.empty() && top.empty() && !filePath_.empty();
+  std::string session = filePath_.empty() ? "<session>" : filePath_ + " (session)";
+  if (declarations.empty() && top.empty() && fileText_.empty()) {
+    // Back to no model at all: the calculator.
+    session_.reset();
+    library_.reset();
+    variables_.clear();
+    declarations_.clear();
+    topLevel_.clear();
+    typedOrder_.clear();
+    refreshScope();
+    out_ << "removed: " << removed << "\n(no model)\n";
+    return;
+  }
+  if (rebuild(fileText_, declarations, top, plain ? filePath_ : session)) {
+    declarations_ = declarations;
+    topLevel_ = top;
+    typedOrder_.pop_back();
+    out_ << "removed: " << removed << "\n";
+  }
+}
+
+void ReplSession::save(const std::vector<std::string> &args) {
+  if (args.size() != 1) {
+    err_ << "error: :save takes one file\n";
+    return;
+  }
+  std::string text = currentText(), error;
+  if (!writeOutputFile(args[0], text, error)) {
+    err_ << "error: " << error << "\n";
+    return;
+  }
+  out_ << "wrote " << args[0] << "\n";
+  // Saved over the loaded file, the typed declarations are in the file now.
+  std::error_code same;
+  if (!filePath_.empty() && fs::equivalent(args[0], filePath_, same)) {
+    fileText_ = text;
+    declarations_.clear();
+    topLevel_.clear();
+    typedOrder_.clear();
+  }
+}
+
+// :show, :set, :latex, :vars and :time.
+void ReplSession::otherCommand(const std::string &name, const std::string &rest) {
+  if (name == ":show") {
+    out_ << currentText();
   } else if (name == ":set") {
     setParams(rest);
   } else if (name == ":latex") {
     expression(rest, true);
   } else if (name == ":vars") {
     for (const auto &[variable, value] : variables_)
-      std::cout << variable << " = " << repl::format(value) << "\n";
+      out_ << variable << " = " << repl::format(value) << "\n";
   } else if (name == ":time") {
     auto start = std::chrono::steady_clock::now();
     handle(rest);
@@ -962,8 +958,8 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     char line[64];
     std::snprintf(line, sizeof line, "time: %.3g ms\n", ms);
-    std::cout << line;
+    out_ << line;
   }
 }
 
-} // namespace mech::cli
+} // namespace mech::repl

@@ -4,7 +4,8 @@
 // the configuration onto the constraints first (the coordinates --at gives
 // are kept), and prints the solution with units, the support reactions and
 // whether the question was exactly, under- or over-determined.
-#include "Commands.h"
+#include "driver/Commands.h"
+#include "driver/Session.h"
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
@@ -18,10 +19,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 #include <sstream>
 
-namespace mech::cli {
+namespace mech::driver {
 
 namespace {
 
@@ -38,7 +39,7 @@ std::string number(double value) {
 std::string unitOf(const sema::DimInfo &dim) {
   if (!dim.isKnown() || dim.dimension.isDimensionless())
     return "";
-  return driver::forceUnit(dim);
+  return forceUnit(dim);
 }
 
 // --for values, each possibly a comma-separated list.
@@ -57,7 +58,7 @@ std::vector<std::string> unknownNames(const std::vector<std::string> &fors) {
 }
 
 // The param indices of the names, or errors located at the model.
-std::optional<std::vector<size_t>> resolveUnknowns(driver::LoadedModel &loaded,
+std::optional<std::vector<size_t>> resolveUnknowns(LoadedModel &loaded,
                                                    const std::vector<std::string> &names) {
   const sema::CheckedModel &model = loaded.model();
   std::vector<size_t> indices;
@@ -98,7 +99,7 @@ std::optional<std::vector<size_t>> resolveUnknowns(driver::LoadedModel &loaded,
 // The coordinates --at names: they are what the question is about, so they
 // win over the model's init when the two together miss the constraints.
 // Falls back to `init` (the coordinates init gives) when --at names none.
-std::vector<bool> keptCoordinates(driver::LoadedModel &loaded, const std::string &at,
+std::vector<bool> keptCoordinates(LoadedModel &loaded, const std::string &at,
                                   std::vector<bool> init, bool &fromAt) {
   const sema::CheckedModel &model = loaded.model();
   std::vector<bool> kept(model.coords.size(), false);
@@ -124,7 +125,7 @@ std::string coordinateValue(const sema::DimInfo &dim, double value) {
 
 // Puts q onto the holonomic constraints, keeping the coordinates in `given`
 // where the constraints allow; marks those that moved.
-bool placeOnConstraints(driver::LoadedModel &loaded, const std::vector<double> &params,
+bool placeOnConstraints(LoadedModel &loaded, const std::vector<double> &params,
                         mechanics::State &state, const std::vector<bool> &given,
                         std::vector<bool> &moved) {
   const mechanics::Equations &eq = loaded.equations();
@@ -224,7 +225,7 @@ std::vector<size_t> unbalancedCoordinates(const StaticsSolution &s) {
   return result;
 }
 
-std::string solutionText(const driver::LoadedModel &loaded, const mechanics::State &state,
+std::string solutionText(const LoadedModel &loaded, const mechanics::State &state,
                          const std::vector<bool> &moved, const std::vector<size_t> &unknowns,
                          const StaticsSolution &s,
                          const std::vector<mechanics::ImpossibleValue> &impossible) {
@@ -277,7 +278,7 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
     out << "\nequilibrium conditions not met by the solution ("
         << (eq.constraints.empty() ? "f" : "f + C^T*lambda") << " on each coordinate):\n";
     for (size_t j : unmet) {
-      std::string unit = driver::forceUnit(eq.Qdim[j]);
+      std::string unit = forceUnit(eq.Qdim[j]);
       out << "  " << eq.coordinates[j] << ": " << number(s.imbalance[j])
           << (unit.empty() ? "" : " " + unit) << "\n";
     }
@@ -295,7 +296,7 @@ std::string solutionText(const driver::LoadedModel &loaded, const mechanics::Sta
   return out.str();
 }
 
-std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::State &state,
+std::string solutionJson(const LoadedModel &loaded, const mechanics::State &state,
                          const std::vector<size_t> &unknowns, const StaticsSolution &s,
                          const std::vector<mechanics::ImpossibleValue> &impossible) {
   const sema::CheckedModel &model = loaded.model();
@@ -368,25 +369,22 @@ std::string solutionJson(const driver::LoadedModel &loaded, const mechanics::Sta
 
 } // namespace
 
-int runSolve(const Invocation &invocation) {
-  ModelOptions options;
-  if (auto status = parseModelOptions("solve", invocation.args,
-                                      {"--set", "--at", "--for", "--json"}, options))
-    return *status;
-  std::vector<std::string> names = unknownNames(options.fors);
+int runSolve(const CommandLine &line, Session &session, const CommandIo &io) {
+  std::vector<std::string> names = unknownNames(line.values("--for"));
   if (names.empty())
-    return usageError("solve: name the param to solve for with --for PARAM");
-  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
-  if (!loaded->derivation) {
-    loaded->diagnostics().print(std::cerr);
+    return io.usageError("solve: name the param to solve for with --for PARAM");
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  LoadedModel *loaded = &session.loaded();
+  std::string at = line.value("--at");
   std::optional<std::vector<size_t>> unknowns = resolveUnknowns(*loaded, names);
   std::vector<bool> given, moved;
   std::optional<mechanics::State> state;
-  driver::GivenValues givenValues;
+  GivenValues givenValues;
   if (unknowns)
-    state = driver::parseState(*loaded, options.at, &givenValues);
+    state = parseState(*loaded, at, &givenValues);
   if (state)
     given = givenValues.positionPreferences().front(); // the command line's and the init's
   std::vector<double> params = loaded->paramValues();
@@ -394,7 +392,7 @@ int runSolve(const Invocation &invocation) {
   if (state) {
     std::fill(state->qd.begin(), state->qd.end(), 0.0); // statics: at rest
     bool fromAt = false;
-    given = keptCoordinates(*loaded, options.at, given, fromAt);
+    given = keptCoordinates(*loaded, at, given, fromAt);
     bool placed = placeOnConstraints(*loaded, params, *state, given, moved);
     // Moving what --at asked about would answer another question.
     for (size_t j = 0; placed && fromAt && j < moved.size(); ++j)
@@ -431,14 +429,14 @@ int runSolve(const Invocation &invocation) {
           "impossible solution: " + impossibleReason(loaded->model(), *unknowns, *solution, v) +
               "; " + impossibleVerdict(loaded->model(), *unknowns, *solution));
   }
-  loaded->diagnostics().print(std::cerr);
+  session.printDiagnostics(io.err);
   if (!solution)
     return kExitModelError;
-  if (options.json)
-    std::cout << solutionJson(*loaded, *state, *unknowns, *solution, impossible);
+  if (line.has("--json"))
+    io.out << solutionJson(*loaded, *state, *unknowns, *solution, impossible);
   else
-    std::cout << solutionText(*loaded, *state, moved, *unknowns, *solution, impossible);
+    io.out << solutionText(*loaded, *state, moved, *unknowns, *solution, impossible);
   return kExitOk;
 }
 
-} // namespace mech::cli
+} // namespace mech::driver

@@ -1,16 +1,15 @@
 // One REPL session: the current model (a file, declarations typed line by
-// line, or both), the session's variables, and the handling of one input
-// (an expression, an assignment, a declaration or a :command). Commands
-// that the CLI has run the CLI's own functions on the session's model, so
-// that the two always agree; terminal handling lives in ReplCommand.cpp.
+// line, or both) in a driver::Session, the session's variables, and the
+// handling of one input (an expression, an assignment, a declaration or a
+// :command). The :commands that the CLI has run the library's commands on
+// the session's own model, so that the two always agree and nothing is
+// derived twice; terminal handling lives in tools/mech/Repl.cpp.
 #pragma once
 
-#include "Commands.h"
-
 #include "driver/Pipeline.h"
+#include "driver/Session.h"
 #include "repl/Expressions.h"
 #include "support/SourceFile.h"
-#include "support/TemporaryFolder.h"
 
 #include <filesystem>
 #include <iosfwd>
@@ -20,11 +19,12 @@
 #include <string>
 #include <vector>
 
-namespace mech::cli {
+namespace mech::repl {
 
 class ReplSession {
 public:
-  explicit ReplSession(Invocation invocation);
+  // Output goes to `out`, messages to `err`.
+  ReplSession(sema::SearchPath searchPath, std::ostream &out, std::ostream &err);
   ~ReplSession();
 
   // Handles one complete input (possibly several lines). Returns false when
@@ -44,6 +44,16 @@ public:
 private:
   bool handleInput(const std::string &input);
   void command(const std::string &name, const std::string &rest);
+  bool knownCommand(const std::string &name);
+  void help(const std::string &topic);
+  // :help CMD: the options of a command, from the command table.
+  void helpOn(const std::string &topic);
+  void editCommand(const std::string &name, const std::vector<std::string> &args);
+  void loadCommand(const std::vector<std::string> &args);
+  void reload();
+  void undo();
+  void save(const std::vector<std::string> &args);
+  void otherCommand(const std::string &name, const std::string &rest);
   // The value of an input typed as `shown` and parsed as `parsed` (the same
   // columns); the diagnostics are printed when there is none.
   // A taylor call leaves its terms in `series` (repl::evaluate).
@@ -54,9 +64,12 @@ private:
   void declaration(const std::string &text, bool topLevel);
   void setParams(const std::string &text);
   void simulate(const std::vector<std::string> &args);
-  // Runs a CLI command on the session's model (with the :set values) and
-  // returns what it wrote to stderr, the session's file named <session>.
-  std::string runCli(int (*run)(const Invocation &), const std::vector<std::string> &args);
+  // Runs a command of the table on the session's model (with the :set
+  // values); its report goes to `out` (default out_), its messages to `err`.
+  int runCommand(const std::string &command, const std::vector<std::string> &args,
+                 std::ostream *out = nullptr, std::ostream *err = nullptr);
+  driver::LoadedModel *model() { return session_ ? &session_->loaded() : nullptr; }
+  const driver::LoadedModel *model() const { return session_ ? &session_->loaded() : nullptr; }
 
   // The model as .mech text, with the typed declarations in it.
   std::string modelText() const;
@@ -65,35 +78,29 @@ private:
   static std::string composeModel(const std::string &fileText,
                                   const std::vector<std::string> &declarations,
                                   const std::vector<std::string> &topLevel);
-  // A file holding the model for the CLI's functions: the loaded file
-  // itself when nothing was typed, else the session's text in a
-  // temporary file.
-  std::string modelPath();
-  // The folder the session's text resolves a relative import from, as its
-  // importer's: the loaded file's, else the working directory.
-  std::string importFolder() const;
   // Re-reads and re-checks the model from its parts; prints errors and
   // returns false (keeping the previous model) when it does not check.
   bool rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
                const std::vector<std::string> &topLevel, const std::string &name);
   void refreshScope();
 
-  Invocation invocation_;
-  std::string filePath_, fileText_;       // the loaded file, if any
-  std::vector<std::string> declarations_; // typed model declarations
-  std::vector<std::string> topLevel_;     // typed defs and imports
-  std::vector<bool> typedOrder_;          // what each typed input added (true: a def or import)
-  std::vector<std::string> settings_;     // :set, as --set texts
-  std::unique_ptr<driver::LoadedModel> model_;   // null without a model
-  std::unique_ptr<driver::LoadedModel> library_; // typed imports and defs without a model
-  std::string derivationError_;                  // why the equations are not there
-  std::unique_ptr<sym::Context> ownContext_;     // when there is no derivation
+  sema::SearchPath searchPath_;
+  std::ostream &out_;
+  std::ostream &err_;
+  std::string filePath_, fileText_;          // the loaded file, if any
+  std::vector<std::string> declarations_;    // typed model declarations
+  std::vector<std::string> topLevel_;        // typed defs and imports
+  std::vector<bool> typedOrder_;             // what each typed input added (true: a def or import)
+  std::vector<std::string> settings_;        // :set, as --set texts
+  std::unique_ptr<driver::Session> session_; // null without a model
+  std::unique_ptr<driver::Session> library_; // typed imports and defs without a model
+  std::string derivationError_;              // why the equations are not there
+  std::unique_ptr<sym::Context> ownContext_; // when there is no derivation
   std::unique_ptr<mechanics::Lowering> ownLowering_;
   repl::Scope scope_;
   std::map<std::string, repl::Tensor> variables_;
   std::set<std::string> notedFree_; // names already noted as free symbols
   SourceManager inputs_;
-  TemporaryFolder scratch_; // the session's own files
 };
 
-} // namespace mech::cli
+} // namespace mech::repl

@@ -2,7 +2,8 @@
 // decided symbolically (mechanics/Conservation.h): its cyclic coordinates
 // with their conserved momenta, and the energy (Jacobi) integral or why
 // there is none, with the parts T2, T1, T0 of T that decide whether h = T + V.
-#include "Commands.h"
+#include "driver/Commands.h"
+#include "driver/Session.h"
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
@@ -10,10 +11,10 @@
 #include "support/Json.h"
 #include "symbolic/Print.h"
 
-#include <iostream>
+#include <ostream>
 #include <sstream>
 
-namespace mech::cli {
+namespace mech::driver {
 
 namespace {
 
@@ -78,24 +79,22 @@ std::string conservedJson(const mechanics::Equations &eq, const mechanics::Conse
 
 } // namespace
 
-int runConserved(const Invocation &invocation) {
-  ModelOptions options;
-  if (auto status = parseModelOptions("conserved", invocation.args, {"--set", "--json"}, options))
-    return *status;
-  auto loaded = driver::loadModel(options.file, options.settings, searchPath(invocation), true);
-  loaded->diagnostics().print(std::cerr);
-  if (!loaded->derivation)
+int runConserved(const CommandLine &line, Session &session, const CommandIo &io) {
+  bool derived = session.derive();
+  session.printDiagnostics(io.err);
+  if (!derived)
     return kExitModelError;
+  LoadedModel *loaded = &session.loaded();
   const mechanics::Equations &eq = loaded->equations();
-  if (std::string overflow = driver::nonFiniteConstants(eq); !overflow.empty()) {
-    loaded->diagnostics().clear(); // printed above
+  if (std::string overflow = nonFiniteConstants(eq); !overflow.empty()) {
     loaded->diagnostics().error(loaded->model().location, overflow);
-    loaded->diagnostics().print(std::cerr);
+    session.printDiagnostics(io.err);
     return kExitModelError;
   }
   mechanics::Conservation conservation = mechanics::findConserved(eq);
-  std::cout << (options.json ? conservedJson(eq, conservation) : conservedText(eq, conservation));
+  io.out << (line.has("--json") ? conservedJson(eq, conservation)
+                                : conservedText(eq, conservation));
   return kExitOk;
 }
 
-} // namespace mech::cli
+} // namespace mech::driver

@@ -1,0 +1,70 @@
+// The commands of mech, run on a parsed command line (driver/CommandTable.h)
+// and, for the model commands, on a Session: the CLI makes the session from
+// the command line's file and --set values, the REPL passes its own. Each
+// writes its report to io.out and its messages to io.err, and returns the
+// exit code: 0 success, 1 errors in a model, 2 usage errors.
+#pragma once
+
+#include "driver/CommandTable.h"
+#include "sema/Compilation.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+class Session;
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitModelError = 1;
+inline constexpr int kExitUsage = 2;
+
+// Where a command writes, and where its usage errors send the user.
+struct CommandIo {
+  std::ostream &out;
+  std::ostream &err;
+  std::string helpHint = "(run 'mech --help' for usage)";
+
+  // Reports "mech: MESSAGE" and the hint; returns kExitUsage.
+  int usageError(const std::string &message) const;
+};
+
+// Whether the command runs on one model (a Session) rather than on files
+// (check, fmt, --dump=ast|sema).
+bool isModelCommand(const CommandLine &line);
+
+// Runs a model command on `session` (whose --set values the caller applied).
+int runModelCommand(const CommandLine &line, Session &session, const CommandIo &io);
+// Runs check, fmt and --dump=ast|sema, which read files.
+int runFileCommand(const CommandLine &line, const sema::SearchPath &searchPath,
+                   const CommandIo &io);
+
+// The commands, one per file under driver/Run*.cpp.
+int runEquations(const CommandLine &line, Session &session, const CommandIo &io);
+int runEval(const CommandLine &line, Session &session, const CommandIo &io);
+int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io);
+int runSimulate(const CommandLine &line, Session &session, const CommandIo &io);
+int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io);
+int runLinearize(const CommandLine &line, Session &session, const CommandIo &io);
+int runConserved(const CommandLine &line, Session &session, const CommandIo &io);
+int runSolve(const CommandLine &line, Session &session, const CommandIo &io);
+int runBuild(const CommandLine &line, Session &session, const CommandIo &io);
+int runCheck(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);
+int runFmt(const CommandLine &line, const CommandIo &io);
+int runDumpFile(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);
+
+// A file a command reads or writes, and what names it ("-o", "the model file").
+struct NamedPath {
+  std::string what, path;
+};
+
+// A usage error when an output would overwrite the model file, one of its
+// imports (known once the session checked) or another output: the same
+// file by identity (support/OutputFile.h sameFile). Checked before
+// anything is written; empty paths are outputs not asked for.
+std::optional<int> checkOutputs(const std::string &command, Session &session,
+                                const std::vector<NamedPath> &outputs, const CommandIo &io);
+
+} // namespace mech::driver

@@ -1,0 +1,283 @@
+// The commands that read files (check, fmt, --dump=ast|sema), equations,
+// eval and --dump=eom|llvm, and the dispatch of a parsed command line.
+#include "driver/Commands.h"
+
+#include "driver/InitialState.h"
+#include "driver/Reports.h"
+#include "driver/Session.h"
+#include "jit/CompiledModel.h"
+#include "mechanics/Kernels.h"
+#include "sema/Analyzer.h"
+#include "sema/ModelPrinter.h"
+#include "support/Json.h"
+#include "support/OutputFile.h"
+#include "syntax/AstDump.h"
+#include "syntax/Parser.h"
+#include "syntax/Printer.h"
+
+#include <ostream>
+
+namespace mech::driver {
+
+int CommandIo::usageError(const std::string &message) const {
+  err << "mech: " << message << "\n" << helpHint << "\n";
+  return kExitUsage;
+}
+
+std::optional<int> checkOutputs(const std::string &command, Session &session,
+                                const std::vector<NamedPath> &outputs, const CommandIo &io) {
+  std::vector<NamedPath> inputs;
+  if (!session.file().empty())
+    inputs.push_back({"the model file", session.file()});
+  for (const std::string &path : session.filesRead())
+    if (path != session.file())
+      inputs.push_back({"an import of the model", path});
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath &out = outputs[i];
+    if (out.path.empty())
+      continue;
+    for (const NamedPath &in : inputs)
+      if (sameFile(out.path, in.path))
+        return io.usageError(command + ": " + out.what + " '" + out.path + "' would overwrite " +
+                             in.what + " '" + in.path + "'");
+    for (size_t j = 0; j < i; ++j)
+      if (!outputs[j].path.empty() && sameFile(out.path, outputs[j].path))
+        return io.usageError(command + ": " + outputs[j].what + " '" + outputs[j].path + "' and " +
+                             out.what + " '" + out.path + "' name the same file");
+  }
+  return std::nullopt;
+}
+
+bool isModelCommand(const CommandLine &line) {
+  if (line.command == "--dump")
+    return line.stage == "eom" || line.stage == "llvm";
+  return line.command != "check" && line.command != "fmt" && line.command != "repl";
+}
+
+int runModelCommand(const CommandLine &line, Session &session, const CommandIo &io) {
+  const std::string &c = line.command;
+  if (c == "equations")
+    return runEquations(line, session, io);
+  if (c == "eval")
+    return runEval(line, session, io);
+  if (c == "simulate")
+    return runSimulate(line, session, io);
+  if (c == "equilibria")
+    return runEquilibria(line, session, io);
+  if (c == "linearize")
+    return runLinearize(line, session, io);
+  if (c == "conserved")
+    return runConserved(line, session, io);
+  if (c == "solve")
+    return runSolve(line, session, io);
+  if (c == "build")
+    return runBuild(line, session, io);
+  if (c == "--dump")
+    return runDumpModel(line, session, io);
+  return io.usageError("unknown command '" + c + "'");
+}
+
+int runFileCommand(const CommandLine &line, const sema::SearchPath &searchPath,
+                   const CommandIo &io) {
+  if (line.command == "check")
+    return runCheck(line, searchPath, io);
+  if (line.command == "fmt")
+    return runFmt(line, io);
+  return runDumpFile(line, searchPath, io);
+}
+
+namespace {
+
+void checkJson(JsonWriter &out, const std::string &path, bool ok, int errors,
+               const sema::Analysis &analysis) {
+  out.beginObject().key("file").value(path).key("ok").value(ok);
+  out.key("errors").value(static_cast<double>(errors));
+  if (analysis.model) {
+    const sema::CheckedModel &m = *analysis.model;
+    out.key("model").value(m.name).key("coordinates").beginArray();
+    for (const sema::Coord &q : m.coords)
+      out.value(q.name);
+    out.endArray().key("parameters").beginArray();
+    for (const sema::Param &p : m.params)
+      out.value(p.name);
+    out.endArray().key("constraints").beginArray();
+    for (const sema::Constraint &c : m.constraints)
+      out.value(c.name);
+    out.endArray();
+    out.key("bodies").value(static_cast<double>(m.particles.size() + m.bodies.size()));
+  } else if (ok) {
+    out.key("defs").value(static_cast<double>(analysis.defCount));
+  }
+  out.endObject();
+}
+
+} // namespace
+
+int runCheck(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io) {
+  bool json = line.has("--json");
+  int status = kExitOk;
+  JsonWriter out;
+  out.beginArray();
+  for (const std::string &path : line.operands) {
+    sema::Compilation compilation(searchPath);
+    sema::Analysis analysis = sema::analyzeFile(compilation, path);
+    // The derivation's own checks: T quadratic in the velocities,
+    // constraints linear in them.
+    bool ok = analysis.ok;
+    if (ok && analysis.model)
+      ok = mechanics::deriveEquations(*analysis.model, compilation.diagnostics()).has_value();
+    compilation.diagnostics().print(io.err);
+    if (json)
+      checkJson(out, path, ok, compilation.diagnostics().errorCount(), analysis);
+    if (!ok) {
+      status = kExitModelError;
+      continue;
+    }
+    if (json)
+      continue;
+    if (analysis.model)
+      io.out << path << ": " << sema::summarizeModel(*analysis.model) << "\n";
+    else
+      io.out << path << ": library of " << analysis.defCount
+             << (analysis.defCount == 1 ? " def" : " defs") << "\n";
+  }
+  out.endArray();
+  if (json)
+    io.out << out.str() << "\n";
+  return status;
+}
+
+int runFmt(const CommandLine &line, const CommandIo &io) {
+  bool check = line.has("--check"), write = line.has("--write"), json = line.has("--json");
+  if (json && !check)
+    return io.usageError("fmt: --json goes with --check");
+  int status = kExitOk;
+  std::vector<std::string> unformatted;
+  for (const std::string &path : line.operands) {
+    sema::Compilation compilation;
+    const sema::LoadedFile *file = compilation.loadRoot(path, /*withImports=*/false);
+    compilation.diagnostics().print(io.err);
+    if (file == nullptr || !file->ast) {
+      status = kExitModelError;
+      continue;
+    }
+    std::string formatted = formatFile(*file->ast);
+    if (check) {
+      if (formatted != file->source->text()) {
+        if (!json)
+          io.out << path << ": not formatted\n";
+        unformatted.push_back(path);
+        status = kExitModelError;
+      }
+    } else if (write) {
+      std::string error;
+      if (formatted != file->source->text() && !writeOutputFile(path, formatted, error)) {
+        io.err << "mech: error: " << error << "\n";
+        status = kExitModelError;
+      }
+    } else {
+      io.out << formatted;
+    }
+  }
+  if (json) {
+    JsonWriter out;
+    out.beginObject().key("unformatted").beginArray();
+    for (const std::string &path : unformatted)
+      out.value(path);
+    out.endArray().endObject();
+    io.out << out.str() << "\n";
+  }
+  return status;
+}
+
+int runEquations(const CommandLine &line, Session &session, const CommandIo &io) {
+  bool derived = session.derive();
+  session.printDiagnostics(io.err);
+  if (!derived)
+    return kExitModelError;
+  LoadedModel &loaded = session.loaded();
+  mechanics::Equations equations = mechanics::simplified(loaded.equations());
+  if (std::string overflow = nonFiniteConstants(equations); !overflow.empty()) {
+    loaded.diagnostics().error(loaded.model().location, overflow);
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  if (line.has("--json"))
+    io.out << equationsJson(equations);
+  else if (line.has("--latex"))
+    io.out << equationsLatex(equations);
+  else
+    io.out << equationsText(equations);
+  return kExitOk;
+}
+
+int runEval(const CommandLine &line, Session &session, const CommandIo &io) {
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  LoadedModel &loaded = session.loaded();
+  // A state off the constraints is put onto them first, as simulate does.
+  std::vector<std::string> notes;
+  std::optional<mechanics::State> state =
+      consistentState(loaded, line.value("--at"), /*atRest=*/false, notes);
+  std::optional<mechanics::Evaluation> evaluation;
+  if (state) {
+    mechanics::Evaluator evaluator(loaded.equations(), loaded.paramValues());
+    evaluation = evaluator.at(*state, loaded.diagnostics(), loaded.model().location);
+  }
+  if (evaluation)
+    evaluation->notes.insert(evaluation->notes.begin(), notes.begin(), notes.end());
+  session.printDiagnostics(io.err);
+  if (!evaluation)
+    return kExitModelError;
+  if (line.has("--json"))
+    io.out << evaluationJson(loaded.equations(), *evaluation);
+  else
+    io.out << evaluationText(loaded.equations(), *evaluation);
+  return kExitOk;
+}
+
+int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io) {
+  bool derived = session.derive();
+  session.printDiagnostics(io.err);
+  if (!derived)
+    return kExitModelError;
+  LoadedModel &loaded = session.loaded();
+  if (line.stage == "eom") {
+    io.out << eomDump(mechanics::simplified(loaded.equations()));
+    return kExitOk;
+  }
+  auto programs =
+      mechanics::KernelPrograms::build(loaded.equations(), loaded.model().params.size());
+  std::string error;
+  std::string ir = jit::kernelsIr(programs, error);
+  if (ir.empty()) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  io.out << ir;
+  return kExitOk;
+}
+
+int runDumpFile(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io) {
+  sema::Compilation compilation(searchPath);
+  const std::string &path = line.operands[0];
+  if (line.stage == "ast") {
+    const sema::LoadedFile *file = compilation.loadRoot(path, /*withImports=*/false);
+    compilation.diagnostics().print(io.err);
+    if (file == nullptr || !file->ast || compilation.diagnostics().hasErrors())
+      return kExitModelError;
+    io.out << dumpAst(*file->ast, /*withLocations=*/true);
+    return kExitOk;
+  }
+  sema::Analysis analysis = sema::analyzeFile(compilation, path);
+  compilation.diagnostics().print(io.err);
+  if (!analysis.ok)
+    return kExitModelError;
+  if (analysis.model)
+    io.out << sema::dumpModel(*analysis.model);
+  return kExitOk;
+}
+
+} // namespace mech::driver

@@ -1,0 +1,161 @@
+// `mech simulate`: the options read from the command line (checked by the
+// table's parser), the checks that must pass before anything is written,
+// then the run with CSV to io.out or -o and the summary to io.err.
+#include "driver/Commands.h"
+
+#include "driver/Session.h"
+#include "driver/Simulation.h"
+#include "support/OutputFile.h"
+
+#include <chrono>
+#include <ostream>
+
+namespace mech::driver {
+
+namespace {
+
+// Splits --plot-vars at the commas outside brackets: the output d[1, 2] is
+// one name.
+std::vector<std::string> splitNames(const std::string &text) {
+  std::vector<std::string> names;
+  std::string item;
+  int depth = 0;
+  for (char c : text + ",") {
+    depth += (c == '[') - (c == ']');
+    if (c != ',' || depth > 0) {
+      item += c;
+      continue;
+    }
+    if (item.find_first_not_of(" \t") != std::string::npos)
+      names.push_back(item.substr(item.find_first_not_of(" \t")));
+    item.clear();
+  }
+  return names;
+}
+
+runtime::Method methodNamed(const std::string &name) {
+  if (name == "dop853")
+    return runtime::Method::Dop853;
+  if (name == "rk4")
+    return runtime::Method::Rk4;
+  if (name == "midpoint")
+    return runtime::Method::Midpoint;
+  return runtime::Method::Dopri5;
+}
+
+// The options of a run; an exit code for the one value the table's types
+// cannot check (--baumgarte's pair).
+std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &io,
+                                     SimulationOptions &options) {
+  runtime::IntegratorOptions &integrator = options.integrator;
+  integrator.tEnd = line.number("--until", integrator.tEnd);
+  integrator.dt = line.number("--dt", integrator.dt);
+  integrator.rtol = line.number("--rtol", integrator.rtol);
+  integrator.atol = line.number("--atol", integrator.atol);
+  integrator.step = line.number("--step", integrator.step);
+  integrator.maxSteps = line.count("--max-steps", integrator.maxSteps);
+  integrator.method = methodNamed(line.value("--method", "dopri5"));
+  options.backend = line.value("--backend") == "interp" ? Backend::Interpreter : Backend::Jit;
+  options.useCache = !line.has("--no-cache");
+  options.start.strictInit = line.has("--strict-init");
+  options.projection = !line.has("--no-projection");
+  options.start.init = line.value("--init");
+  options.plotPath = line.value("--plot");
+  for (const std::string &text : line.values("--plot-vars"))
+    for (const std::string &item : splitNames(text))
+      options.plotVars.push_back(item);
+  if (line.has("--baumgarte")) {
+    std::string value = line.value("--baumgarte");
+    size_t comma = value.find(',');
+    char *end = nullptr;
+    double a = -1, b = -1;
+    if (comma != std::string::npos) {
+      std::string first = value.substr(0, comma), second = value.substr(comma + 1);
+      a = std::strtod(first.c_str(), &end);
+      bool aOk = end != first.c_str() && *end == '\0';
+      b = std::strtod(second.c_str(), &end);
+      bool bOk = end != second.c_str() && *end == '\0';
+      if (!aOk || !bOk)
+        a = -1;
+    }
+    if (!(a >= 0 && b >= 0 && a < 1e308 && b < 1e308))
+      return io.usageError("simulate: --baumgarte needs two non-negative numbers 'a,b', got '" +
+                           value + "'");
+    options.baumgarte = std::make_pair(a, b);
+  }
+  return std::nullopt;
+}
+
+// What can go wrong before the run, checked before anything is written (the
+// CSV header, a truncated -o file): the options against the model, the time
+// grids from the start time that --init may set, the plot's path.
+std::optional<int> checkBeforeRun(LoadedModel &loaded, const SimulationOptions &options,
+                                  const CommandIo &io) {
+  if (!checkSimulation(loaded, options))
+    return kExitModelError;
+  std::optional<mechanics::State> start = parseState(loaded, options.start.init, nullptr, "--init");
+  if (!start)
+    return kExitModelError;
+  runtime::IntegratorOptions integrator = options.integrator;
+  integrator.t0 = start->t;
+  if (std::string error = gridError(integrator); !error.empty())
+    return io.usageError("simulate: " + error);
+  std::string error;
+  if (!options.plotPath.empty() && !canWriteOutputFile(options.plotPath, error)) {
+    loaded.diagnostics().error({}, error);
+    return kExitModelError;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) {
+  auto started = std::chrono::steady_clock::now();
+  SimulationOptions options;
+  if (auto status = simulationOptions(line, io, options))
+    return *status;
+  std::string output = line.value("-o");
+  std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", options.plotPath}};
+  if (auto status = checkOutputs("simulate", session, outputs, io))
+    return *status;
+  bool derived = session.derive();
+  double deriveSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!derived) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  if (auto status = checkOutputs("simulate", session, outputs, io))
+    return *status;
+  LoadedModel &loaded = session.loaded();
+  if (auto status = checkBeforeRun(loaded, options, io)) {
+    session.printDiagnostics(io.err);
+    return *status;
+  }
+  // The samples up to a failure are kept; a write error keeps nothing.
+  OutputFile file(output);
+  std::string error;
+  if (!output.empty() && !file.open(error)) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  std::ostream &csv = output.empty() ? io.out : file.stream();
+  auto summary = simulate(loaded, options, deriveSeconds, csv);
+  session.printDiagnostics(io.err);
+  if (!summary)
+    return kExitModelError;
+  bool written = output.empty() || file.commit(error);
+  io.err << summaryText(*summary);
+  if (!written) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  if (!summary->failure.empty()) {
+    io.err << session.name() << ": error: " << summary->failure << "\n";
+    return kExitModelError;
+  }
+  return kExitOk;
+}
+
+} // namespace mech::driver

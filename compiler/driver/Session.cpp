@@ -1,0 +1,105 @@
+// The session's lazily computed stages (driver/Session.h).
+#include "driver/Session.h"
+
+#include "mechanics/Lagrange.h"
+
+#include <ostream>
+
+namespace mech::driver {
+
+Session::Session(sema::SearchPath searchPath) : searchPath_(std::move(searchPath)) {}
+
+std::unique_ptr<LoadedModel> Session::check(const std::vector<std::string> &settings) const {
+  if (!file_.empty())
+    return loadModel(file_, settings, searchPath_, /*derive=*/false);
+  sema::SearchPath path = searchPath_;
+  if (!importFolder_.empty())
+    path.folders.insert(path.folders.begin(), importFolder_);
+  return loadModelText(name_, text_, settings, path, /*derive=*/false);
+}
+
+void Session::loadFile(const std::string &path, std::vector<std::string> settings) {
+  file_ = name_ = path;
+  text_.clear();
+  importFolder_.clear();
+  settings_ = std::move(settings);
+  loaded_.reset();
+}
+
+void Session::loadText(const std::string &name, const std::string &text,
+                       std::vector<std::string> settings, const std::string &importFolder) {
+  file_.clear();
+  name_ = name;
+  text_ = text;
+  importFolder_ = importFolder;
+  settings_ = std::move(settings);
+  loaded_.reset();
+}
+
+LoadedModel &Session::loaded() {
+  if (!loaded_)
+    loaded_ = check(settings_);
+  return *loaded_;
+}
+
+bool Session::checked() {
+  return loaded().analysis.ok && loaded_->analysis.model;
+}
+
+std::vector<std::string> Session::filesRead() const {
+  return loaded_ ? loaded_->compilation->filesRead() : std::vector<std::string>{};
+}
+
+bool Session::derive() {
+  if (!checked())
+    return false;
+  if (!loaded_->derivation)
+    loaded_->derivation = mechanics::deriveEquations(*loaded_->analysis.model, diagnostics());
+  return loaded_->derivation.has_value();
+}
+
+std::optional<Session::SetOutcome> Session::set(const std::string &text) {
+  std::vector<std::string> settings = settings_;
+  settings.push_back(text);
+  loaded();
+  std::unique_ptr<LoadedModel> next = check(settings);
+  if (!next->analysis.ok || !next->analysis.model || !checked()) {
+    rejected_ = std::move(next); // its errors, for printDiagnostics
+    return std::nullopt;
+  }
+  sema::CheckedModel &current = *loaded_->analysis.model;
+  const sema::CheckedModel &checkedNext = *next->analysis.model;
+  bool sameStructure = current.params.size() == checkedNext.params.size() &&
+                       current.coords.size() == checkedNext.coords.size();
+  for (size_t i = 0; sameStructure && i < current.params.size(); ++i)
+    sameStructure =
+        !current.params[i].structural || current.params[i].value == checkedNext.params[i].value;
+  settings_ = std::move(settings);
+  SetOutcome outcome;
+  if (!sameStructure) {
+    outcome.rederived = true;
+    loaded_ = std::move(next);
+    return outcome;
+  }
+  // Params are symbols in the derivation: only their values move.
+  for (size_t i = 0; i < current.params.size(); ++i)
+    if (current.params[i].value != checkedNext.params[i].value) {
+      current.params[i].value = checkedNext.params[i].value;
+      current.params[i].overridden = true;
+      outcome.changed.push_back(current.params[i].name);
+    }
+  return outcome;
+}
+
+void Session::printDiagnostics(std::ostream &err) {
+  if (rejected_) {
+    rejected_->diagnostics().print(err);
+    rejected_.reset();
+  }
+  if (loaded_) {
+    diagnostics().print(err);
+    diagnostics().clear();
+  }
+}
+
+} // namespace mech::driver
