@@ -1,5 +1,6 @@
 // The start of a simulation, and the wording of the kernels' refusals.
 #include "driver/InitialState.h"
+#include "support/NumberText.h"
 
 #include "mechanics/ConstraintProjection.h"
 
@@ -12,9 +13,7 @@ namespace mech::driver {
 namespace {
 
 std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
+  return formatNumber(value, 6);
 }
 
 // The largest residual below which a state counts as on the constraints:

@@ -3,6 +3,7 @@
 // and reports over mechanics::Linearizer and mechanics::findEquilibria.
 #include "driver/Commands.h"
 #include "driver/Session.h"
+#include "support/NumberText.h"
 
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
@@ -28,10 +29,8 @@ using mechanics::Matrix;
 
 std::string number(double x) {
   if (std::abs(x) < 1e-12)
-    x = 0; // -0 and rounding noise read as 0
-  std::ostringstream out;
-  out << std::setprecision(6) << x;
-  return out.str();
+    x = 0; // rounding noise reads as 0
+  return formatNumber(x, 6);
 }
 
 std::string complexNumber(std::complex<double> z) {

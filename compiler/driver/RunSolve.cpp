@@ -6,6 +6,7 @@
 // whether the question was exactly, under- or over-determined.
 #include "driver/Commands.h"
 #include "driver/Session.h"
+#include "support/NumberText.h"
 
 #include "driver/Pipeline.h"
 #include "driver/Reports.h"
@@ -29,9 +30,7 @@ namespace {
 using mechanics::StaticsSolution;
 
 std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value == 0 ? 0.0 : value);
-  return buffer;
+  return formatNumber(value, 6);
 }
 
 // " N", " N*m", " kg": the unit of a param or multiplier, or "" when the

@@ -1,5 +1,6 @@
 // The simulation driver.
 #include "driver/Simulation.h"
+#include "support/NumberText.h"
 
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
@@ -56,17 +57,11 @@ const char *methodName(runtime::Method method) {
 std::string formatValue(double value) {
   // -0 (a zero times a negative factor) prints as 0, as in the JSON
   // reports: the sign of a zero means nothing to a reader of the CSV.
-  if (value == 0)
-    value = 0;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
+  return formatNumber(value, 17);
 }
 
 std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
+  return formatNumber(value, 6);
 }
 
 // A header field as RFC 4180 has it: quoted, with its quotes doubled, when
@@ -549,29 +544,23 @@ std::string summaryText(const SimulationSummary &s) {
                                    "--rtol and --atol)";
   auto warnIfLarge = [&](const std::string &what, double drift) {
     if (!(drift <= kDriftWarning)) {
-      std::snprintf(line, sizeof line, "warning: %s %.3g exceeds %.3g; %s\n", what.c_str(), drift,
-                    kDriftWarning, advice);
-      warnings += line;
+      warnings += "warning: " + what + " " + formatNumber(drift, 3) + " exceeds " +
+                  formatNumber(kDriftWarning, 3) + "; " + advice + "\n";
     }
   };
   if (s.energyTracked) {
-    std::snprintf(line, sizeof line, "energy drift max|E(t) - E(0)|/|E(0)| = %.3g\n",
-                  s.energyDrift);
-    out << line;
+    out << "energy drift max|E(t) - E(0)|/|E(0)| = " << formatNumber(s.energyDrift, 3) << "\n";
     warnIfLarge("energy drift (of the largest |T| + |V|)", s.energyDriftOfTerms);
   }
   for (const auto &[name, drift] : s.conservedDrift) {
-    std::snprintf(line, sizeof line, "conserved %s: drift %.3g\n", name.c_str(), drift);
-    out << line;
+    out << "conserved " << name << ": drift " << formatNumber(drift, 3) << "\n";
     if (!(s.energyTracked && name == "h")) // h = T + V: warned about above
       warnIfLarge("drift of conserved " + name, drift);
   }
   out << warnings;
   if (s.constrained) {
-    std::snprintf(line, sizeof line,
-                  "largest constraint residual %.3g in the output, %.3g before projection\n",
-                  s.constraintResidual, s.constraintDrift);
-    out << line;
+    out << "largest constraint residual " << formatNumber(s.constraintResidual, 3)
+        << " in the output, " << formatNumber(s.constraintDrift, 3) << " before projection\n";
   }
   for (const std::string &note : s.notes)
     out << "note: " << note << "\n";

@@ -1,5 +1,6 @@
 // The programs behind the kernels, and the interpreter back end.
 #include "mechanics/Kernels.h"
+#include "support/NumberText.h"
 
 #include "mechanics/Evaluation.h"
 #include "symbolic/Readable.h"
@@ -390,9 +391,7 @@ std::string describeMissingInertia(const std::vector<std::string> &coordinates) 
 namespace {
 
 std::string shortNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value == 0 ? 0.0 : value);
-  return buffer;
+  return formatNumber(value, 3);
 }
 
 // The first entry of M that is not finite, as "M[x,y] = inf", or "".

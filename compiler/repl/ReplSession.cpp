@@ -275,7 +275,7 @@ std::string sampleTable(const std::string &csv) {
     size_t index = shown == 1 ? 0 : k * (rows.size() - 1) / (shown - 1);
     std::stringstream values(rows[index]);
     for (std::string v; std::getline(values, v, ',');) {
-      std::snprintf(cell, sizeof cell, " %12.6g", std::atof(v.c_str()));
+      std::snprintf(cell, sizeof cell, " %12s", formatNumber(std::atof(v.c_str()), 6).c_str());
       out << cell;
     }
     out << "\n";
@@ -956,9 +956,7 @@ void ReplSession::otherCommand(const std::string &name, const std::string &rest)
     handle(rest);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    char line[64];
-    std::snprintf(line, sizeof line, "time: %.3g ms\n", ms);
-    out_ << line;
+    out_ << "time: " << formatNumber(ms, 3) << " ms\n";
   }
 }
 

@@ -183,14 +183,6 @@ std::string comment(const DimInfo &dim) {
 
 } // namespace
 
-std::string formatNumber(double value) {
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  if (error != std::errc())
-    return "nan";
-  return std::string(buffer, end);
-}
-
 std::string unitOf(const std::optional<DeclaredUnit> &declared, const DimInfo &dim) {
   if (declared)
     return declared->text;
@@ -200,10 +192,7 @@ std::string unitOf(const std::optional<DeclaredUnit> &declared, const DimInfo &d
 std::string valueIn(double si, const std::optional<DeclaredUnit> &declared) {
   if (!declared || declared->scale == 1)
     return formatNumber(si);
-  char buffer[32];
-  double value = si / declared->scale;
-  std::snprintf(buffer, sizeof buffer, "%.15g", value == 0 ? 0.0 : value);
-  return buffer;
+  return mech::formatNumber(si / declared->scale, 15);
 }
 
 std::string printExpr(const CheckedModel &model, const ExprRef &expr) {

@@ -2,6 +2,8 @@
 // the `--dump=sema` listing, and the one-line summary of `mech check`.
 #pragma once
 
+#include "support/NumberText.h"
+
 #include "sema/Model.h"
 
 #include <string>
@@ -12,8 +14,8 @@ std::string printExpr(const CheckedModel &model, const ExprRef &expr);
 std::string dumpModel(const CheckedModel &model);
 // "DoublePendulum: 2 coordinates (th1, th2), 5 parameters, 0 constraints, 2 bodies"
 std::string summarizeModel(const CheckedModel &model);
-// Shortest text that reads back as the same double.
-std::string formatNumber(double value);
+// Numbers are written by the one formatter (support/NumberText.h).
+using mech::formatNumber;
 
 // The unit to list a name's value in: the declared one (N/m), else the SI
 // form of a known dimension (kg/s^2), else "" (unchecked).
