@@ -25,10 +25,12 @@ llvm::Function *Emitter::kernel(const std::string &name) {
   return f;
 }
 
-// Emits the instructions of `program` needed for the given outputs.
-std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
-                                         const std::vector<size_t> &wanted,
-                                         const std::function<llvm::Value *(uint32_t)> &input) {
+namespace {
+
+// Which instructions the given outputs depend on, by a backward sweep (an
+// instruction's operands come before it).
+std::vector<bool> neededInstructions(const sym::Program &program,
+                                     const std::vector<size_t> &wanted) {
   const auto &code = program.instructions();
   const auto &ops = program.operands();
   std::vector<bool> needed(code.size(), false);
@@ -44,7 +46,16 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
         needed[ops[code[i].first + k].exponent] = true;
     }
   }
-  // sin and cos of one argument come from one sincos call.
+  return needed;
+}
+
+// argument -> (instruction of its sin, instruction of its cos), -1 where
+// absent, among the needed instructions: sin and cos of one argument come
+// from one sincos call.
+std::map<uint32_t, std::pair<long, long>> sincosPairs(const sym::Program &program,
+                                                      const std::vector<bool> &needed) {
+  const auto &code = program.instructions();
+  const auto &ops = program.operands();
   std::map<uint32_t, std::pair<long, long>> trig;
   for (size_t i = 0; i < code.size(); ++i)
     if (needed[i] && code[i].op == Instruction::Op::Function &&
@@ -52,8 +63,22 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
       auto &pair = trig.try_emplace(ops[code[i].first].value, -1, -1).first->second;
       (code[i].fn == sym::Fn::Sin ? pair.first : pair.second) = static_cast<long>(i);
     }
+  return trig;
+}
+
+} // namespace
+
+// Emits the instructions of `program` needed for the given outputs.
+std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
+                                         const std::vector<size_t> &wanted,
+                                         const std::function<llvm::Value *(uint32_t)> &input) {
+  const auto &code = program.instructions();
+  const auto &ops = program.operands();
+  std::vector<bool> needed = neededInstructions(program, wanted);
+  SincosPairs trig = sincosPairs(program, needed);
   std::vector<llvm::Value *> v(code.size(), nullptr);
   for (size_t i = 0; i < code.size(); ++i) {
+    // v[i] may already hold the other half of a sincos pair.
     if (!needed[i] || v[i] != nullptr)
       continue;
     const Instruction &instr = code[i];
@@ -65,75 +90,15 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
     case Instruction::Op::Input:
       v[i] = input(instr.first);
       break;
-    case Instruction::Op::Sum: {
-      llvm::Value *s = instr.constant != 0 ? constant(instr.constant) : nullptr;
-      for (uint32_t k = 0; k < instr.count; ++k) {
-        llvm::Value *x = v[o[k].value];
-        double c = o[k].scale;
-        if (s == nullptr) {
-          s = c == 1 ? x : c == -1 ? b_.CreateFNeg(x) : b_.CreateFMul(constant(c), x);
-        } else if (c == 1) {
-          s = b_.CreateFAdd(s, x);
-        } else if (c == -1) {
-          s = b_.CreateFSub(s, x);
-        } else {
-          s = b_.CreateFAdd(s, b_.CreateFMul(constant(c), x));
-        }
-      }
-      v[i] = s ? s : constant(0);
+    case Instruction::Op::Sum:
+      v[i] = emitSum(instr, o, v);
       break;
-    }
-    case Instruction::Op::Product: {
-      llvm::Value *p = nullptr;
-      llvm::Value *divisor = nullptr; // factors with negative powers, divided once
-      for (uint32_t k = 0; k < instr.count; ++k) {
-        llvm::Value *x = v[o[k].value];
-        llvm::Value *factor = nullptr;
-        bool inverse = false;
-        switch (o[k].mode) {
-        case Operand::Mode::IntegerPower: {
-          int power = o[k].power;
-          inverse = power < 0;
-          factor = integerPower(x, inverse ? -power : power);
-          break;
-        }
-        case Operand::Mode::Sqrt:
-          factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
-          break;
-        case Operand::Mode::InverseSqrt:
-          factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
-          inverse = true;
-          break;
-        case Operand::Mode::GeneralPower:
-          factor = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, x, v[o[k].exponent]);
-          break;
-        case Operand::Mode::Scaled:
-          factor = x;
-          break;
-        }
-        llvm::Value *&target = inverse ? divisor : p;
-        target = target ? b_.CreateFMul(target, factor) : factor;
-      }
-      if (instr.constant != 1)
-        p = p ? b_.CreateFMul(constant(instr.constant), p) : constant(instr.constant);
-      if (p == nullptr)
-        p = constant(1);
-      v[i] = divisor ? b_.CreateFDiv(p, divisor) : p;
+    case Instruction::Op::Product:
+      v[i] = emitProduct(instr, o, v);
       break;
-    }
-    case Instruction::Op::Function: {
-      llvm::Value *x = v[o[0].value];
-      auto pair = trig.find(o[0].value);
-      if ((instr.fn == sym::Fn::Sin || instr.fn == sym::Fn::Cos) && pair != trig.end() &&
-          pair->second.first >= 0 && pair->second.second >= 0) {
-        auto [s, c] = sincos(x);
-        v[static_cast<size_t>(pair->second.first)] = s;
-        v[static_cast<size_t>(pair->second.second)] = c;
-        break;
-      }
-      v[i] = function(instr.fn, x, instr.count > 1 ? v[o[1].value] : nullptr);
+    case Instruction::Op::Function:
+      emitFunction(instr, o, trig, v, i);
       break;
-    }
     }
     if (v[i] == nullptr)
       internalError("code generation produced no value");
@@ -142,6 +107,84 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
   for (size_t w : wanted)
     result.push_back(v[program.outputs()[w]]);
   return result;
+}
+
+// constant + sum scale_k x_k, left to right; scales of +-1 are an add or a
+// subtract rather than a multiplication.
+llvm::Value *Emitter::emitSum(const Instruction &instr, const Operand *o,
+                              const std::vector<llvm::Value *> &v) {
+  llvm::Value *s = instr.constant != 0 ? constant(instr.constant) : nullptr;
+  for (uint32_t k = 0; k < instr.count; ++k) {
+    llvm::Value *x = v[o[k].value];
+    double c = o[k].scale;
+    if (s == nullptr) {
+      s = c == 1 ? x : c == -1 ? b_.CreateFNeg(x) : b_.CreateFMul(constant(c), x);
+    } else if (c == 1) {
+      s = b_.CreateFAdd(s, x);
+    } else if (c == -1) {
+      s = b_.CreateFSub(s, x);
+    } else {
+      s = b_.CreateFAdd(s, b_.CreateFMul(constant(c), x));
+    }
+  }
+  return s ? s : constant(0);
+}
+
+// constant * prod factors / prod inverse factors: the factors with negative
+// powers are multiplied together and divided once.
+llvm::Value *Emitter::emitProduct(const Instruction &instr, const Operand *o,
+                                  const std::vector<llvm::Value *> &v) {
+  llvm::Value *p = nullptr;
+  llvm::Value *divisor = nullptr;
+  for (uint32_t k = 0; k < instr.count; ++k) {
+    llvm::Value *x = v[o[k].value];
+    llvm::Value *factor = nullptr;
+    bool inverse = false;
+    switch (o[k].mode) {
+    case Operand::Mode::IntegerPower: {
+      int power = o[k].power;
+      inverse = power < 0;
+      factor = integerPower(x, inverse ? -power : power);
+      break;
+    }
+    case Operand::Mode::Sqrt:
+      factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
+      break;
+    case Operand::Mode::InverseSqrt:
+      factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
+      inverse = true;
+      break;
+    case Operand::Mode::GeneralPower:
+      factor = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, x, v[o[k].exponent]);
+      break;
+    case Operand::Mode::Scaled:
+      factor = x;
+      break;
+    }
+    llvm::Value *&target = inverse ? divisor : p;
+    target = target ? b_.CreateFMul(target, factor) : factor;
+  }
+  if (instr.constant != 1)
+    p = p ? b_.CreateFMul(constant(instr.constant), p) : constant(instr.constant);
+  if (p == nullptr)
+    p = constant(1);
+  return divisor ? b_.CreateFDiv(p, divisor) : p;
+}
+
+// Instruction i, a function; a sin or cos whose partner is also needed
+// fills both halves of the pair from one sincos call.
+void Emitter::emitFunction(const Instruction &instr, const Operand *o, const SincosPairs &trig,
+                           std::vector<llvm::Value *> &v, size_t i) {
+  llvm::Value *x = v[o[0].value];
+  auto pair = trig.find(o[0].value);
+  if ((instr.fn == sym::Fn::Sin || instr.fn == sym::Fn::Cos) && pair != trig.end() &&
+      pair->second.first >= 0 && pair->second.second >= 0) {
+    auto [s, c] = sincos(x);
+    v[static_cast<size_t>(pair->second.first)] = s;
+    v[static_cast<size_t>(pair->second.second)] = c;
+    return;
+  }
+  v[i] = function(instr.fn, x, instr.count > 1 ? v[o[1].value] : nullptr);
 }
 
 // x^k for k >= 0 by repeated squaring in straight-line code.

@@ -13,6 +13,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,6 +102,16 @@ public:
   llvm::IRBuilder<> &builder() { return b_; }
 
 private:
+  // Instruction argument -> (sin, cos) instructions of it, -1 where absent.
+  using SincosPairs = std::map<uint32_t, std::pair<long, long>>;
+  // The instructions of emit, one member per kind that takes more than a line.
+  llvm::Value *emitSum(const sym::Instruction &instr, const sym::Operand *o,
+                       const std::vector<llvm::Value *> &v);
+  llvm::Value *emitProduct(const sym::Instruction &instr, const sym::Operand *o,
+                           const std::vector<llvm::Value *> &v);
+  void emitFunction(const sym::Instruction &instr, const sym::Operand *o, const SincosPairs &trig,
+                    std::vector<llvm::Value *> &v, size_t i);
+
   llvm::LLVMContext &context_;
   llvm::Module &module_;
   llvm::IRBuilder<> b_;

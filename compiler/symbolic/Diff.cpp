@@ -5,6 +5,48 @@
 
 namespace mech::sym {
 
+namespace {
+
+// f'(x) for a function of one argument, written in terms of x and of the
+// node e = f(x) itself (tan, tanh and exp reuse e rather than rebuild it).
+Expr outerDerivative(Fn fn, const Expr &x, const Expr &e, Context &c) {
+  switch (fn) {
+  case Fn::Sin:
+    return apply(Fn::Cos, x);
+  case Fn::Cos:
+    return -apply(Fn::Sin, x);
+  case Fn::Tan:
+    return c.one() + pow(e, 2);
+  case Fn::Asin:
+    return pow(c.one() - pow(x, 2), c.rational(-1, 2));
+  case Fn::Acos:
+    return -pow(c.one() - pow(x, 2), c.rational(-1, 2));
+  case Fn::Atan:
+    return pow(c.one() + pow(x, 2), -1);
+  case Fn::Sinh:
+    return apply(Fn::Cosh, x);
+  case Fn::Cosh:
+    return apply(Fn::Sinh, x);
+  case Fn::Tanh:
+    return c.one() - pow(e, 2);
+  case Fn::Exp:
+    return e;
+  case Fn::Log:
+    return pow(x, -1);
+  case Fn::Abs:
+    return apply(Fn::Sign, x);
+  case Fn::Sign:
+    // Zero away from the jump, where the derivative is undefined.
+    return c.zero();
+  case Fn::Atan2:
+    // Two arguments: deriveFunction handles it before coming here.
+    break;
+  }
+  return Expr();
+}
+
+} // namespace
+
 Expr Differentiator::operator()(const Expr &e) {
   return derive(e.node());
 }
@@ -13,121 +55,94 @@ Expr Differentiator::derive(const Node *n) {
   auto found = memo_.find(n);
   if (found != memo_.end())
     return found->second;
-  Context &c = *n->context;
-  Expr e(n);
   Expr result;
   switch (n->kind) {
   case Kind::Number:
-    result = c.zero();
+    result = n->context->zero();
     break;
   case Kind::Symbol:
     result = leaf_(n);
     break;
-  case Kind::Add: {
-    std::vector<Expr> terms;
-    for (size_t i = 0; i < n->ops.size(); i += 2) {
-      Expr d = derive(n->ops[i]);
-      if (!d.isZero())
-        terms.push_back(Expr(n->ops[i + 1]) * d);
-    }
-    result = c.add(terms);
+  case Kind::Add:
+    result = deriveSum(n);
     break;
-  }
-  case Kind::Mul: {
-    // d(c * prod b_i^e_i) = sum_i (e * d(b_i^e_i) / b_i^e_i)
-    std::vector<Expr> terms;
-    for (size_t i = 0; i < n->ops.size(); i += 2) {
-      Expr base(n->ops[i]), exponent(n->ops[i + 1]);
-      Expr factor = exponent.isOne() ? base : pow(base, exponent);
-      Expr d = derive(factor.node());
-      if (d.isZero())
-        continue;
-      std::vector<Expr> product = {c.number(n->num), d};
-      for (size_t j = 0; j < n->ops.size(); j += 2)
-        if (j != i)
-          product.push_back(pow(Expr(n->ops[j]), Expr(n->ops[j + 1])));
-      terms.push_back(c.mul(product));
-    }
-    result = c.add(terms);
+  case Kind::Mul:
+    result = deriveProduct(n);
     break;
-  }
-  case Kind::Pow: {
-    Expr base(n->ops[0]), exponent(n->ops[1]);
-    Expr db = derive(base.node());
-    Expr de = derive(exponent.node());
-    std::vector<Expr> terms;
-    if (!db.isZero())
-      terms.push_back(c.mul({exponent, pow(base, exponent - c.one()), db}));
-    if (!de.isZero())
-      terms.push_back(c.mul({e, apply(Fn::Log, base), de}));
-    result = c.add(terms);
+  case Kind::Pow:
+    result = derivePower(n);
     break;
-  }
-  case Kind::Func: {
-    Expr x(n->ops[0]);
-    Expr dx = derive(n->ops[0]);
-    if (n->fn == Fn::Atan2) {
-      // atan2(y, x)' = (x y' - y x') / (x^2 + y^2)
-      Expr y = x, xx(n->ops[1]);
-      Expr dy = dx, dxx = derive(n->ops[1]);
-      result = (xx * dy - y * dxx) / (pow(xx, 2) + pow(y, 2));
-      break;
-    }
-    if (dx.isZero()) {
-      result = c.zero();
-      break;
-    }
-    Expr outer;
-    switch (n->fn) {
-    case Fn::Sin:
-      outer = apply(Fn::Cos, x);
-      break;
-    case Fn::Cos:
-      outer = -apply(Fn::Sin, x);
-      break;
-    case Fn::Tan:
-      outer = c.one() + pow(e, 2);
-      break;
-    case Fn::Asin:
-      outer = pow(c.one() - pow(x, 2), c.rational(-1, 2));
-      break;
-    case Fn::Acos:
-      outer = -pow(c.one() - pow(x, 2), c.rational(-1, 2));
-      break;
-    case Fn::Atan:
-      outer = pow(c.one() + pow(x, 2), -1);
-      break;
-    case Fn::Sinh:
-      outer = apply(Fn::Cosh, x);
-      break;
-    case Fn::Cosh:
-      outer = apply(Fn::Sinh, x);
-      break;
-    case Fn::Tanh:
-      outer = c.one() - pow(e, 2);
-      break;
-    case Fn::Exp:
-      outer = e;
-      break;
-    case Fn::Log:
-      outer = pow(x, -1);
-      break;
-    case Fn::Abs:
-      outer = apply(Fn::Sign, x);
-      break;
-    case Fn::Sign:
-      // Zero away from the jump, where the derivative is undefined.
-      outer = c.zero();
-      break;
-    case Fn::Atan2:
-      break;
-    }
-    result = outer * dx;
+  case Kind::Func:
+    result = deriveFunction(n);
     break;
-  }
   }
   memo_.emplace(n, result);
   return result;
+}
+
+// d(sum c_i t_i) = sum c_i t_i'; the operands alternate term, coefficient.
+Expr Differentiator::deriveSum(const Node *n) {
+  Context &c = *n->context;
+  std::vector<Expr> terms;
+  for (size_t i = 0; i < n->ops.size(); i += 2) {
+    Expr d = derive(n->ops[i]);
+    if (!d.isZero())
+      terms.push_back(Expr(n->ops[i + 1]) * d);
+  }
+  return c.add(terms);
+}
+
+// d(c * prod b_i^e_i) = sum_i (e * d(b_i^e_i) / b_i^e_i): the product rule,
+// one term per factor that depends on the variable.
+Expr Differentiator::deriveProduct(const Node *n) {
+  Context &c = *n->context;
+  std::vector<Expr> terms;
+  for (size_t i = 0; i < n->ops.size(); i += 2) {
+    Expr base(n->ops[i]), exponent(n->ops[i + 1]);
+    Expr factor = exponent.isOne() ? base : pow(base, exponent);
+    Expr d = derive(factor.node());
+    if (d.isZero())
+      continue;
+    std::vector<Expr> product = {c.number(n->num), d};
+    for (size_t j = 0; j < n->ops.size(); j += 2)
+      if (j != i)
+        product.push_back(pow(Expr(n->ops[j]), Expr(n->ops[j + 1])));
+    terms.push_back(c.mul(product));
+  }
+  return c.add(terms);
+}
+
+// d(b^e) = e b^(e-1) b' + b^e log(b) e'; either part is left out when its
+// derivative is zero (so constant exponents never produce a log).
+Expr Differentiator::derivePower(const Node *n) {
+  Context &c = *n->context;
+  Expr e(n);
+  Expr base(n->ops[0]), exponent(n->ops[1]);
+  Expr db = derive(base.node());
+  Expr de = derive(exponent.node());
+  std::vector<Expr> terms;
+  if (!db.isZero())
+    terms.push_back(c.mul({exponent, pow(base, exponent - c.one()), db}));
+  if (!de.isZero())
+    terms.push_back(c.mul({e, apply(Fn::Log, base), de}));
+  return c.add(terms);
+}
+
+// f(x)' = f'(x) x'; atan2 has two arguments and its own rule.
+Expr Differentiator::deriveFunction(const Node *n) {
+  Context &c = *n->context;
+  Expr e(n);
+  Expr x(n->ops[0]);
+  Expr dx = derive(n->ops[0]);
+  if (n->fn == Fn::Atan2) {
+    // atan2(y, x)' = (x y' - y x') / (x^2 + y^2)
+    Expr y = x, xx(n->ops[1]);
+    Expr dy = dx, dxx = derive(n->ops[1]);
+    return (xx * dy - y * dxx) / (pow(xx, 2) + pow(y, 2));
+  }
+  if (dx.isZero())
+    return c.zero();
+  return outerDerivative(n->fn, x, e, c) * dx;
 }
 
 Differentiator partial(const Expr &x) {

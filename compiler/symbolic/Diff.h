@@ -21,7 +21,12 @@ public:
   Expr operator()(const Expr &e);
 
 private:
+  // Memoised dispatch on the node kind to the chain rules below.
   Expr derive(const Node *n);
+  Expr deriveSum(const Node *n);
+  Expr deriveProduct(const Node *n);
+  Expr derivePower(const Node *n);
+  Expr deriveFunction(const Node *n);
 
   LeafRule leaf_;
   std::unordered_map<const Node *, Expr> memo_;

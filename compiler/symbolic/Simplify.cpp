@@ -174,56 +174,71 @@ bool exponentIs(const Node *e, int64_t k) {
   return e->kind == Kind::Number && e->num.exact() && e->num.rational() == Rational(k);
 }
 
-// One round of the identities on a sum; returns the sum unchanged when none applies.
-Expr trigRound(const Expr &sum) {
-  Context &c = sum.context();
-  std::vector<Expr> terms = termsOf(sum);
+// The state of one round over a sum: its terms, their shapes, which terms an
+// identity has consumed, and the terms the identities produced.
+struct TrigSum {
+  Context &c;
+  std::vector<Expr> terms;
   std::vector<TermShape> shapes;
-  for (const Expr &t : terms)
-    shapes.push_back(shapeOf(t));
-  std::vector<bool> used(terms.size(), false);
+  std::vector<bool> used;
   std::vector<Expr> produced;
 
-  // sin^2 x + cos^2 x = 1, with a common rest and coefficient.
+  explicit TrigSum(const Expr &sum) : c(sum.context()), terms(termsOf(sum)) {
+    for (const Expr &t : terms)
+      shapes.push_back(shapeOf(t));
+    used.assign(terms.size(), false);
+  }
+};
+
+// sin^2 x + cos^2 x = 1, with a common rest and coefficient.
+void pythagoras(TrigSum &s) {
+  Context &c = s.c;
   std::map<std::pair<const Node *, const Node *>, size_t> cosSquares; // (arg, rest) -> term
-  for (size_t i = 0; i < terms.size(); ++i)
-    for (size_t k = 0; k < shapes[i].factors.size(); ++k) {
-      auto [base, exponent] = shapes[i].factors[k];
+  for (size_t i = 0; i < s.terms.size(); ++i)
+    for (size_t k = 0; k < s.shapes[i].factors.size(); ++k) {
+      auto [base, exponent] = s.shapes[i].factors[k];
       if (isTrig(base, Fn::Cos) && exponentIs(exponent, 2))
-        cosSquares[{base->ops[0], restOf(shapes[i], {k}, c).node()}] = i;
+        cosSquares[{base->ops[0], restOf(s.shapes[i], {k}, c).node()}] = i;
     }
-  for (size_t i = 0; i < terms.size() && !cosSquares.empty(); ++i) {
-    if (used[i])
+  for (size_t i = 0; i < s.terms.size() && !cosSquares.empty(); ++i) {
+    if (s.used[i])
       continue;
-    for (size_t k = 0; k < shapes[i].factors.size(); ++k) {
-      auto [base, exponent] = shapes[i].factors[k];
+    for (size_t k = 0; k < s.shapes[i].factors.size(); ++k) {
+      auto [base, exponent] = s.shapes[i].factors[k];
       if (!isTrig(base, Fn::Sin) || !exponentIs(exponent, 2))
         continue;
-      Expr rest = restOf(shapes[i], {k}, c);
+      Expr rest = restOf(s.shapes[i], {k}, c);
       auto match = cosSquares.find({base->ops[0], rest.node()});
-      if (match == cosSquares.end() || used[match->second] ||
-          !shapes[match->second].coef.identical(shapes[i].coef))
+      if (match == cosSquares.end() || s.used[match->second] ||
+          !s.shapes[match->second].coef.identical(s.shapes[i].coef))
         continue;
-      used[i] = used[match->second] = true;
-      produced.push_back(c.number(shapes[i].coef) * rest);
+      s.used[i] = s.used[match->second] = true;
+      s.produced.push_back(c.number(s.shapes[i].coef) * rest);
       break;
     }
   }
+}
 
-  // Products of two first powers of sin/cos of different arguments.
-  struct Pair {
-    size_t term;
-    Fn first, second;
-    const Node *a, *b; // arguments of first and second
-    const Node *rest;
-  };
-  std::vector<Pair> pairs;
-  for (size_t i = 0; i < terms.size(); ++i) {
-    if (used[i])
+// A product of two first powers of sin/cos in one term, with the rest of the
+// term; each unordered pair is listed in both orders so a lookup needs one key.
+struct TrigPair {
+  size_t term;
+  Fn first, second;
+  const Node *a, *b; // arguments of first and second
+  const Node *rest;
+};
+
+// The sin/cos pairs of the terms no identity has consumed yet, from terms
+// with two to four such factors (the pairs grow quadratically).
+std::vector<TrigPair> trigPairs(const TrigSum &s) {
+  std::vector<TrigPair> pairs;
+  for (size_t i = 0; i < s.terms.size(); ++i) {
+    if (s.used[i])
       continue;
+    const TermShape &shape = s.shapes[i];
     std::vector<size_t> trig;
-    for (size_t k = 0; k < shapes[i].factors.size(); ++k) {
-      auto [base, exponent] = shapes[i].factors[k];
+    for (size_t k = 0; k < shape.factors.size(); ++k) {
+      auto [base, exponent] = shape.factors[k];
       if ((isTrig(base, Fn::Sin) || isTrig(base, Fn::Cos)) && exponentIs(exponent, 1))
         trig.push_back(k);
     }
@@ -231,61 +246,73 @@ Expr trigRound(const Expr &sum) {
       continue;
     for (size_t x = 0; x < trig.size(); ++x)
       for (size_t y = x + 1; y < trig.size(); ++y) {
-        const Node *f = shapes[i].factors[trig[x]].first, *g = shapes[i].factors[trig[y]].first;
-        Expr rest = restOf(shapes[i], {trig[x], trig[y]}, c);
+        const Node *f = shape.factors[trig[x]].first, *g = shape.factors[trig[y]].first;
+        Expr rest = restOf(shape, {trig[x], trig[y]}, s.c);
         pairs.push_back({i, f->fn, g->fn, f->ops[0], g->ops[0], rest.node()});
         pairs.push_back({i, g->fn, f->fn, g->ops[0], f->ops[0], rest.node()});
       }
   }
-  std::map<std::tuple<Fn, Fn, const Node *, const Node *, const Node *>, size_t> index;
+  return pairs;
+}
+
+using PairKey = std::tuple<Fn, Fn, const Node *, const Node *, const Node *>;
+
+// The angle addition formulas: cos a cos b -/+ sin a sin b = cos(a +/- b) and
+// sin a cos b +/- sin b cos a = sin(a +/- b), for pairs with a common rest.
+void angleSums(TrigSum &s, const std::vector<TrigPair> &pairs) {
+  Context &c = s.c;
+  std::map<PairKey, size_t> index;
   for (size_t p = 0; p < pairs.size(); ++p)
     index.emplace(
         std::make_tuple(pairs[p].first, pairs[p].second, pairs[p].a, pairs[p].b, pairs[p].rest), p);
-  for (const Pair &p : pairs) {
-    if (used[p.term])
+  for (const TrigPair &p : pairs) {
+    if (s.used[p.term])
       continue;
-    const Num &c1 = shapes[p.term].coef;
-    Expr a(p.a), b(p.b), rest(p.rest);
+    Fn outer = Fn::Cos;
+    PairKey partner;
     if (p.first == Fn::Cos && p.second == Fn::Cos) {
       // c cos a cos b + d sin a sin b
-      auto match = index.find({Fn::Sin, Fn::Sin, p.a, p.b, p.rest});
-      if (match == index.end() || used[pairs[match->second].term] ||
-          pairs[match->second].term == p.term)
-        continue;
-      const Num &c2 = shapes[pairs[match->second].term].coef;
-      Expr angle;
-      if (c2.identical(c1))
-        angle = a - b;
-      else if (c2.identical(-c1))
-        angle = a + b;
-      else
-        continue;
-      used[p.term] = used[pairs[match->second].term] = true;
-      produced.push_back(c.number(c1) * apply(Fn::Cos, angle) * rest);
+      outer = Fn::Cos;
+      partner = {Fn::Sin, Fn::Sin, p.a, p.b, p.rest};
     } else if (p.first == Fn::Sin && p.second == Fn::Cos) {
       // c sin a cos b + d sin b cos a
-      auto match = index.find({Fn::Sin, Fn::Cos, p.b, p.a, p.rest});
-      if (match == index.end() || used[pairs[match->second].term] ||
-          pairs[match->second].term == p.term)
-        continue;
-      const Num &c2 = shapes[pairs[match->second].term].coef;
-      Expr angle;
-      if (c2.identical(-c1))
-        angle = a - b;
-      else if (c2.identical(c1))
-        angle = a + b;
-      else
-        continue;
-      used[p.term] = used[pairs[match->second].term] = true;
-      produced.push_back(c.number(c1) * apply(Fn::Sin, angle) * rest);
+      outer = Fn::Sin;
+      partner = {Fn::Sin, Fn::Cos, p.b, p.a, p.rest};
+    } else {
+      continue;
     }
+    auto match = index.find(partner);
+    if (match == index.end() || s.used[pairs[match->second].term] ||
+        pairs[match->second].term == p.term)
+      continue;
+    const Num &c1 = s.shapes[p.term].coef;
+    const Num &c2 = s.shapes[pairs[match->second].term].coef;
+    Expr a(p.a), b(p.b), rest(p.rest);
+    // cos(a - b) has equal coefficients, sin(a - b) opposite ones.
+    bool equal = c2.identical(c1), opposite = c2.identical(-c1);
+    Expr angle;
+    if (outer == Fn::Cos ? equal : opposite)
+      angle = a - b;
+    else if (outer == Fn::Cos ? opposite : equal)
+      angle = a + b;
+    else
+      continue;
+    s.used[p.term] = s.used[pairs[match->second].term] = true;
+    s.produced.push_back(c.number(c1) * apply(outer, angle) * rest);
   }
-  if (produced.empty())
+}
+
+// One round of the identities on a sum; returns the sum unchanged when none applies.
+Expr trigRound(const Expr &sum) {
+  TrigSum s(sum);
+  pythagoras(s);
+  angleSums(s, trigPairs(s));
+  if (s.produced.empty())
     return sum;
-  for (size_t i = 0; i < terms.size(); ++i)
-    if (!used[i])
-      produced.push_back(terms[i]);
-  return c.add(produced);
+  for (size_t i = 0; i < s.terms.size(); ++i)
+    if (!s.used[i])
+      s.produced.push_back(s.terms[i]);
+  return s.c.add(s.produced);
 }
 
 Expr trigRule(const Expr &e) {

@@ -370,77 +370,24 @@ std::vector<Decl> AstBuilder::decls(const std::vector<P::DeclContext *> &ctxs,
 }
 
 Decl AstBuilder::decl(P::DeclContext *ctx) {
+  // A block takes its comments in three places (header, closing brace,
+  // after it), every other declaration all at once.
+  if (auto *c = ctx->forDecl())
+    return forBlock(ctx, c);
   Decl result;
   result.location = at(ctx->getStart());
-  if (auto *c = ctx->forDecl()) {
-    result.comments = takeLeadingComments(c->getStart());
-    std::vector<std::string> header = takeCommentsBefore(c->LBRACE()->getSymbol());
-    result.comments.leading.insert(result.comments.leading.end(), header.begin(), header.end());
-    lastLine_ = c->LBRACE()->getSymbol()->getLine();
-    ForDecl node = forDecl(c);
-    node.closingComments = takeCommentsBefore(c->RBRACE()->getSymbol());
-    result.comments.trailing = takeTrailingComment(c->RBRACE()->getSymbol());
-    result.node = std::move(node);
-    return result;
-  }
   result.comments = takeComments(ctx);
 
   if (auto *c = ctx->paramDecl()) {
-    ParamDecl node;
-    for (P::ParamItemContext *item : c->paramItem()) {
-      ParamItem p;
-      p.name = name(item->name());
-      p.location = at(item->name());
-      if (item->unit())
-        p.unit = unit(item->unit());
-      p.value = expr(item->expr());
-      node.items.push_back(std::move(p));
-    }
-    result.node = std::move(node);
+    result.node = paramDecl(c);
   } else if (auto *c = ctx->coordDecl()) {
-    CoordDecl node;
-    for (P::CoordItemContext *item : c->coordItem()) {
-      CoordItem q;
-      q.name = name(item->name());
-      q.location = at(item->name());
-      if (item->RANGE())
-        q.family = Range{expr(item->expr(0)), expr(item->expr(1))};
-      if (item->unit())
-        q.unit = unit(item->unit());
-      node.items.push_back(std::move(q));
-    }
-    result.node = std::move(node);
+    result.node = coordDecl(c);
   } else if (auto *c = ctx->letDecl()) {
-    LetDecl node;
-    node.target = declName(c->declName());
-    std::vector<P::ExprContext *> e = c->expr();
-    if (c->indexName()) {
-      node.familyIndex = name(c->indexName()->name());
-      node.familyIndexLocation = at(c->indexName());
-      node.family = Range{expr(e[0]), expr(e[1])};
-    }
-    if (c->unit())
-      node.unit = unit(c->unit());
-    node.value = expr(e.back());
-    result.node = std::move(node);
+    result.node = letDecl(c);
   } else if (auto *c = ctx->defDecl()) {
     result.node = defDecl(c);
   } else if (ctx->kineticDecl() || ctx->potentialDecl() || ctx->dissipationDecl()) {
-    EnergyDecl node;
-    P::DeclNameContext *nameCtx = nullptr;
-    P::ExprContext *valueCtx = nullptr;
-    if (auto *k = ctx->kineticDecl()) {
-      node.kind = EnergyKind::Kinetic, nameCtx = k->declName(), valueCtx = k->expr();
-    } else if (auto *p = ctx->potentialDecl()) {
-      node.kind = EnergyKind::Potential, nameCtx = p->declName(), valueCtx = p->expr();
-    } else {
-      auto *d = ctx->dissipationDecl();
-      node.kind = EnergyKind::Dissipation, nameCtx = d->declName(), valueCtx = d->expr();
-    }
-    if (nameCtx)
-      node.name = declName(nameCtx);
-    node.value = expr(valueCtx);
-    result.node = std::move(node);
+    result.node = energyDecl(ctx);
   } else if (auto *c = ctx->forceDecl()) {
     result.node = ForceDecl{expr(c->expr(0)), expr(c->expr(1))};
   } else if (auto *c = ctx->torqueDecl()) {
@@ -450,42 +397,141 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
   } else if (auto *c = ctx->particleDecl()) {
     result.node = ParticleDecl{declName(c->declName()), expr(c->expr(0)), expr(c->expr(1))};
   } else if (auto *c = ctx->bodyDecl()) {
-    BodyDecl node;
-    node.name = declName(c->declName());
-    node.kind = c->ANGLE() ? BodyKind::Planar : BodyKind::Spatial;
-    node.mass = expr(c->expr(0));
-    node.position = expr(c->expr(1));
-    node.orientation = expr(c->expr(2));
-    node.inertia = expr(c->expr(3));
-    result.node = std::move(node);
+    result.node = bodyDecl(c);
   } else if (auto *c = ctx->gravityDecl()) {
     result.node = GravityDecl{expr(c->expr())};
   } else if (auto *c = ctx->springDecl()) {
-    SpringDecl node;
-    node.stiffness = expr(c->expr(0));
-    node.from = expr(c->expr(1));
-    node.to = expr(c->expr(2));
-    if (c->REST())
-      node.rest = expr(c->expr(3));
-    result.node = std::move(node);
+    result.node = springDecl(c);
   } else if (auto *c = ctx->constraintDecl()) {
-    ConstraintDecl node;
-    if (c->declName())
-      node.name = declName(c->declName());
-    node.lhs = expr(c->expr(0));
-    node.rhs = expr(c->expr(1));
-    result.node = std::move(node);
+    result.node = constraintDecl(c);
   } else if (auto *c = ctx->initDecl()) {
-    InitDecl node;
-    for (P::InitItemContext *item : c->initItem())
-      node.items.push_back(initItem(item));
-    result.node = std::move(node);
+    result.node = initDecl(c);
   } else if (auto *c = ctx->outputDecl()) {
     result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
   } else {
     internalError("unhandled declaration");
   }
   return result;
+}
+
+// The comments of a for block are split: those before it and inside its
+// header lead, those before the closing brace stay inside the block (for
+// `mech fmt`), and the one after the brace trails. lastLine_ moves to the
+// opening brace before the body so its declarations take their own comments.
+Decl AstBuilder::forBlock(P::DeclContext *ctx, P::ForDeclContext *c) {
+  Decl result;
+  result.location = at(ctx->getStart());
+  result.comments = takeLeadingComments(c->getStart());
+  std::vector<std::string> header = takeCommentsBefore(c->LBRACE()->getSymbol());
+  result.comments.leading.insert(result.comments.leading.end(), header.begin(), header.end());
+  lastLine_ = c->LBRACE()->getSymbol()->getLine();
+  ForDecl node = forDecl(c);
+  node.closingComments = takeCommentsBefore(c->RBRACE()->getSymbol());
+  result.comments.trailing = takeTrailingComment(c->RBRACE()->getSymbol());
+  result.node = std::move(node);
+  return result;
+}
+
+ParamDecl AstBuilder::paramDecl(P::ParamDeclContext *c) {
+  ParamDecl node;
+  for (P::ParamItemContext *item : c->paramItem()) {
+    ParamItem p;
+    p.name = name(item->name());
+    p.location = at(item->name());
+    if (item->unit())
+      p.unit = unit(item->unit());
+    p.value = expr(item->expr());
+    node.items.push_back(std::move(p));
+  }
+  return node;
+}
+
+CoordDecl AstBuilder::coordDecl(P::CoordDeclContext *c) {
+  CoordDecl node;
+  for (P::CoordItemContext *item : c->coordItem()) {
+    CoordItem q;
+    q.name = name(item->name());
+    q.location = at(item->name());
+    if (item->RANGE())
+      q.family = Range{expr(item->expr(0)), expr(item->expr(1))};
+    if (item->unit())
+      q.unit = unit(item->unit());
+    node.items.push_back(std::move(q));
+  }
+  return node;
+}
+
+LetDecl AstBuilder::letDecl(P::LetDeclContext *c) {
+  LetDecl node;
+  node.target = declName(c->declName());
+  std::vector<P::ExprContext *> e = c->expr();
+  // A family, `let x[k in a..b] = e`: the bounds are the first two expressions.
+  if (c->indexName()) {
+    node.familyIndex = name(c->indexName()->name());
+    node.familyIndexLocation = at(c->indexName());
+    node.family = Range{expr(e[0]), expr(e[1])};
+  }
+  if (c->unit())
+    node.unit = unit(c->unit());
+  node.value = expr(e.back());
+  return node;
+}
+
+// Kinetic, potential and dissipation energies share one node; the grammar
+// has one rule each.
+EnergyDecl AstBuilder::energyDecl(P::DeclContext *ctx) {
+  EnergyDecl node;
+  P::DeclNameContext *nameCtx = nullptr;
+  P::ExprContext *valueCtx = nullptr;
+  if (auto *k = ctx->kineticDecl()) {
+    node.kind = EnergyKind::Kinetic, nameCtx = k->declName(), valueCtx = k->expr();
+  } else if (auto *p = ctx->potentialDecl()) {
+    node.kind = EnergyKind::Potential, nameCtx = p->declName(), valueCtx = p->expr();
+  } else {
+    auto *d = ctx->dissipationDecl();
+    node.kind = EnergyKind::Dissipation, nameCtx = d->declName(), valueCtx = d->expr();
+  }
+  if (nameCtx)
+    node.name = declName(nameCtx);
+  node.value = expr(valueCtx);
+  return node;
+}
+
+BodyDecl AstBuilder::bodyDecl(P::BodyDeclContext *c) {
+  BodyDecl node;
+  node.name = declName(c->declName());
+  node.kind = c->ANGLE() ? BodyKind::Planar : BodyKind::Spatial;
+  node.mass = expr(c->expr(0));
+  node.position = expr(c->expr(1));
+  node.orientation = expr(c->expr(2));
+  node.inertia = expr(c->expr(3));
+  return node;
+}
+
+SpringDecl AstBuilder::springDecl(P::SpringDeclContext *c) {
+  SpringDecl node;
+  node.stiffness = expr(c->expr(0));
+  node.from = expr(c->expr(1));
+  node.to = expr(c->expr(2));
+  if (c->REST())
+    node.rest = expr(c->expr(3));
+  return node;
+}
+
+ConstraintDecl AstBuilder::constraintDecl(P::ConstraintDeclContext *c) {
+  ConstraintDecl node;
+  if (c->declName())
+    node.name = declName(c->declName());
+  node.lhs = expr(c->expr(0));
+  node.rhs = expr(c->expr(1));
+  return node;
+}
+
+InitDecl AstBuilder::initDecl(P::InitDeclContext *c) {
+  InitDecl node;
+  for (P::InitItemContext *item : c->initItem())
+    node.items.push_back(initItem(item));
+  return node;
 }
 
 InitItem AstBuilder::initItem(P::InitItemContext *item) {

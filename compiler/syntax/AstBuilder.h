@@ -39,6 +39,15 @@ private:
   std::vector<ast::ExprPtr> exprs(const std::vector<MechParser::ExprContext *> &ctxs);
 
   ast::Decl decl(MechParser::DeclContext *ctx);
+  ast::Decl forBlock(MechParser::DeclContext *ctx, MechParser::ForDeclContext *c);
+  ast::ParamDecl paramDecl(MechParser::ParamDeclContext *c);
+  ast::CoordDecl coordDecl(MechParser::CoordDeclContext *c);
+  ast::LetDecl letDecl(MechParser::LetDeclContext *c);
+  ast::EnergyDecl energyDecl(MechParser::DeclContext *ctx);
+  ast::BodyDecl bodyDecl(MechParser::BodyDeclContext *c);
+  ast::SpringDecl springDecl(MechParser::SpringDeclContext *c);
+  ast::ConstraintDecl constraintDecl(MechParser::ConstraintDeclContext *c);
+  ast::InitDecl initDecl(MechParser::InitDeclContext *c);
   ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);
   ast::ForDecl forDecl(MechParser::ForDeclContext *ctx);

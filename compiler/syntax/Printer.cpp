@@ -63,13 +63,9 @@ private:
 
   void printBare(const Expr &e) {
     switch (e.kind) {
-    case ExprKind::Number: {
-      auto &n = static_cast<const Number &>(e);
-      out += n.text;
-      if (n.unit)
-        out += " [" + formatUnit(*n.unit) + "]";
+    case ExprKind::Number:
+      printNumber(static_cast<const Number &>(e));
       return;
-    }
     case ExprKind::Time:
       out += 't';
       return;
@@ -86,83 +82,103 @@ private:
       out += ')';
       return;
     }
-    case ExprKind::SumOver: {
-      auto &s = static_cast<const SumOver &>(e);
-      out += s.function + "(" + s.index + " in ";
-      print(*s.from, kSum);
-      out += "..";
-      print(*s.to, kSum);
-      out += ", ";
-      print(*s.body, kSum);
-      out += ')';
+    case ExprKind::SumOver:
+      printSumOver(static_cast<const SumOver &>(e));
       return;
-    }
-    case ExprKind::Vector: {
+    case ExprKind::Vector:
       out += '[';
       list(static_cast<const Vector &>(e).elements);
       out += ']';
       return;
-    }
-    case ExprKind::Add: {
-      auto &a = static_cast<const Add &>(e);
-      for (size_t i = 0; i < a.terms.size(); ++i) {
-        if (i > 0)
-          out += a.terms[i].negated ? " - " : " + ";
-        print(*a.terms[i].value, kProduct);
-      }
+    case ExprKind::Add:
+      printSum(static_cast<const Add &>(e));
       return;
-    }
-    case ExprKind::Mul: {
-      auto &m = static_cast<const Mul &>(e);
-      for (size_t i = 0; i < m.factors.size(); ++i) {
-        if (i > 0)
-          out += m.factors[i].divides ? " / " : " * ";
-        print(*m.factors[i].value, kSigned);
-      }
+    case ExprKind::Mul:
+      printProduct(static_cast<const Mul &>(e));
       return;
-    }
     case ExprKind::Neg:
       out += '-';
       print(*static_cast<const Neg &>(e).operand, kPower);
       return;
-    case ExprKind::Pow: {
-      auto &p = static_cast<const Pow &>(e);
-      print(*p.base, kPostfix);
-      out += '^';
-      // The exponent may carry its own sign and is right-associative.
-      const Expr *exponent = p.exponent.get();
-      if (exponent->kind == ExprKind::Neg) {
-        out += '-';
-        exponent = static_cast<const Neg *>(exponent)->operand.get();
-      }
-      print(*exponent, kPower);
+    case ExprKind::Pow:
+      printPower(static_cast<const Pow &>(e));
+      return;
+    case ExprKind::Prime:
+    case ExprKind::Component:
+    case ExprKind::Index:
+      printPostfix(e);
       return;
     }
-    case ExprKind::Prime: {
+    internalError("unhandled expression kind in printer");
+  }
+
+  void printNumber(const Number &n) {
+    out += n.text;
+    if (n.unit)
+      out += " [" + formatUnit(*n.unit) + "]";
+  }
+
+  void printSumOver(const SumOver &s) {
+    out += s.function + "(" + s.index + " in ";
+    print(*s.from, kSum);
+    out += "..";
+    print(*s.to, kSum);
+    out += ", ";
+    print(*s.body, kSum);
+    out += ')';
+  }
+
+  // Terms print at product level, so that a nested sum keeps its
+  // parentheses and parses back as the same tree.
+  void printSum(const Add &a) {
+    for (size_t i = 0; i < a.terms.size(); ++i) {
+      if (i > 0)
+        out += a.terms[i].negated ? " - " : " + ";
+      print(*a.terms[i].value, kProduct);
+    }
+  }
+
+  void printProduct(const Mul &m) {
+    for (size_t i = 0; i < m.factors.size(); ++i) {
+      if (i > 0)
+        out += m.factors[i].divides ? " / " : " * ";
+      print(*m.factors[i].value, kSigned);
+    }
+  }
+
+  void printPower(const Pow &p) {
+    print(*p.base, kPostfix);
+    out += '^';
+    // The exponent may carry its own sign and is right-associative.
+    const Expr *exponent = p.exponent.get();
+    if (exponent->kind == ExprKind::Neg) {
+      out += '-';
+      exponent = static_cast<const Neg *>(exponent)->operand.get();
+    }
+    print(*exponent, kPower);
+  }
+
+  // x', x.c and x[i]: each guards its operand against reading back as a
+  // different token sequence.
+  void printPostfix(const Expr &e) {
+    if (e.kind == ExprKind::Prime) {
       auto &p = static_cast<const Prime &>(e);
       // (x')' must not read back as x'': keep the inner derivative apart.
       printAtom(*p.operand, p.operand->kind == ExprKind::Prime);
       out.append(static_cast<size_t>(p.order), '\'');
-      return;
-    }
-    case ExprKind::Component: {
+    } else if (e.kind == ExprKind::Component) {
       auto &c = static_cast<const Component &>(e);
       // (2).x: a number followed by '.' would read as a malformed number.
       printAtom(*c.operand, c.operand->kind == ExprKind::Number);
       out += "." + c.component;
-      return;
-    }
-    case ExprKind::Index: {
+    } else {
       auto &x = static_cast<const Index &>(e);
       // (2)[m]: a bracket right after a number would read as its unit.
       printAtom(*x.operand, x.operand->kind == ExprKind::Number);
       out += '[';
       list(x.indices);
       out += ']';
-      return;
     }
-    }
-    internalError("unhandled expression kind in printer");
   }
 };
 
@@ -192,6 +208,38 @@ std::string defText(const DefDecl &d) {
   for (size_t i = 0; i < d.params.size(); ++i)
     out += (i > 0 ? ", " : "") + d.params[i];
   return out + ") = " + formatExpr(*d.body);
+}
+
+// The declarations with item lists, kept out of DeclPrinter::line.
+std::string paramText(const ParamDecl &d) {
+  std::string s = "param ";
+  for (size_t i = 0; i < d.items.size(); ++i) {
+    const ParamItem &p = d.items[i];
+    s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " + formatExpr(*p.value);
+  }
+  return s;
+}
+
+std::string coordText(const CoordDecl &d) {
+  std::string s = "coord ";
+  for (size_t i = 0; i < d.items.size(); ++i) {
+    const CoordItem &q = d.items[i];
+    s += (i > 0 ? ", " : "") + q.name;
+    if (q.family)
+      s += "[" + range(*q.family) + "]";
+    s += unitSuffix(q.unit);
+  }
+  return s;
+}
+
+std::string initText(const InitDecl &d) {
+  std::string s = "init ";
+  for (size_t i = 0; i < d.items.size(); ++i) {
+    const InitItem &q = d.items[i];
+    s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
+         std::string(static_cast<size_t>(q.primes), '\'') + " = " + formatExpr(*q.value);
+  }
+  return s;
 }
 
 class DeclPrinter {
@@ -229,22 +277,9 @@ private:
         [](const auto &node) -> std::string {
           using T = std::decay_t<decltype(node)>;
           if constexpr (std::is_same_v<T, ParamDecl>) {
-            std::string s = "param ";
-            for (size_t i = 0; i < node.items.size(); ++i) {
-              const ParamItem &p = node.items[i];
-              s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " + formatExpr(*p.value);
-            }
-            return s;
+            return paramText(node);
           } else if constexpr (std::is_same_v<T, CoordDecl>) {
-            std::string s = "coord ";
-            for (size_t i = 0; i < node.items.size(); ++i) {
-              const CoordItem &q = node.items[i];
-              s += (i > 0 ? ", " : "") + q.name;
-              if (q.family)
-                s += "[" + range(*q.family) + "]";
-              s += unitSuffix(q.unit);
-            }
-            return s;
+            return coordText(node);
           } else if constexpr (std::is_same_v<T, LetDecl>) {
             std::string s = "let " + node.target.name;
             if (node.family)
@@ -290,13 +325,7 @@ private:
               s += declName(*node.name) + ": ";
             return s + formatExpr(*node.lhs) + " == " + formatExpr(*node.rhs);
           } else if constexpr (std::is_same_v<T, InitDecl>) {
-            std::string s = "init ";
-            for (size_t i = 0; i < node.items.size(); ++i) {
-              const InitItem &q = node.items[i];
-              s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
-                   std::string(static_cast<size_t>(q.primes), '\'') + " = " + formatExpr(*q.value);
-            }
-            return s;
+            return initText(node);
           } else if constexpr (std::is_same_v<T, OutputDecl>) {
             return "output " + declName(node.name) + " = " + formatExpr(*node.value);
           } else {
