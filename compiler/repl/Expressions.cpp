@@ -3,6 +3,9 @@
 // substitution, and numbers by the engine's straight-line programs.
 #include "repl/Expressions.h"
 
+#include "mechanics/Builtins.h"
+#include "sema/BuiltinShapes.h"
+
 #include "mechanics/MatrixBuiltins.h"
 #include "sema/Units.h"
 #include "support/EditDistance.h"
@@ -25,25 +28,6 @@ namespace mech::repl {
 namespace {
 
 using sym::Expr;
-
-std::optional<sym::Fn> elementaryFunction(const std::string &name, int &arity) {
-  struct Entry {
-    const char *name;
-    sym::Fn fn;
-    int arity;
-  };
-  static const Entry entries[] = {
-#define MECH_REPL_FN(id, text, n) {text, sym::Fn::id, n},
-      MECH_SYM_FUNCS(MECH_REPL_FN)
-#undef MECH_REPL_FN
-  };
-  for (const Entry &e : entries)
-    if (name == e.name) {
-      arity = e.arity;
-      return e.fn;
-    }
-  return std::nullopt;
-}
 
 const char *shapeName(const Tensor &t) {
   if (t.isScalar())
@@ -443,98 +427,8 @@ private:
         return std::nullopt;
       args.push_back(std::move(*value));
     }
-    auto arity = [&](size_t n) {
-      if (args.size() == n)
-        return true;
-      fail(call.location, f + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
-                              ", not " + std::to_string(args.size()));
-      return false;
-    };
-    auto scalarArgument = [&](size_t i) {
-      if (args[i].isScalar())
-        return true;
-      fail(call.args[i]->location, f + " takes scalars, not " + std::string(shapeName(args[i])));
-      return false;
-    };
-    auto vectorArgument = [&](size_t i) {
-      if (!args[i].isScalar() && args[i].cols == 0)
-        return true;
-      fail(call.args[i]->location, f + " takes vectors, not " + std::string(shapeName(args[i])));
-      return false;
-    };
-    int fnArity = 0;
-    if (f == "sqrt") {
-      if (!arity(1) || !scalarArgument(0))
-        return std::nullopt;
-      return Tensor::scalar(sym::sqrt(args[0][0]));
-    }
-    if (auto fn = elementaryFunction(f, fnArity)) {
-      if (!arity(static_cast<size_t>(fnArity)))
-        return std::nullopt;
-      for (size_t i = 0; i < args.size(); ++i)
-        if (!scalarArgument(i))
-          return std::nullopt;
-      if (fnArity == 2)
-        return Tensor::scalar(sym::atan2(args[0][0], args[1][0]));
-      return Tensor::scalar(sym::apply(*fn, args[0][0]));
-    }
-    if (f == "dot" || f == "cross") {
-      if (!arity(2) || !vectorArgument(0) || !vectorArgument(1))
-        return std::nullopt;
-      const Tensor &a = args[0], &b = args[1];
-      if (a.rows != b.rows)
-        return fail(call.location, f + " of vectors of sizes " + std::to_string(a.rows) + " and " +
-                                       std::to_string(b.rows));
-      if (f == "dot") {
-        std::vector<Expr> terms;
-        for (int i = 0; i < a.rows; ++i)
-          terms.push_back(a[static_cast<size_t>(i)] * b[static_cast<size_t>(i)]);
-        return Tensor::scalar(c_.add(terms));
-      }
-      if (a.rows == 2)
-        return Tensor::scalar(a[0] * b[1] - a[1] * b[0]);
-      if (a.rows != 3)
-        return fail(call.location, "cross takes 2-D or 3-D vectors");
-      return Tensor{
-          3, 0, {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
-    }
-    if (f == "norm") {
-      if (!arity(1) || !vectorArgument(0))
-        return std::nullopt;
-      std::vector<Expr> squares;
-      for (const Expr &x : args[0].v)
-        squares.push_back(x * x);
-      return Tensor::scalar(sym::sqrt(c_.add(squares)));
-    }
-    if (f == "transpose") {
-      if (!arity(1))
-        return std::nullopt;
-      const Tensor &a = args[0];
-      if (a.isScalar() || a.cols == 0)
-        return fail(call.args[0]->location, "transpose takes a matrix");
-      Tensor t{a.cols, a.rows, {}};
-      for (int i = 0; i < a.cols; ++i)
-        for (int j = 0; j < a.rows; ++j)
-          t.v.push_back(a.v[static_cast<size_t>(j * a.cols + i)]);
-      return t;
-    }
-    if (f == "det" || f == "trace" || f == "inv") {
-      if (!arity(1))
-        return std::nullopt;
-      return squareMatrixFunction(*sema::findBuiltin(f), call, args[0]);
-    }
-    if (f == "diag") {
-      if (args.empty())
-        return fail(call.location, "diag takes the diagonal's entries");
-      int n = static_cast<int>(args.size());
-      Tensor d{n, n, std::vector<Expr>(static_cast<size_t>(n * n), c_.zero())};
-      for (int i = 0; i < n; ++i) {
-        if (!scalarArgument(static_cast<size_t>(i)))
-          return std::nullopt;
-        d.v[static_cast<size_t>(i * n + i)] = args[static_cast<size_t>(i)][0];
-      }
-      return d;
-    }
+    if (auto builtin = sema::findBuiltin(f))
+      return builtinCall(*builtin, call, args);
     if (auto def = scope_.defs.find(f); def != scope_.defs.end())
       return callDef(*def->second, call, std::move(args));
     return fail(call.calleeLocation,
@@ -543,20 +437,23 @@ private:
                     "taylor, eval)");
   }
 
-  // det, trace and inv: the language's own rule (sema::squareMatrixProblem)
-  // and implementation (mechanics/MatrixBuiltins), not a copy of them.
-  std::optional<Tensor> squareMatrixFunction(sema::Builtin builtin, const ast::Call &call,
-                                             const Tensor &matrix) {
-    if (auto problem = sema::squareMatrixProblem(builtin, sema::Shape{matrix.rows, matrix.cols}))
-      return fail(call.args[0]->location, *problem);
-    if (builtin == sema::Builtin::Trace)
-      return Tensor::scalar(mechanics::trace(c_, matrix));
-    Expr det = mechanics::determinant(c_, matrix);
-    if (builtin == sema::Builtin::Det)
-      return Tensor::scalar(det);
-    if (det.isZero())
+  // A built-in function: the language's shape rule (sema::builtinShape) and
+  // implementation (mechanics::applyBuiltin), not a copy of them.
+  std::optional<Tensor> builtinCall(sema::Builtin builtin, const ast::Call &call,
+                                    const std::vector<Tensor> &args) {
+    std::vector<sema::Shape> shapes;
+    for (const Tensor &a : args)
+      shapes.push_back(sema::Shape{a.rows, a.cols});
+    auto shape = sema::builtinShape(builtin, shapes);
+    if (auto *problem = std::get_if<sema::ShapeProblem>(&shape))
+      return fail(problem->argument < 0
+                      ? call.location
+                      : call.args[static_cast<size_t>(problem->argument)]->location,
+                  problem->message);
+    // An inverse that does not exist is known here, where the matrix is.
+    if (builtin == sema::Builtin::Inv && mechanics::determinant(c_, args[0]).isZero())
       return fail(call.args[0]->location, "inv of a singular matrix (its determinant is 0)");
-    return mechanics::inverse(c_, matrix);
+    return mechanics::applyBuiltin(c_, builtin, args);
   }
 
   // A def's body with its parameters bound to the arguments' values.

@@ -183,7 +183,7 @@ TEST_CASE("matrix built-ins in the repl: values, symbols and errors", "[matrix][
   CHECK(errorAt(calc, "inv([[1, 2, 3], [4, 5, 6]])") ==
         "5: inv expects a square matrix, found a 2x3 matrix");
   CHECK(errorAt(calc, "trace(x)") == "7: trace expects a square matrix, found a scalar");
-  CHECK(errorAt(calc, "det([[1, 2], [3, 4]], 1)") == "1: det takes 1 argument, not 2");
+  CHECK(errorAt(calc, "det([[1, 2], [3, 4]], 1)") == "1: det takes 1 argument, 2 given");
   CHECK(errorAt(calc, "inv([[1, 2], [2, 4]])") ==
         "5: inv of a singular matrix (its determinant is 0)");
   std::string five = "[[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0], "
