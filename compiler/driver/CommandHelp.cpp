@@ -66,6 +66,7 @@ std::string usageText() {
       << "  --dump=ast FILE      print the syntax tree\n"
       << "  --dump=sema FILE     print the checked model (names resolved, SI values)\n"
       << "  --dump=eom FILE      print the derived equations (the Lagrange IR)\n"
+      << "  --dump=program FILE  print the CSE'd programs of the kernels\n"
       << "  --dump=llvm FILE     print the optimized LLVM IR of the model's kernels\n"
       << "  --set p=v            set a param (values may carry units: --set l=30[cm])\n"
       << "  --help               show this help (mech help COMMAND: its options)\n"

@@ -439,10 +439,11 @@ CommandSpec replCommand() {
 
 CommandSpec dumpCommand() {
   return {"--dump",
-          "=ast|sema|eom|llvm FILE [--set p=v ...]",
+          "=ast|sema|eom|program|llvm FILE [--set p=v ...]",
           "print a stage of the pipeline: the syntax tree, the checked model (names resolved, "
-          "SI values), the derived equations (the Lagrange IR) or the optimized LLVM IR of the "
-          "model's kernels; --set applies to eom and llvm",
+          "SI values), the derived equations (the Lagrange IR), the CSE'd programs of the "
+          "kernels (what the interpreter and the JIT run) or their optimized LLVM IR; --set "
+          "applies to eom, program and llvm",
           Operands::OneFile,
           {setOption()},
           {},

@@ -11,11 +11,13 @@
 #include "sema/ModelPrinter.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
+#include "symbolic/ProgramListing.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
 #include "syntax/Printer.h"
 
 #include <ostream>
+#include <sstream>
 
 namespace mech::driver {
 
@@ -50,7 +52,7 @@ std::optional<int> checkOutputs(const std::string &command, Session &session,
 
 bool isModelCommand(const CommandLine &line) {
   if (line.command == "--dump")
-    return line.stage == "eom" || line.stage == "llvm";
+    return line.stage == "eom" || line.stage == "program" || line.stage == "llvm";
   return line.command != "check" && line.command != "fmt" && line.command != "repl";
 }
 
@@ -238,6 +240,66 @@ int runEval(const CommandLine &line, Session &session, const CommandIo &io) {
   return kExitOk;
 }
 
+namespace {
+
+// The names of the kernels' inputs, in InputLayout's order: params, q, q',
+// q'', t, the multipliers.
+std::vector<std::string> inputNames(const sema::CheckedModel &model,
+                                    const mechanics::Equations &eq) {
+  std::vector<std::string> names;
+  for (const sema::Param &p : model.params)
+    names.push_back(p.name);
+  for (const char *primes : {"", "'", "''"})
+    for (const std::string &q : eq.coordinates)
+      names.push_back(q + primes);
+  names.push_back("t");
+  for (const auto &c : eq.constraints)
+    names.push_back(c.name);
+  return names;
+}
+
+// "M[x,y]" for every pair, row by row, or "f[x]" for every name.
+void indexed(std::vector<std::string> &names, const std::string &what,
+             const std::vector<std::string> &rows, const std::vector<std::string> *cols = nullptr) {
+  for (const std::string &r : rows) {
+    if (cols == nullptr)
+      names.push_back(what + "[" + r + "]");
+    else
+      for (const std::string &c : *cols)
+        names.push_back(what + "[" + r + "," + c + "]");
+  }
+}
+
+// The CSE'd programs the back ends run, with named inputs and outputs.
+std::string programsDump(const LoadedModel &loaded) {
+  const mechanics::Equations &eq = loaded.equations();
+  auto programs = mechanics::KernelPrograms::build(eq, loaded.model().params.size());
+  std::vector<std::string> inputs = inputNames(loaded.model(), eq), constraints;
+  for (const auto &c : eq.constraints)
+    constraints.push_back(c.name);
+  const std::vector<std::string> &q = eq.coordinates;
+  std::vector<std::string> dynamics, energy = {"T", "V"}, momenta, residuals;
+  indexed(dynamics, "M", q, &q);
+  indexed(dynamics, "f", q);
+  indexed(dynamics, "C", constraints, &q);
+  indexed(dynamics, "gamma", constraints);
+  indexed(momenta, "p", q);
+  indexed(momenta, "force", q);
+  indexed(residuals, "Phi", constraints);
+  indexed(residuals, "psi", constraints);
+  indexed(residuals, "C", constraints, &q);
+  std::ostringstream out;
+  out << "dynamics (M q'' = f, C q'' = gamma):\n"
+      << sym::programListing(programs.dynamics, inputs, dynamics) << "energy:\n"
+      << sym::programListing(programs.energy, inputs, energy) << "outputs:\n"
+      << sym::programListing(programs.outputs, inputs, eq.outputNames) << "momenta and forces:\n"
+      << sym::programListing(programs.momentumForce, inputs, momenta) << "constraint residuals:\n"
+      << sym::programListing(programs.residuals, inputs, residuals);
+  return out.str();
+}
+
+} // namespace
+
 int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io) {
   bool derived = session.derive();
   session.printDiagnostics(io.err);
@@ -246,6 +308,10 @@ int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io)
   LoadedModel &loaded = session.loaded();
   if (line.stage == "eom") {
     io.out << eomDump(mechanics::simplified(loaded.equations()));
+    return kExitOk;
+  }
+  if (line.stage == "program") {
+    io.out << programsDump(loaded);
     return kExitOk;
   }
   auto programs =

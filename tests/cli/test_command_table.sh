@@ -59,4 +59,17 @@ expect "cli eval with the same set" 0 "$mech" eval "$root/examples/double_pendul
 cp "$work/out" "$work/cli.json"
 contains "the cli printed json" cli.json '"qdd"'
 expect "the two agree" 0 cmp "$work/cli.json" "$work/repl.json"
+# --dump=program: the CSE'd programs, with named inputs and outputs. For the
+# cartesian pendulum (M = m I, f = [0, -m g], C = [2x, 2y], gamma =
+# -2(x'^2 + y'^2)) the dynamics program shares one instruction for both
+# diagonal entries of M and computes gamma from squared velocities.
+expect "dump program" 0 "$mech" --dump=program "$root/examples/cartesian_pendulum.mech"
+contains "kernel heading" out "dynamics (M q'' = f, C q'' = gamma):"
+contains "input by name" out "%0 = m"
+contains "M shared" out "M[x,x] = %0"
+contains "M[y,y] the same instruction" out "M[y,y] = %0"
+contains "gamma from the velocities" out "%15 = -2*%14 + -2*%12"
+contains "outputs named" out "tension = %3"
+expect "--set with --dump=ast" 2 "$mech" --dump=ast "$root/examples/cartesian_pendulum.mech" --set m=2
+contains "--set only where it matters" err "--set applies to the eom, program and llvm stages"
 finish

@@ -54,8 +54,9 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
   if (command.rfind("--dump=", 0) == 0) {
     stage = command.substr(7);
     command = "--dump";
-    if (stage != "ast" && stage != "sema" && stage != "eom" && stage != "llvm")
-      return io.usageError("unknown dump stage '" + stage + "' (ast, sema, eom or llvm)");
+    if (stage != "ast" && stage != "sema" && stage != "eom" && stage != "program" &&
+        stage != "llvm")
+      return io.usageError("unknown dump stage '" + stage + "' (ast, sema, eom, program or llvm)");
   }
   const CommandSpec *spec = findCommand(command);
   if (spec == nullptr)
@@ -73,7 +74,8 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
     return mech::cli::runRepl(*line, searchPath);
   if (!isModelCommand(*line)) {
     if (line->has("--set"))
-      return io.usageError("--dump=" + stage + ": --set applies to the eom and llvm stages");
+      return io.usageError("--dump=" + stage +
+                           ": --set applies to the eom, program and llvm stages");
     return runFileCommand(*line, searchPath, io);
   }
   Session session(searchPath);
