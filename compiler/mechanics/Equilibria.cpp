@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace mech::mechanics {
 
@@ -256,6 +257,141 @@ bool dependsOnTime(const Equations &equations) {
   return false;
 }
 
+namespace {
+
+// Deterministic start points spread evenly over the box (Halton).
+std::vector<VectorXd> startPoints(const Box &box, size_t n, size_t count) {
+  std::vector<VectorXd> starts;
+  for (size_t i = 0; i < count; ++i) {
+    VectorXd q(static_cast<long>(n));
+    for (size_t j = 0; j < n; ++j)
+      q(static_cast<long>(j)) =
+          box.lo[j] + (box.hi[j] - box.lo[j]) * radicalInverse(i + 1, prime(j));
+    starts.push_back(q);
+  }
+  return starts;
+}
+
+// The residuals below which Newton has found a state of rest.
+struct Tolerances {
+  double force = 0, phi = 0;
+};
+
+// The scales that residuals are judged against: the largest forces and
+// constraint values over (a sample of) the box. Also weighs the rows of a
+// moving constraint's admissibility against Phi's.
+Tolerances residualTolerances(System &system, const std::vector<VectorXd> &starts) {
+  double forceScale = 0, phiScale = 0;
+  for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i) {
+    LinearSample s = system.sample(starts[i]);
+    for (double v : s.f)
+      forceScale = std::max(forceScale, std::abs(v));
+    for (double v : s.phi)
+      phiScale = std::max(phiScale, std::abs(v));
+  }
+  // With no applied force anywhere in the box, only rounding in the
+  // reactions C^T lambda remains: judge it on the scale of one unit.
+  Tolerances tol;
+  tol.force = forceScale > 0 ? kResidualTolerance * forceScale + 1e-300 : kResidualTolerance;
+  tol.phi = kResidualTolerance * std::max(phiScale, 1.0);
+  if (system.moving()) {
+    double psiScale = 0;
+    for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i)
+      for (double v : system.sample(starts[i]).psi)
+        psiScale = std::max(psiScale, std::abs(v));
+    system.weighAdmissibility(std::max(phiScale, 1.0) / std::max(psiScale, 1.0));
+  }
+  return tol;
+}
+
+// Marks the coordinates along which the equilibrium at z is a family: a
+// direction the Jacobian does not see, with F still zero away from z (a
+// cyclic coordinate). False at a singular point of the model (V = -k/r at
+// r = 0), which is not a state of rest whatever the residual's rounding says.
+bool markFamilies(const System &system, const VectorXd &z, const Box &box, const Tolerances &tol,
+                  Equilibrium &e) {
+  size_t n = system.n();
+  NewtonSample here = system.at(z);
+  if (!here.F.allFinite() || !here.J.allFinite())
+    return false;
+  Eigen::JacobiSVD<MatrixXd> svd(here.J, Eigen::ComputeFullV);
+  double largest = svd.singularValues()(0);
+  for (long k = 0; k < svd.singularValues().size(); ++k) {
+    if (svd.singularValues()(k) > 1e-8 * largest && largest > 0)
+      continue;
+    VectorXd v = svd.matrixV().col(k).head(static_cast<long>(n));
+    long j = 0;
+    if (v.size() == 0 || v.cwiseAbs().maxCoeff(&j) < 0.9)
+      continue;
+    bool free = true;
+    for (double shift : {0.37, -1.13, 2.71}) {
+      VectorXd moved = z;
+      moved(j) += shift * (box.hi[static_cast<size_t>(j)] - box.lo[static_cast<size_t>(j)]);
+      NewtonSample s = system.at(moved);
+      free = free && s.forceNorm <= 10 * tol.force && s.phiNorm <= 10 * tol.phi;
+    }
+    e.arbitrary[static_cast<size_t>(j)] = free;
+  }
+  return true;
+}
+
+// Brings e's coordinates to their representatives in the box (angles
+// wrapped, a family's free coordinate at 0 or the nearest bound); false
+// when e lies outside it.
+bool placeInBox(Equilibrium &e, const Box &box, const std::vector<bool> &angles) {
+  bool inside = true;
+  for (size_t j = 0; j < e.q.size(); ++j) {
+    if (e.arbitrary[j]) {
+      e.q[j] = std::clamp(0.0, box.lo[j], box.hi[j]);
+    } else if (angles[j]) {
+      auto wrapped = wrapAngle(e.q[j], box.lo[j], box.hi[j]);
+      inside = inside && wrapped.has_value();
+      if (wrapped)
+        e.q[j] = *wrapped;
+    } else {
+      double slack = 1e-9 * (box.hi[j] - box.lo[j]);
+      inside = inside && e.q[j] >= box.lo[j] - slack && e.q[j] <= box.hi[j] + slack;
+    }
+  }
+  return inside;
+}
+
+// The same family, at the same place (angles modulo 2 pi) on its fixed
+// coordinates.
+bool sameEquilibrium(const Equilibrium &e, const Equilibrium &other,
+                     const std::vector<bool> &angles) {
+  if (other.arbitrary != e.arbitrary)
+    return false;
+  for (size_t j = 0; j < e.q.size(); ++j) {
+    if (e.arbitrary[j])
+      continue;
+    double d = e.q[j] - other.q[j];
+    if (angles[j])
+      d = std::remainder(d, kTwoPi);
+    if (std::abs(d) > kSameEquilibrium * (1 + std::abs(e.q[j])))
+      return false;
+  }
+  return true;
+}
+
+// The list in lexicographic order of q, so that it does not depend on which
+// start found what.
+void sortEquilibria(std::vector<Equilibrium> &found, const Box &box) {
+  // Rounding noise (-1e-17 for 0) must not decide the order of the list.
+  for (Equilibrium &e : found)
+    for (size_t j = 0; j < e.q.size(); ++j)
+      if (std::abs(e.q[j]) <= 1e-12 * std::max(1.0, box.hi[j] - box.lo[j]))
+        e.q[j] = 0;
+  std::sort(found.begin(), found.end(), [](const Equilibrium &a, const Equilibrium &b) {
+    for (size_t j = 0; j < a.q.size(); ++j)
+      if (std::abs(a.q[j] - b.q[j]) > kSameEquilibrium * (1 + std::abs(a.q[j])))
+        return a.q[j] < b.q[j];
+    return false;
+  });
+}
+
+} // namespace
+
 std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &linearizer,
                                                        const EquilibriaOptions &options,
                                                        Diagnostics &diagnostics, Location where) {
@@ -274,35 +410,8 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
   std::vector<bool> angles = angleCoordinates(eq);
   const Box &box = options.box;
   size_t count = std::min(options.maxStarts, std::max<size_t>(64, 64 * n));
-  std::vector<VectorXd> starts;
-  for (size_t i = 0; i < count; ++i) {
-    VectorXd q(static_cast<long>(n));
-    for (size_t j = 0; j < n; ++j)
-      q(static_cast<long>(j)) =
-          box.lo[j] + (box.hi[j] - box.lo[j]) * radicalInverse(i + 1, prime(j));
-    starts.push_back(q);
-  }
-  // The scales that residuals are judged against: the largest forces and
-  // constraint values over (a sample of) the box.
-  double forceScale = 0, phiScale = 0;
-  for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i) {
-    LinearSample s = system.sample(starts[i]);
-    for (double v : s.f)
-      forceScale = std::max(forceScale, std::abs(v));
-    for (double v : s.phi)
-      phiScale = std::max(phiScale, std::abs(v));
-  }
-  // With no applied force anywhere in the box, only rounding in the
-  // reactions C^T lambda remains: judge it on the scale of one unit.
-  double forceTol = forceScale > 0 ? kResidualTolerance * forceScale + 1e-300 : kResidualTolerance;
-  double phiTol = kResidualTolerance * std::max(phiScale, 1.0);
-  if (system.moving()) {
-    double psiScale = 0;
-    for (size_t i = 0; i < std::min<size_t>(starts.size(), 64); ++i)
-      for (double v : system.sample(starts[i]).psi)
-        psiScale = std::max(psiScale, std::abs(v));
-    system.weighAdmissibility(std::max(phiScale, 1.0) / std::max(psiScale, 1.0));
-  }
+  std::vector<VectorXd> starts = startPoints(box, n, count);
+  Tolerances tol = residualTolerances(system, starts);
 
   std::vector<Equilibrium> found;
   // Where the last new equilibrium turned up in the sequence of starts: one
@@ -320,67 +429,15 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
     VectorXd z(static_cast<long>(n + m));
     z.head(static_cast<long>(n)) = start;
     z.tail(static_cast<long>(m)) = system.multipliers(start);
-    if (!newton(system, z, forceTol, phiTol))
+    if (!newton(system, z, tol.force, tol.phi))
       continue;
     Equilibrium e;
     e.q = toStd(z.head(static_cast<long>(n)));
     e.lambda = toStd(z.tail(static_cast<long>(m)));
     e.arbitrary.assign(n, false);
-    // A coordinate that f, Phi and the Jacobian do not see at all is free:
-    // moving it keeps the equilibrium (a cyclic coordinate).
-    NewtonSample here = system.at(z);
-    // A singular point of the model (V = -k/r at r = 0) is not a state of
-    // rest, whatever the residual's rounding says.
-    if (!here.F.allFinite() || !here.J.allFinite())
+    if (!markFamilies(system, z, box, tol, e) || !placeInBox(e, box, angles))
       continue;
-    Eigen::JacobiSVD<MatrixXd> svd(here.J, Eigen::ComputeFullV);
-    double largest = svd.singularValues()(0);
-    for (long k = 0; k < svd.singularValues().size(); ++k) {
-      if (svd.singularValues()(k) > 1e-8 * largest && largest > 0)
-        continue;
-      VectorXd v = svd.matrixV().col(k).head(static_cast<long>(n));
-      long j = 0;
-      if (v.size() == 0 || v.cwiseAbs().maxCoeff(&j) < 0.9)
-        continue;
-      bool free = true;
-      for (double shift : {0.37, -1.13, 2.71}) {
-        VectorXd moved = z;
-        moved(j) += shift * (box.hi[static_cast<size_t>(j)] - box.lo[static_cast<size_t>(j)]);
-        NewtonSample s = system.at(moved);
-        free = free && s.forceNorm <= 10 * forceTol && s.phiNorm <= 10 * phiTol;
-      }
-      e.arbitrary[static_cast<size_t>(j)] = free;
-    }
-    bool inside = true;
-    for (size_t j = 0; j < n; ++j) {
-      if (e.arbitrary[j]) {
-        e.q[j] = std::clamp(0.0, box.lo[j], box.hi[j]);
-      } else if (angles[j]) {
-        auto wrapped = wrapAngle(e.q[j], box.lo[j], box.hi[j]);
-        inside = inside && wrapped.has_value();
-        if (wrapped)
-          e.q[j] = *wrapped;
-      } else {
-        double slack = 1e-9 * (box.hi[j] - box.lo[j]);
-        inside = inside && e.q[j] >= box.lo[j] - slack && e.q[j] <= box.hi[j] + slack;
-      }
-    }
-    if (!inside)
-      continue;
-    auto same = [&](const Equilibrium &other) {
-      if (other.arbitrary != e.arbitrary)
-        return false;
-      for (size_t j = 0; j < n; ++j) {
-        if (e.arbitrary[j])
-          continue;
-        double d = e.q[j] - other.q[j];
-        if (angles[j])
-          d = std::remainder(d, kTwoPi);
-        if (std::abs(d) > kSameEquilibrium * (1 + std::abs(e.q[j])))
-          return false;
-      }
-      return true;
-    };
+    auto same = [&](const Equilibrium &other) { return sameEquilibrium(e, other, angles); };
     if (std::none_of(found.begin(), found.end(), same)) {
       found.push_back(e);
       lastNew = index;
@@ -391,17 +448,7 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
                                    std::to_string(lastNew) + " of " +
                                    std::to_string(starts.size()) +
                                    " still found a new one; narrow the box with --in");
-  // Rounding noise (-1e-17 for 0) must not decide the order of the list.
-  for (Equilibrium &e : found)
-    for (size_t j = 0; j < n; ++j)
-      if (std::abs(e.q[j]) <= 1e-12 * std::max(1.0, box.hi[j] - box.lo[j]))
-        e.q[j] = 0;
-  std::sort(found.begin(), found.end(), [](const Equilibrium &a, const Equilibrium &b) {
-    for (size_t j = 0; j < a.q.size(); ++j)
-      if (std::abs(a.q[j] - b.q[j]) > kSameEquilibrium * (1 + std::abs(a.q[j])))
-        return a.q[j] < b.q[j];
-    return false;
-  });
+  sortEquilibria(found, box);
   // Whether the forces are a potential's gradient is a property of the
   // equations, decided once for every equilibrium found.
   PositionalForces positional = positionalForces(linearizer.equations());
@@ -433,27 +480,22 @@ std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K
   return frequencies;
 }
 
-void classify(const Linearizer &linearizer, double t, Equilibrium &e,
-              const PositionalForces &positional) {
-  const Equations &eq = linearizer.equations();
-  size_t n = linearizer.coordinates(), m = linearizer.constraintCount();
+namespace {
+
+// The matrices of the motion near q*, on the tangent space: the null space
+// of C without the directions of a family (moving along it is neutral, not
+// a question of stability).
+struct Tangent {
+  MatrixXd basis;     // orthonormal, n x r
+  MatrixXd curvature; // -sum lambda_i Hess(Phi_i)
+  MatrixXd K;         // with the curvature, on all coordinates
+  MatrixXd Hr, Kr, Mr, Dr;
+  long r() const { return basis.cols(); }
+};
+
+Tangent tangentSpace(const LinearSample &s, const Equilibrium &e,
+                     const PositionalForces &positional, size_t m, size_t n) {
   auto N = static_cast<long>(n);
-  State state;
-  state.t = t;
-  state.q = e.q;
-  state.qd.assign(n, 0.0);
-  LinearSample s = linearizer.at(state);
-  e.arbitrary.resize(n, false);
-  e.lambda.resize(m, 0.0);
-  e.notes.clear();
-  // Newton's multipliers are one split of the reaction among redundant
-  // constraints; report the least-norm one.
-  if (std::string note = redundantMultipliersNote(eq, s); !note.empty()) {
-    e.notes.push_back(note);
-    e.lambda = restWithConstraints(s).lambda;
-  }
-  // The tangent space: the null space of C, without the directions of a
-  // family (moving along it is neutral, not a question of stability).
   MatrixXd rows = toEigen(s.C, m, n);
   for (size_t j = 0; j < n; ++j)
     if (e.arbitrary[j]) {
@@ -470,14 +512,29 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
   if (positional.conservative) {
     MatrixXd dQ = toEigen(s.dQnc, n, n);
     H -= (dQ + dQ.transpose()) / 2;
-    e.notes.push_back(positional.note);
   }
   MatrixXd K = toEigen(s.K, n, n) + curvature;
   MatrixXd Hr = basis.transpose() * H * basis, Kr = basis.transpose() * K * basis;
   MatrixXd Mr = basis.transpose() * toEigen(s.M, n, n) * basis;
   MatrixXd Dr = basis.transpose() * toEigen(s.D, n, n) * basis;
   Hr = (Hr + Hr.transpose()) / 2;
-  long r = basis.cols();
+  return {std::move(basis), std::move(curvature), std::move(K), std::move(Hr),
+          std::move(Kr),    std::move(Mr),        std::move(Dr)};
+}
+
+// What the criteria of stability are judged on.
+struct Criteria {
+  double zero = 0;   // Hessian eigenvalues below this count as zero
+  double lowest = 0; // the Hessian's smallest eigenvalue
+  bool dirichlet = false, potentialOnly = false, hasDamping = false;
+};
+
+// The reduced Hessian's eigenvalues (into e) and whether Lagrange-Dirichlet
+// applies.
+Criteria stabilityCriteria(const Equations &eq, const LinearSample &s, const Tangent &tangent,
+                           const PositionalForces &positional, size_t n, Equilibrium &e) {
+  const MatrixXd &Hr = tangent.Hr, &Dr = tangent.Dr;
+  long r = tangent.r();
   e.hessianEigenvalues.clear();
   // Eigen's solvers do not take empty matrices (a family with no other
   // direction leaves none).
@@ -486,9 +543,10 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
     hessian.compute(Hr);
     e.hessianEigenvalues = toStd(hessian.eigenvalues());
   }
-  double scale = std::max({maxAbs(Hr), maxAbs(toEigen(s.H, n, n)), maxAbs(curvature)});
-  double zero = kZeroEigenvalue * scale + 1e-300;
-  double lowest = r > 0 ? hessian.eigenvalues().minCoeff() : 0;
+  Criteria criteria;
+  double scale = std::max({maxAbs(Hr), maxAbs(toEigen(s.H, n, n)), maxAbs(tangent.curvature)});
+  criteria.zero = kZeroEigenvalue * scale + 1e-300;
+  criteria.lowest = r > 0 ? hessian.eigenvalues().minCoeff() : 0;
 
   // Lagrange-Dirichlet needs the non-potential forces to vanish at rest near
   // q* (only velocity-dependent ones: damping) and to dissipate, not feed,
@@ -499,134 +557,159 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
   bool dissipative =
       r == 0 || Eigen::SelfAdjointEigenSolver<MatrixXd>(damping).eigenvalues().minCoeff() >=
                     -kZeroEigenvalue * (maxAbs(Dr) + 1e-300);
-  bool dirichlet = forces <= kZeroEigenvalue * (scale + 1e-300) && dissipative;
-  bool potentialOnly =
+  criteria.dirichlet = forces <= kZeroEigenvalue * (scale + 1e-300) && dissipative;
+  criteria.potentialOnly =
       eq.T1.isZero() &&
       ((positional.conservative && eq.D.isZero()) ||
        std::all_of(eq.Qnc.begin(), eq.Qnc.end(), [](const sym::Expr &q) { return q.isZero(); }));
-  bool hasDamping = maxAbs(Dr) > 0;
+  criteria.hasDamping = maxAbs(Dr) > 0;
+  return criteria;
+}
 
-  auto linearized = [&]() {
-    Matrix A = stateMatrix(toRows(Mr), toRows(Kr), toRows(Dr));
-    e.eigenvalues.clear();
-    e.dampingRatios.clear();
-    if (A.empty())
-      return false;
-    Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
-    for (long i = 0; i < solver.eigenvalues().size(); ++i)
-      e.eigenvalues.push_back(solver.eigenvalues()(i));
-    std::sort(e.eigenvalues.begin(), e.eigenvalues.end(), [](auto a, auto b) {
-      return std::abs(a) < std::abs(b) || (std::abs(a) == std::abs(b) && a.imag() < b.imag());
-    });
+// The eigenvalues of the linearized system's A on the tangent space (into
+// e, by modulus) and the damping ratio of each complex pair; false when the
+// reduced mass matrix is singular.
+bool linearize(const Tangent &tangent, Equilibrium &e) {
+  Matrix A = stateMatrix(toRows(tangent.Mr), toRows(tangent.Kr), toRows(tangent.Dr));
+  e.eigenvalues.clear();
+  e.dampingRatios.clear();
+  if (A.empty())
+    return false;
+  Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
+  for (long i = 0; i < solver.eigenvalues().size(); ++i)
+    e.eigenvalues.push_back(solver.eigenvalues()(i));
+  std::sort(e.eigenvalues.begin(), e.eigenvalues.end(), [](auto a, auto b) {
+    return std::abs(a) < std::abs(b) || (std::abs(a) == std::abs(b) && a.imag() < b.imag());
+  });
+  for (auto lambda : e.eigenvalues)
+    if (lambda.imag() > 0)
+      e.dampingRatios.push_back(-lambda.real() / std::abs(lambda));
+  return true;
+}
+
+// W'' vanishes along the one direction u: the sign of W'' on either side
+// decides, as the first non-vanishing higher derivative would (even and
+// positive: minimum).
+void judgeByHigherDerivatives(const Linearizer &linearizer, const State &state, const VectorXd &u,
+                              size_t n, Equilibrium &e) {
+  double h = 1e-3, side[2];
+  for (int k = 0; k < 2; ++k) {
+    State shifted = state;
+    for (size_t j = 0; j < n; ++j)
+      shifted.q[j] += (k == 0 ? h : -h) * u(static_cast<long>(j));
+    LinearSample near = linearizer.at(shifted);
+    side[k] = u.dot(toEigen(near.H, n, n) * u);
+  }
+  double tiny = 1e-12 * (std::abs(side[0]) + std::abs(side[1])) + 1e-14;
+  if (side[0] > tiny && side[1] > tiny) {
+    e.stable = true;
+    e.criterion = "Lagrange-Dirichlet (higher derivatives of W: minimum)";
+  } else if (side[0] < -tiny || side[1] < -tiny) {
+    e.stable = false;
+    e.criterion = "higher derivatives of W: no minimum";
+  } else {
+    e.stable = std::nullopt;
+    e.criterion = "W is too flat near the equilibrium to tell";
+  }
+}
+
+// The verdict from the eigenvalues of A (already in e).
+void judgeByEigenvalues(Equilibrium &e) {
+  double size = 0, rightmost = -INFINITY;
+  for (auto lambda : e.eigenvalues) {
+    size = std::max(size, std::abs(lambda));
+    rightmost = std::max(rightmost, lambda.real());
+  }
+  double axis = 1e-9 * size + 1e-300;
+  if (rightmost > axis) {
+    // A real eigenvalue > 0 grows without oscillating (divergence); a
+    // complex pair with Re > 0 oscillates with growing amplitude (flutter).
+    bool oscillating = false;
     for (auto lambda : e.eigenvalues)
-      if (lambda.imag() > 0)
-        e.dampingRatios.push_back(-lambda.real() / std::abs(lambda));
-    return true;
-  };
+      oscillating = oscillating || (lambda.real() > axis && std::abs(lambda.imag()) > axis);
+    e.stable = false;
+    e.criterion = oscillating
+                      ? "eigenvalues of the linearized system (a complex pair with Re > 0: "
+                        "flutter)"
+                      : "eigenvalues of the linearized system (a real one with Re > 0: divergence)";
+  } else if (rightmost < -axis) {
+    e.stable = true;
+    e.asymptotic = true;
+    e.criterion = "eigenvalues of the linearized system (all Re < 0: asymptotically stable)";
+  } else {
+    e.stable = std::nullopt;
+    e.criterion = "eigenvalues of the linearized system on the imaginary axis";
+  }
+}
 
+// The first criterion that applies, from the energy's Hessian to the
+// eigenvalues of the linearized system.
+void judgeStability(const Linearizer &linearizer, const State &state, const Tangent &tangent,
+                    const Criteria &criteria, size_t m, size_t n, Equilibrium &e) {
+  long r = tangent.r();
+  double zero = criteria.zero, lowest = criteria.lowest;
   if (r == 0) {
     e.stable = std::nullopt;
     e.criterion = "neutral: every direction moves along the family";
-  } else if (dirichlet && lowest > zero) {
+  } else if (criteria.dirichlet && lowest > zero) {
     e.stable = true;
     e.criterion = m > 0 ? "Lagrange-Dirichlet (reduced Hessian of W - lambda.Phi positive definite)"
                         : "Lagrange-Dirichlet (Hessian of W positive definite)";
-  } else if (potentialOnly && lowest < -zero) {
+  } else if (criteria.potentialOnly && lowest < -zero) {
     e.stable = false;
     e.criterion = "negative eigenvalue of the Hessian of W (no gyroscopic or non-potential forces)";
-  } else if (r == 1 && m == 0 && dirichlet && std::abs(lowest) <= zero) {
-    // W'' vanishes: the sign of W'' on either side decides, as the first
-    // non-vanishing higher derivative would (even and positive: minimum).
-    VectorXd u = basis.col(0);
-    double h = 1e-3, side[2];
-    for (int k = 0; k < 2; ++k) {
-      State shifted = state;
-      for (size_t j = 0; j < n; ++j)
-        shifted.q[j] += (k == 0 ? h : -h) * u(static_cast<long>(j));
-      LinearSample near = linearizer.at(shifted);
-      side[k] = u.dot(toEigen(near.H, n, n) * u);
-    }
-    double tiny = 1e-12 * (std::abs(side[0]) + std::abs(side[1])) + 1e-14;
-    if (side[0] > tiny && side[1] > tiny) {
-      e.stable = true;
-      e.criterion = "Lagrange-Dirichlet (higher derivatives of W: minimum)";
-    } else if (side[0] < -tiny || side[1] < -tiny) {
-      e.stable = false;
-      e.criterion = "higher derivatives of W: no minimum";
-    } else {
-      e.stable = std::nullopt;
-      e.criterion = "W is too flat near the equilibrium to tell";
-    }
-  } else if (!linearized()) {
+  } else if (r == 1 && m == 0 && criteria.dirichlet && std::abs(lowest) <= zero) {
+    judgeByHigherDerivatives(linearizer, state, tangent.basis.col(0), n, e);
+  } else if (!linearize(tangent, e)) {
     e.stable = std::nullopt;
     e.criterion = "the mass matrix on the tangent space is singular";
   } else {
-    double size = 0, rightmost = -INFINITY;
-    for (auto lambda : e.eigenvalues) {
-      size = std::max(size, std::abs(lambda));
-      rightmost = std::max(rightmost, lambda.real());
-    }
-    double axis = 1e-9 * size + 1e-300;
-    if (rightmost > axis) {
-      // A real eigenvalue > 0 grows without oscillating (divergence); a
-      // complex pair with Re > 0 oscillates with growing amplitude (flutter).
-      bool oscillating = false;
-      for (auto lambda : e.eigenvalues)
-        oscillating = oscillating || (lambda.real() > axis && std::abs(lambda.imag()) > axis);
-      e.stable = false;
-      e.criterion =
-          oscillating ? "eigenvalues of the linearized system (a complex pair with Re > 0: "
-                        "flutter)"
-                      : "eigenvalues of the linearized system (a real one with Re > 0: divergence)";
-    } else if (rightmost < -axis) {
-      e.stable = true;
-      e.asymptotic = true;
-      e.criterion = "eigenvalues of the linearized system (all Re < 0: asymptotically stable)";
-    } else {
-      e.stable = std::nullopt;
-      e.criterion = "eigenvalues of the linearized system on the imaginary axis";
-    }
+    judgeByEigenvalues(e);
   }
-  std::vector<size_t> moving = movingConstraints(eq);
-  if (!moving.empty()) {
-    // The tests above freeze t; a constraint that moves does work on the
-    // system at rest, so they do not decide (a bead at the centre of a
-    // spinning rod is unstable, yet its frozen W is flat).
-    e.stable = std::nullopt;
-    e.asymptotic = false;
-    e.eigenvalues.clear();
-    e.dampingRatios.clear();
-    e.hessianEigenvalues.clear();
-    e.criterion = "undetermined: constraint '" + eq.constraints[moving[0]].name +
-                  "' moves with t, and tests at frozen t do not apply to rest against a "
-                  "moving constraint (use coordinates that move with it)";
-  }
-  if (e.stable == true && hasDamping && e.eigenvalues.empty())
-    linearized();
+}
 
-  e.frequencies.clear();
-  e.modes.clear();
-  if (e.stable != true || r == 0)
+// The tests freeze t; a constraint that moves does work on the system at
+// rest, so they do not decide (a bead at the centre of a spinning rod is
+// unstable, yet its frozen W is flat).
+void undetermineAgainstMovingConstraints(const Equations &eq, Equilibrium &e) {
+  std::vector<size_t> moving = movingConstraints(eq);
+  if (moving.empty())
     return;
-  // With gyroscopic or circulatory forces the modes of the Hessian are not
-  // the motion's: the frequencies come from A, like the verdict.
-  e.frequencies = nonPotentialFrequencies(Mr, Kr, Dr);
-  if (!e.frequencies.empty()) {
-    e.notes.push_back("frequencies from the eigenvalues of A without damping (gyroscopic or "
-                      "circulatory forces act; the modes are complex and not listed)");
-    return;
-  }
-  // The directions along a family (F: in the null space of C, orthogonal to
-  // the basis) are free, not fixed: an oscillation across the family moves
-  // them too, as a pendulum's swing makes its free cart recoil. With F's
-  // equations, Mfb b'' + Mff f'' + Kfb b = 0, eliminated, the oscillation
-  // of b obeys (Mbb - Mbf Mff^-1 Mfb) b'' + (Kbb - Mbf Mff^-1 Kfb) b = 0.
-  MatrixXd Mfull = toEigen(s.M, n, n), Kfull = K;
+  e.stable = std::nullopt;
+  e.asymptotic = false;
+  e.eigenvalues.clear();
+  e.dampingRatios.clear();
+  e.hessianEigenvalues.clear();
+  e.criterion = "undetermined: constraint '" + eq.constraints[moving[0]].name +
+                "' moves with t, and tests at frozen t do not apply to rest against a "
+                "moving constraint (use coordinates that move with it)";
+}
+
+// The oscillation across a family: M b'' + K b = 0 in the basis's
+// coordinates b, with the free directions f = recoil * b eliminated.
+struct Oscillator {
+  MatrixXd Meff, Keff;
+  MatrixXd F;      // the free directions, n x (their count)
+  MatrixXd recoil; // f = recoil * b
+};
+
+// The directions along a family (F: in the null space of C, orthogonal to
+// the basis) are free, not fixed: an oscillation across the family moves
+// them too, as a pendulum's swing makes its free cart recoil. With F's
+// equations, Mfb b'' + Mff f'' + Kfb b = 0, eliminated, the oscillation
+// of b obeys (Mbb - Mbf Mff^-1 Mfb) b'' + (Kbb - Mbf Mff^-1 Kfb) b = 0.
+Oscillator eliminateFreeDirections(const LinearSample &s, const Tangent &tangent, size_t m,
+                                   size_t n) {
+  auto N = static_cast<long>(n);
+  const MatrixXd &basis = tangent.basis;
+  long r = tangent.r();
+  Oscillator o;
+  MatrixXd Mfull = toEigen(s.M, n, n), Kfull = tangent.K;
   MatrixXd tangentRows(m + static_cast<size_t>(r), N);
   tangentRows << toEigen(s.C, m, n), basis.transpose();
-  MatrixXd F = nullSpace(tangentRows, n);
-  MatrixXd Keff = Kr, Meff = Mr;
-  MatrixXd recoil; // f = recoil * b
+  MatrixXd &F = o.F = nullSpace(tangentRows, n);
+  o.Keff = tangent.Kr;
+  o.Meff = tangent.Mr;
   // Where the free directions have no inertia of their own (a spherical
   // pendulum's azimuth at the pole), nothing recoils: they are left out.
   Eigen::LLT<MatrixXd> free;
@@ -638,14 +721,35 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
         free.matrixLLT().diagonal().minCoeff() <= 1e-7 * std::sqrt(largest + 1e-300))
       F.resize(N, 0);
   }
-  recoil = MatrixXd::Zero(F.cols(), r);
+  o.recoil = MatrixXd::Zero(F.cols(), r);
   if (F.cols() > 0) {
     MatrixXd Mfb = F.transpose() * Mfull * basis, Kfb = F.transpose() * Kfull * basis;
-    recoil = -free.solve(Mfb);
-    Meff = Mr + Mfb.transpose() * recoil;
-    Keff = Kr - Mfb.transpose() * free.solve(Kfb);
+    o.recoil = -free.solve(Mfb);
+    o.Meff = tangent.Mr + Mfb.transpose() * o.recoil;
+    o.Keff = tangent.Kr - Mfb.transpose() * free.solve(Kfb);
   }
-  MatrixXd Ks = (Keff + Keff.transpose()) / 2, Ms = (Meff + Meff.transpose()) / 2;
+  return o;
+}
+
+// Small oscillations of a stable equilibrium: the frequencies and, without
+// gyroscopic or circulatory forces, the modes (largest component +1).
+void smallOscillations(const LinearSample &s, const Tangent &tangent, size_t m, size_t n,
+                       Equilibrium &e) {
+  long r = tangent.r();
+  e.frequencies.clear();
+  e.modes.clear();
+  if (e.stable != true || r == 0)
+    return;
+  // With gyroscopic or circulatory forces the modes of the Hessian are not
+  // the motion's: the frequencies come from A, like the verdict.
+  e.frequencies = nonPotentialFrequencies(tangent.Mr, tangent.Kr, tangent.Dr);
+  if (!e.frequencies.empty()) {
+    e.notes.push_back("frequencies from the eigenvalues of A without damping (gyroscopic or "
+                      "circulatory forces act; the modes are complex and not listed)");
+    return;
+  }
+  Oscillator o = eliminateFreeDirections(s, tangent, m, n);
+  MatrixXd Ks = (o.Keff + o.Keff.transpose()) / 2, Ms = (o.Meff + o.Meff.transpose()) / 2;
   Eigen::LLT<MatrixXd> positive(Ms);
   if (positive.info() != Eigen::Success)
     return;
@@ -655,12 +759,44 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
   for (long k = 0; k < r; ++k) {
     e.frequencies.push_back(std::sqrt(std::max(0.0, modes.eigenvalues()(k))));
     VectorXd b = modes.eigenvectors().col(k);
-    VectorXd v = basis * b + F * (recoil * b);
+    VectorXd v = tangent.basis * b + o.F * (o.recoil * b);
     long at = 0;
     v.cwiseAbs().maxCoeff(&at);
     v /= v(at);
     e.modes.push_back(toStd(v));
   }
+}
+
+} // namespace
+
+void classify(const Linearizer &linearizer, double t, Equilibrium &e,
+              const PositionalForces &positional) {
+  const Equations &eq = linearizer.equations();
+  size_t n = linearizer.coordinates(), m = linearizer.constraintCount();
+  State state;
+  state.t = t;
+  state.q = e.q;
+  state.qd.assign(n, 0.0);
+  LinearSample s = linearizer.at(state);
+  e.arbitrary.resize(n, false);
+  e.lambda.resize(m, 0.0);
+  e.notes.clear();
+  // Newton's multipliers are one split of the reaction among redundant
+  // constraints; report the least-norm one.
+  if (std::string note = redundantMultipliersNote(eq, s); !note.empty()) {
+    e.notes.push_back(note);
+    e.lambda = restWithConstraints(s).lambda;
+  }
+  Tangent tangent = tangentSpace(s, e, positional, m, n);
+  if (positional.conservative)
+    e.notes.push_back(positional.note);
+  Criteria criteria = stabilityCriteria(eq, s, tangent, positional, n, e);
+  judgeStability(linearizer, state, tangent, criteria, m, n, e);
+  undetermineAgainstMovingConstraints(eq, e);
+  // Stable with damping: the damping ratios are reported too.
+  if (e.stable == true && criteria.hasDamping && e.eigenvalues.empty())
+    linearize(tangent, e);
+  smallOscillations(s, tangent, m, n, e);
 }
 
 } // namespace mech::mechanics

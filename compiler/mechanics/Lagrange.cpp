@@ -108,27 +108,34 @@ bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics)
   return true;
 }
 
-} // namespace
-
-std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
-                                          Diagnostics &diagnostics) {
-  if (!withinSizeLimits(model, diagnostics))
-    return std::nullopt;
-  Derivation result;
-  result.context = std::make_unique<sym::Context>();
-  result.lowering = std::make_unique<Lowering>(model, *result.context);
-  sym::Context &c = *result.context;
-  Lowering &lower = *result.lowering;
-  Equations &eq = result.equations;
-  eq.model = model.name;
-  size_t n = model.coords.size();
-  const auto &q = lower.coordinates();
-  for (const sema::Coord &coord : model.coords) {
-    eq.coordinates.push_back(coord.name);
-    eq.coordinateDims.push_back(coord.dim);
+// The kinetic energy of a rigid body's rotation about its centre:
+// 1/2 omega' I omega in the planar case, with the body-frame angular
+// velocity from the skew matrix R^T R' in space.
+Expr rotationalEnergy(sym::Context &c, Lowering &lower, const sema::Body &b) {
+  if (b.planar) {
+    Expr omega = lower.timeDerivative()(lower.scalar(b.orientation));
+    return half(c) * lower.scalar(b.inertia) * omega * omega;
   }
+  Tensor R = lower.lower(b.orientation), I = lower.lower(b.inertia);
+  Tensor Rd = derivative(lower.timeDerivative(), R);
+  auto entry = [&](const Tensor &m, int i, int j) { return m.v[static_cast<size_t>(i * 3 + j)]; };
+  auto skew = [&](int i, int j) {
+    std::vector<Expr> terms;
+    for (int k = 0; k < 3; ++k)
+      terms.push_back(entry(R, k, i) * entry(Rd, k, j));
+    return c.add(terms);
+  };
+  Expr w[3] = {skew(2, 1), skew(0, 2), skew(1, 0)};
+  std::vector<Expr> terms;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      terms.push_back(w[i] * entry(I, i, j) * w[j]);
+  return half(c) * c.add(terms);
+}
 
-  // Kinetic energy.
+// T: the model's kinetic terms, then its particles' and bodies'.
+Expr kineticEnergy(const sema::CheckedModel &model, Lowering &lower) {
+  sym::Context &c = lower.context();
   std::vector<Expr> kinetic;
   for (const sema::Term &term : model.kinetic)
     kinetic.push_back(lower.scalar(term.value));
@@ -140,31 +147,14 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     Tensor v = derivative(lower.timeDerivative(), lower.lower(b.position));
     Expr mass = lower.scalar(b.mass);
     kinetic.push_back(half(c) * mass * dot(c, v, v));
-    if (b.planar) {
-      Expr omega = lower.timeDerivative()(lower.scalar(b.orientation));
-      kinetic.push_back(half(c) * lower.scalar(b.inertia) * omega * omega);
-      continue;
-    }
-    // Body-frame angular velocity from the skew matrix R^T R'.
-    Tensor R = lower.lower(b.orientation), I = lower.lower(b.inertia);
-    Tensor Rd = derivative(lower.timeDerivative(), R);
-    auto entry = [&](const Tensor &m, int i, int j) { return m.v[static_cast<size_t>(i * 3 + j)]; };
-    auto skew = [&](int i, int j) {
-      std::vector<Expr> terms;
-      for (int k = 0; k < 3; ++k)
-        terms.push_back(entry(R, k, i) * entry(Rd, k, j));
-      return c.add(terms);
-    };
-    Expr w[3] = {skew(2, 1), skew(0, 2), skew(1, 0)};
-    std::vector<Expr> terms;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        terms.push_back(w[i] * entry(I, i, j) * w[j]);
-    kinetic.push_back(half(c) * c.add(terms));
+    kinetic.push_back(rotationalEnergy(c, lower, b));
   }
-  eq.T = c.add(kinetic);
+  return c.add(kinetic);
+}
 
-  // Potential energy and dissipation.
+// V: the model's potential terms, then gravity's and the springs'.
+Expr potentialEnergy(const sema::CheckedModel &model, Lowering &lower) {
+  sym::Context &c = lower.context();
   std::vector<Expr> potential;
   for (const sema::Term &term : model.potential)
     potential.push_back(lower.scalar(term.value));
@@ -185,22 +175,16 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     Expr stretch = rest.isZero() ? squared : sym::pow(sym::sqrt(squared) - rest, 2);
     potential.push_back(half(c) * lower.scalar(s.stiffness) * stretch);
   }
-  eq.V = c.add(potential);
-  std::vector<Expr> dissipation;
-  for (const sema::Term &term : model.dissipation)
-    dissipation.push_back(lower.scalar(term.value));
-  eq.D = c.add(dissipation);
-  eq.L = eq.T - eq.V;
+  return c.add(potential);
+}
 
-  // Generalized forces.
-  eq.Q.resize(n);
-  eq.Qnc.resize(n);
-  eq.Qdim.resize(n);
-  std::vector<sym::Differentiator> byCoordinate, byVelocity;
-  for (size_t j = 0; j < n; ++j) {
-    byCoordinate.push_back(sym::partial(q[j].q));
-    byVelocity.push_back(sym::partial(q[j].qd));
-  }
+// Q_j^nc (dissipation, point forces, torques, generalized forces), Q_j and
+// the dimension of Q_j.
+void generalizedForces(const sema::CheckedModel &model, Lowering &lower,
+                       std::vector<sym::Differentiator> &byCoordinate,
+                       std::vector<sym::Differentiator> &byVelocity, Equations &eq) {
+  sym::Context &c = lower.context();
+  size_t n = model.coords.size();
   std::vector<std::pair<Tensor, Tensor>> pointForces;
   for (const sema::PointForce &f : model.forces)
     pointForces.push_back({lower.lower(f.force), lower.lower(f.point)});
@@ -222,11 +206,15 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     eq.Qdim[j] = qd.isKnown() ? sema::DimInfo::known(*sema::Dimension::energy().over(qd.dimension))
                               : sema::DimInfo::unchecked();
   }
+}
 
-  // Mass matrix and forcing.
-  std::vector<Expr> g(n);
-  for (size_t j = 0; j < n; ++j)
-    g[j] = byVelocity[j](eq.T);
+// M_jk = dg_j/dq_k' (symmetric, one derivative per pair); reports a T that
+// is not quadratic in the velocities, whose second derivatives still
+// depend on them.
+bool massMatrix(const sema::CheckedModel &model, const std::vector<Expr> &g,
+                std::vector<sym::Differentiator> &byVelocity, Equations &eq,
+                Diagnostics &diagnostics) {
+  size_t n = g.size();
   eq.M.assign(n, std::vector<Expr>(n));
   for (size_t j = 0; j < n; ++j)
     for (size_t k = j; k < n; ++k) {
@@ -241,9 +229,17 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
         diagnostics.error(where, "T is not a polynomial of degree 2 in the velocities (d2T/d" +
                                      eq.coordinates[j] + "'d" + eq.coordinates[k] +
                                      "' depends on the velocities)");
-        return std::nullopt;
+        return false;
       }
-  sym::Differentiator velocityPart = sym::totalTime(c, /*dropAccelerations=*/true);
+  return true;
+}
+
+// f (M q'' = f), the left-hand sides with the accelerations, and the
+// momenta and forces of the variational form.
+void forcing(sym::Context &c, const std::vector<sym::Context::Coordinate> &q,
+             const std::vector<Expr> &g, std::vector<sym::Differentiator> &byCoordinate,
+             sym::Differentiator &velocityPart, Equations &eq) {
+  size_t n = g.size();
   eq.f.resize(n);
   eq.lhs.resize(n);
   eq.momentum = g;
@@ -258,8 +254,12 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
       terms.push_back(eq.M[j][k] * q[k].qdd);
     eq.lhs[j] = c.add(terms);
   }
+}
 
-  // T = T2 + T1 + T0 by degree in the velocities.
+// T = T2 + T1 + T0 by degree in the velocities.
+void splitByDegree(sym::Context &c, const std::vector<sym::Context::Coordinate> &q,
+                   const std::vector<Expr> &g, Equations &eq) {
+  size_t n = g.size();
   sym::Substitution atRest;
   for (size_t j = 0; j < n; ++j)
     atRest.set(q[j].qd, c.zero());
@@ -272,14 +272,11 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   }
   eq.T1 = c.add(linear);
   eq.T2 = c.add(quadratic);
+}
 
-  if (!deriveConstraints(model, lower, velocityPart, eq, diagnostics))
-    return std::nullopt;
-
-  for (const sema::Output &o : model.outputs) {
-    eq.outputs.push_back(lower.scalar(o.value));
-    eq.outputNames.push_back(o.name);
-  }
+// Explicit time in L or in a moving constraint, and so whether the model
+// conserves energy.
+void decideTimeDependence(const sema::CheckedModel &model, Equations &eq) {
   // t may cancel only through identities (a rotating frame: sin^2 + cos^2).
   eq.hasExplicitTime =
       eq.L.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(eq.L)).has(sym::kHasTime);
@@ -289,6 +286,66 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
       eq.hasExplicitTime = true;
   eq.conservative = model.dissipation.empty() && model.forces.empty() && model.torques.empty() &&
                     model.generalized.empty() && !eq.hasExplicitTime;
+}
+
+} // namespace
+
+std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
+                                          Diagnostics &diagnostics) {
+  if (!withinSizeLimits(model, diagnostics))
+    return std::nullopt;
+  Derivation result;
+  result.context = std::make_unique<sym::Context>();
+  result.lowering = std::make_unique<Lowering>(model, *result.context);
+  sym::Context &c = *result.context;
+  Lowering &lower = *result.lowering;
+  Equations &eq = result.equations;
+  eq.model = model.name;
+  size_t n = model.coords.size();
+  const auto &q = lower.coordinates();
+  for (const sema::Coord &coord : model.coords) {
+    eq.coordinates.push_back(coord.name);
+    eq.coordinateDims.push_back(coord.dim);
+  }
+
+  eq.T = kineticEnergy(model, lower);
+  eq.V = potentialEnergy(model, lower);
+  std::vector<Expr> dissipation;
+  for (const sema::Term &term : model.dissipation)
+    dissipation.push_back(lower.scalar(term.value));
+  eq.D = c.add(dissipation);
+  eq.L = eq.T - eq.V;
+
+  eq.Q.resize(n);
+  eq.Qnc.resize(n);
+  eq.Qdim.resize(n);
+  // One differentiator per coordinate and velocity, so that their memos
+  // serve all the derivatives below.
+  std::vector<sym::Differentiator> byCoordinate, byVelocity;
+  for (size_t j = 0; j < n; ++j) {
+    byCoordinate.push_back(sym::partial(q[j].q));
+    byVelocity.push_back(sym::partial(q[j].qd));
+  }
+  generalizedForces(model, lower, byCoordinate, byVelocity, eq);
+
+  // g_j = dT/dq_j', from which both M and f are built.
+  std::vector<Expr> g(n);
+  for (size_t j = 0; j < n; ++j)
+    g[j] = byVelocity[j](eq.T);
+  if (!massMatrix(model, g, byVelocity, eq, diagnostics))
+    return std::nullopt;
+  sym::Differentiator velocityPart = sym::totalTime(c, /*dropAccelerations=*/true);
+  forcing(c, q, g, byCoordinate, velocityPart, eq);
+  splitByDegree(c, q, g, eq);
+
+  if (!deriveConstraints(model, lower, velocityPart, eq, diagnostics))
+    return std::nullopt;
+
+  for (const sema::Output &o : model.outputs) {
+    eq.outputs.push_back(lower.scalar(o.value));
+    eq.outputNames.push_back(o.name);
+  }
+  decideTimeDependence(model, eq);
   return result;
 }
 

@@ -60,10 +60,15 @@ Tensor Lowering::product(const Tensor &a, const Tensor &b) {
   return t;
 }
 
+Tensor Lowering::child(const sema::Node &n, size_t i) {
+  return lower(n.children[i]);
+}
+
+// Leaves, lets and the structural kinds here; sums, products and calls,
+// which build the most, in their own rules below.
 Tensor Lowering::lowerNode(const sema::Node &n) {
   using K = sema::ExprKind;
   sym::Context &c = context_;
-  auto child = [&](size_t i) { return lower(n.children[i]); };
   switch (n.kind) {
   case K::Number:
     if (n.exact)
@@ -88,52 +93,28 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
     return value;
   }
   case K::Neg: {
-    Tensor t = child(0);
+    Tensor t = child(n, 0);
     for (Expr &x : t.v)
       x = -x;
     return t;
   }
-  case K::Add: {
-    Tensor t = child(0);
-    std::vector<std::vector<Expr>> columns(t.v.size());
-    for (size_t i = 0; i < n.children.size(); ++i) {
-      Tensor term = child(i);
-      for (size_t k = 0; k < t.v.size(); ++k)
-        columns[k].push_back(term.v[k]);
-    }
-    for (size_t k = 0; k < t.v.size(); ++k)
-      t.v[k] = c.add(columns[k]);
-    return t;
-  }
-  case K::Mul: {
-    // Scalars multiply in one n-ary product; matrices fold left to right.
-    bool allScalar = true;
-    for (const auto &f : n.children)
-      allScalar = allScalar && f->shape.isScalar();
-    if (allScalar) {
-      std::vector<Expr> factors;
-      for (size_t i = 0; i < n.children.size(); ++i)
-        factors.push_back(child(i).v[0]);
-      return Tensor::scalar(c.mul(factors));
-    }
-    Tensor t = child(0);
-    for (size_t i = 1; i < n.children.size(); ++i)
-      t = product(t, child(i));
-    return t;
-  }
+  case K::Add:
+    return lowerSum(n);
+  case K::Mul:
+    return lowerMul(n);
   case K::Pow:
-    return Tensor::scalar(sym::pow(child(0).v[0], child(1).v[0]));
+    return Tensor::scalar(sym::pow(child(n, 0).v[0], child(n, 1).v[0]));
   case K::Vector:
   case K::Matrix: {
     Tensor t{n.shape.rows, n.shape.cols, {}};
     for (size_t i = 0; i < n.children.size(); ++i)
-      t.v.push_back(child(i).v[0]);
+      t.v.push_back(child(n, i).v[0]);
     return t;
   }
   case K::Component:
-    return Tensor::scalar(child(0).v[static_cast<size_t>(n.index)]);
+    return Tensor::scalar(child(n, 0).v[static_cast<size_t>(n.index)]);
   case K::Derivative: {
-    Tensor t = child(0);
+    Tensor t = child(n, 0);
     for (Expr &x : t.v)
       x = timeDerivative_(x);
     return t;
@@ -141,9 +122,45 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
   case K::Call:
     break;
   }
-  // Built-in functions.
+  return lowerCall(n);
+}
+
+// Component by component, each one n-ary sum over the terms.
+Tensor Lowering::lowerSum(const sema::Node &n) {
+  Tensor t = child(n, 0);
+  std::vector<std::vector<Expr>> columns(t.v.size());
+  for (size_t i = 0; i < n.children.size(); ++i) {
+    Tensor term = child(n, i);
+    for (size_t k = 0; k < t.v.size(); ++k)
+      columns[k].push_back(term.v[k]);
+  }
+  for (size_t k = 0; k < t.v.size(); ++k)
+    t.v[k] = context_.add(columns[k]);
+  return t;
+}
+
+Tensor Lowering::lowerMul(const sema::Node &n) {
+  // Scalars multiply in one n-ary product; matrices fold left to right.
+  bool allScalar = true;
+  for (const auto &f : n.children)
+    allScalar = allScalar && f->shape.isScalar();
+  if (allScalar) {
+    std::vector<Expr> factors;
+    for (size_t i = 0; i < n.children.size(); ++i)
+      factors.push_back(child(n, i).v[0]);
+    return Tensor::scalar(context_.mul(factors));
+  }
+  Tensor t = child(n, 0);
+  for (size_t i = 1; i < n.children.size(); ++i)
+    t = product(t, child(n, i));
+  return t;
+}
+
+// Built-in functions: the scalar ones here, those of vectors and matrices
+// in lowerLinearAlgebra.
+Tensor Lowering::lowerCall(const sema::Node &n) {
   using B = sema::Builtin;
-  auto unary = [&](sym::Fn fn) { return Tensor::scalar(sym::apply(fn, child(0).v[0])); };
+  auto unary = [&](sym::Fn fn) { return Tensor::scalar(sym::apply(fn, child(n, 0).v[0])); };
   switch (n.builtin) {
   case B::Sin:
     return unary(sym::Fn::Sin);
@@ -172,18 +189,27 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
   case B::Sign:
     return unary(sym::Fn::Sign);
   case B::Sqrt:
-    return Tensor::scalar(sym::sqrt(child(0).v[0]));
+    return Tensor::scalar(sym::sqrt(child(n, 0).v[0]));
   case B::Atan2:
-    return Tensor::scalar(sym::atan2(child(0).v[0], child(1).v[0]));
+    return Tensor::scalar(sym::atan2(child(n, 0).v[0], child(n, 1).v[0]));
+  default:
+    return lowerLinearAlgebra(n);
+  }
+}
+
+Tensor Lowering::lowerLinearAlgebra(const sema::Node &n) {
+  using B = sema::Builtin;
+  sym::Context &c = context_;
+  switch (n.builtin) {
   case B::Dot: {
-    Tensor a = child(0), b = child(1);
+    Tensor a = child(n, 0), b = child(n, 1);
     std::vector<Expr> terms;
     for (size_t k = 0; k < a.v.size(); ++k)
       terms.push_back(a.v[k] * b.v[k]);
     return Tensor::scalar(c.add(terms));
   }
   case B::Cross: {
-    Tensor a = child(0), b = child(1);
+    Tensor a = child(n, 0), b = child(n, 1);
     if (a.rows == 2)
       return Tensor::scalar(a.v[0] * b.v[1] - a.v[1] * b.v[0]);
     return {3,
@@ -192,14 +218,14 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
              a.v[0] * b.v[1] - a.v[1] * b.v[0]}};
   }
   case B::Norm: {
-    Tensor a = child(0);
+    Tensor a = child(n, 0);
     std::vector<Expr> terms;
     for (const Expr &x : a.v)
       terms.push_back(x * x);
     return Tensor::scalar(sym::sqrt(c.add(terms)));
   }
   case B::Transpose: {
-    Tensor a = child(0);
+    Tensor a = child(n, 0);
     Tensor t{a.cols, a.rows, {}};
     for (int i = 0; i < a.cols; ++i)
       for (int j = 0; j < a.rows; ++j)
@@ -211,15 +237,15 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
     Tensor t{size, size, {}};
     for (int i = 0; i < size; ++i)
       for (int j = 0; j < size; ++j)
-        t.v.push_back(i == j ? child(static_cast<size_t>(i)).v[0] : c.zero());
+        t.v.push_back(i == j ? child(n, static_cast<size_t>(i)).v[0] : c.zero());
     return t;
   }
   case B::Det:
-    return Tensor::scalar(determinant(c, child(0)));
+    return Tensor::scalar(determinant(c, child(n, 0)));
   case B::Trace:
-    return Tensor::scalar(trace(c, child(0)));
+    return Tensor::scalar(trace(c, child(n, 0)));
   case B::Inv:
-    return inverse(c, child(0));
+    return inverse(c, child(n, 0));
   default:
     internalError("unhandled builtin in lowering");
   }

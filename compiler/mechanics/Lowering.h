@@ -39,7 +39,14 @@ public:
   sym::Differentiator &timeDerivative() { return timeDerivative_; }
 
 private:
+  // One rule per kind family of the sema IR (see Lowering.cpp).
   Tensor lowerNode(const sema::Node &n);
+  Tensor lowerSum(const sema::Node &n);
+  Tensor lowerMul(const sema::Node &n);
+  Tensor lowerCall(const sema::Node &n);
+  Tensor lowerLinearAlgebra(const sema::Node &n);
+  // The i-th operand of n, lowered (memoised).
+  Tensor child(const sema::Node &n, size_t i);
   Tensor product(const Tensor &a, const Tensor &b);
 
   const sema::CheckedModel &model_;
