@@ -591,7 +591,7 @@ TEST_CASE("Bead on a rotating hoop: relative equilibrium with a time-dependent c
 
 // ---------------------------------------------------------------------------
 // 6. Constraints that cannot hold, and initial states off the constraints.
-TEST_CASE("Redundant constraints are named; an inconsistent init is projected or refused",
+TEST_CASE("Redundant constraints are named, and an inconsistent init is projected or refused",
           "[constraints]") {
   SECTION("the same rod twice") {
     // Phi_2 = 2 Phi_1: the rows (2x, 2y) and (4x, 4y) of C are dependent,
@@ -668,11 +668,10 @@ model PartialInit {
     CHECK(result.summary.constraintResidual < 1e-10);
   }
 
-  SECTION("the velocities are projected too, with the smallest change") {
+  SECTION("the velocities are projected too, keeping the one --init gives") {
     // After the positions, (x, y) = (0.6, -0.8); psi = 2 (x x' + y y') must
-    // vanish. The smallest change of (x', y') = (0.5, 0) in the metric of
-    // M = I removes its component along the normal nhat = (0.6, -0.8):
-    // (0.5, 0) - 0.3 (0.6, -0.8) = (0.32, 0.24).
+    // vanish. x' = 0.5 is given by --init and stays (docs/cli.md: the
+    // coordinates --init sets stay fixed), so y' = -x x' / y = 0.375.
     auto loaded = loadText(partialInit);
     driver::SimulationOptions options = runOptions(0.5, 0.05);
     options.start.init = "x' = 0.5";
@@ -680,13 +679,29 @@ model PartialInit {
     const auto &first = result.csv.rows.front();
     CHECK(first[result.csv.column("x")] == 0.6);
     MECH_CHECK_NEAR(first[result.csv.column("y")], -0.8, 1e-12, 1);
-    MECH_CHECK_NEAR(first[result.csv.column("x'")], 0.32, 1e-12, 1);
-    MECH_CHECK_NEAR(first[result.csv.column("y'")], 0.24, 1e-12, 1);
+    CHECK(first[result.csv.column("x'")] == 0.5);
+    MECH_CHECK_NEAR(first[result.csv.column("y'")], 0.375, 1e-12, 1);
     REQUIRE(result.summary.notes.size() == 1);
     INFO("note: " << result.summary.notes[0]);
     CHECK(result.summary.notes[0].find("y = -0.8 (was 0)") != std::string::npos);
-    CHECK(result.summary.notes[0].find("x' = 0.32 (was 0.5)") != std::string::npos);
-    CHECK(result.summary.notes[0].find("y' = 0.24 (was 0)") != std::string::npos);
+    CHECK(result.summary.notes[0].find("x' =") == std::string::npos);
+    CHECK(result.summary.notes[0].find("y' = 0.375 (was 0)") != std::string::npos);
+  }
+
+  SECTION("velocities nobody gave move by the smallest change") {
+    // Both velocities given and in conflict with psi = 0: neither can be
+    // kept alone without moving the other, so the fallback is the smallest
+    // change of (x', y') = (0.5, 0.5) in the metric of M = I: remove the
+    // component along nhat = (0.6, -0.8), (0.5, 0.5) - (-0.1) (0.6, -0.8)
+    // = (0.56, 0.42); psi = 0.6 * 0.56 - 0.8 * 0.42 = 0.
+    auto loaded = loadText(partialInit);
+    driver::SimulationOptions options = runOptions(0.5, 0.05);
+    options.start.init = "x = 0.6, y = -0.8, x' = 0.5, y' = 0.5";
+    RunResult result = run(*loaded, options);
+    const auto &first = result.csv.rows.front();
+    INFO("notes: " << (result.summary.notes.empty() ? "" : result.summary.notes[0]));
+    MECH_CHECK_NEAR(first[result.csv.column("x'")], 0.56, 1e-12, 1);
+    MECH_CHECK_NEAR(first[result.csv.column("y'")], 0.42, 1e-12, 1);
   }
 
   SECTION("with strictInit the same init is an error") {

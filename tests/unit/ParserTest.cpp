@@ -139,7 +139,7 @@ TEST_CASE("a file holds imports, top-level defs and a model", "[parser]") {
   CHECK(parsed->file->model()->body.empty());
 }
 
-TEST_CASE("a library has no model; an empty file is an empty library", "[parser]") {
+TEST_CASE("a library has no model, and an empty file is an empty library", "[parser]") {
   auto library = parseText("def double(x) = 2 * x\n");
   REQUIRE(library->file);
   CHECK(library->file->model() == nullptr);
