@@ -1,7 +1,7 @@
 // One lowering rule per sema IR kind.
 #include "mechanics/Lowering.h"
 
-#include "mechanics/MatrixBuiltins.h"
+#include "mechanics/Builtins.h"
 #include "support/Diagnostics.h"
 
 namespace mech::mechanics {
@@ -156,99 +156,13 @@ Tensor Lowering::lowerMul(const sema::Node &n) {
   return t;
 }
 
-// Built-in functions: the scalar ones here, those of vectors and matrices
-// in lowerLinearAlgebra.
+// Built-in functions: their one implementation (mechanics/Builtins.h), on
+// the lowered arguments.
 Tensor Lowering::lowerCall(const sema::Node &n) {
-  using B = sema::Builtin;
-  auto unary = [&](sym::Fn fn) { return Tensor::scalar(sym::apply(fn, child(n, 0).v[0])); };
-  switch (n.builtin) {
-  case B::Sin:
-    return unary(sym::Fn::Sin);
-  case B::Cos:
-    return unary(sym::Fn::Cos);
-  case B::Tan:
-    return unary(sym::Fn::Tan);
-  case B::Asin:
-    return unary(sym::Fn::Asin);
-  case B::Acos:
-    return unary(sym::Fn::Acos);
-  case B::Atan:
-    return unary(sym::Fn::Atan);
-  case B::Sinh:
-    return unary(sym::Fn::Sinh);
-  case B::Cosh:
-    return unary(sym::Fn::Cosh);
-  case B::Tanh:
-    return unary(sym::Fn::Tanh);
-  case B::Exp:
-    return unary(sym::Fn::Exp);
-  case B::Log:
-    return unary(sym::Fn::Log);
-  case B::Abs:
-    return unary(sym::Fn::Abs);
-  case B::Sign:
-    return unary(sym::Fn::Sign);
-  case B::Sqrt:
-    return Tensor::scalar(sym::sqrt(child(n, 0).v[0]));
-  case B::Atan2:
-    return Tensor::scalar(sym::atan2(child(n, 0).v[0], child(n, 1).v[0]));
-  default:
-    return lowerLinearAlgebra(n);
-  }
-}
-
-Tensor Lowering::lowerLinearAlgebra(const sema::Node &n) {
-  using B = sema::Builtin;
-  sym::Context &c = context_;
-  switch (n.builtin) {
-  case B::Dot: {
-    Tensor a = child(n, 0), b = child(n, 1);
-    std::vector<Expr> terms;
-    for (size_t k = 0; k < a.v.size(); ++k)
-      terms.push_back(a.v[k] * b.v[k]);
-    return Tensor::scalar(c.add(terms));
-  }
-  case B::Cross: {
-    Tensor a = child(n, 0), b = child(n, 1);
-    if (a.rows == 2)
-      return Tensor::scalar(a.v[0] * b.v[1] - a.v[1] * b.v[0]);
-    return {3,
-            0,
-            {a.v[1] * b.v[2] - a.v[2] * b.v[1], a.v[2] * b.v[0] - a.v[0] * b.v[2],
-             a.v[0] * b.v[1] - a.v[1] * b.v[0]}};
-  }
-  case B::Norm: {
-    Tensor a = child(n, 0);
-    std::vector<Expr> terms;
-    for (const Expr &x : a.v)
-      terms.push_back(x * x);
-    return Tensor::scalar(sym::sqrt(c.add(terms)));
-  }
-  case B::Transpose: {
-    Tensor a = child(n, 0);
-    Tensor t{a.cols, a.rows, {}};
-    for (int i = 0; i < a.cols; ++i)
-      for (int j = 0; j < a.rows; ++j)
-        t.v.push_back(a.v[static_cast<size_t>(j * a.cols + i)]);
-    return t;
-  }
-  case B::Diag: {
-    int size = static_cast<int>(n.children.size());
-    Tensor t{size, size, {}};
-    for (int i = 0; i < size; ++i)
-      for (int j = 0; j < size; ++j)
-        t.v.push_back(i == j ? child(n, static_cast<size_t>(i)).v[0] : c.zero());
-    return t;
-  }
-  case B::Det:
-    return Tensor::scalar(determinant(c, child(n, 0)));
-  case B::Trace:
-    return Tensor::scalar(trace(c, child(n, 0)));
-  case B::Inv:
-    return inverse(c, child(n, 0));
-  default:
-    internalError("unhandled builtin in lowering");
-  }
+  std::vector<Tensor> args;
+  for (size_t i = 0; i < n.children.size(); ++i)
+    args.push_back(child(n, i));
+  return applyBuiltin(context_, n.builtin, args);
 }
 
 } // namespace mech::mechanics

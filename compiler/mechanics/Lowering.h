@@ -44,7 +44,6 @@ private:
   Tensor lowerSum(const sema::Node &n);
   Tensor lowerMul(const sema::Node &n);
   Tensor lowerCall(const sema::Node &n);
-  Tensor lowerLinearAlgebra(const sema::Node &n);
   // The i-th operand of n, lowered (memoised).
   Tensor child(const sema::Node &n, size_t i);
   Tensor product(const Tensor &a, const Tensor &b);
