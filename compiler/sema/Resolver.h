@@ -1,6 +1,8 @@
 // Resolves AST expressions into the checked IR: names looked up, for/sum
 // indices and def calls expanded, units converted to SI, and shapes and
 // dimensions inferred and checked. Errors are reported and yield null.
+// Resolver.cpp holds the dispatch over expression kinds; the rules live in
+// Resolve*.cpp, one file per concern, as grouped in the private section below.
 #pragma once
 
 #include "sema/Model.h"
@@ -43,12 +45,13 @@ public:
 
   ExprRef resolve(const ast::Expr &expr, const Env &env);
   // Resolves and evaluates an integer-valued constant (ranges, indices);
-  // marks the params it uses as structural.
+  // marks the params it uses as structural (ResolveConstants.cpp).
   std::optional<long> resolveInteger(const ast::Expr &expr, const Env &env, const char *what);
   // Evaluates a scalar constant (no coordinates, no t); nullopt otherwise.
   std::optional<double> evaluateConstant(const ExprRef &expr);
 
-  // Lazily resolved lets: registered when declared, resolved on first use.
+  // Lazily resolved lets: registered when declared, resolved on first use
+  // (ResolveDefinitions.cpp).
   int declareLet(std::string name, Location location, const ast::Expr *value, const ast::Unit *unit,
                  Bindings bindings, const FileScope *defs);
   ExprRef letReference(int index, Location use);
@@ -59,7 +62,7 @@ public:
                std::vector<ExprRef> children);
 
   // The dimension of a value of the given dimension summed with another;
-  // reports a mismatch and returns nullopt.
+  // reports a mismatch and returns nullopt (ResolveUnits.cpp).
   std::optional<DimInfo> sumDimension(const DimInfo &a, const DimInfo &b, Location loc,
                                       const std::string &context, bool plural = false);
   static DimInfo productDimension(const DimInfo &a, const DimInfo &b);
@@ -67,27 +70,49 @@ public:
   Diagnostics &diagnostics() { return diagnostics_; }
   CheckedModel &model() { return model_; }
 
-  // "did you mean" for an unknown name, from the names in scope.
+  // "did you mean" for an unknown name, from the names in scope
+  // (ResolveNames.cpp).
   std::string suggestion(const std::string &name, const Env &env) const;
 
 private:
+  // Names and scopes (ResolveNames.cpp).
   ExprRef resolveName(const ast::Name &name, const Env &env);
-  ExprRef resolveIndex(const ast::Index &index, const Env &env);
+  ExprRef resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env);
   ExprRef resolveCall(const ast::Call &call, const Env &env);
-  ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);
-  ExprRef resolveSquareMatrixCall(Builtin builtin, const ast::Call &call, ExprRef matrix);
-  ExprRef expandDef(const DefEntry &def, const ast::Call &call, std::vector<ExprRef> args);
+  ExprRef reference(SymbolKind kind, int index, Location loc);
+  void checkShadowing(const std::string &name, Location loc, const Env &env);
+
+  // Indexed families and sums (ResolveFamilies.cpp).
+  ExprRef resolveIndex(const ast::Index &index, const Env &env);
+  const Symbol *indexedSymbol(const ast::Name *base, const Env &env) const;
+  void reportNotAFamily(const ast::Index &index, const ast::Name *base, const Symbol *symbol,
+                        const Env &env);
+  std::optional<std::vector<long>> resolveIndices(const ast::Index &index, const Env &env);
   ExprRef resolveSum(const ast::SumOver &sum, const Env &env);
+
+  // Built-in functions (ResolveBuiltins.cpp).
+  ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);
+
+  // Lets and defs, expanded where used (ResolveDefinitions.cpp).
+  ExprRef expandDef(const DefEntry &def, const ast::Call &call, std::vector<ExprRef> args);
+  bool resolvePendingLet(size_t let, Location use);
+  bool enterDefinition(Location use);
+
+  // Units written in the source (ResolveUnits.cpp).
+  ExprRef resolveNumber(const ast::Number &number);
+  ExprRef applyLetUnit(size_t let, ExprRef value, std::optional<DeclaredUnit> &declared);
+  void reportMisplacedUnit(const ast::Index &index, const Env &env);
+
+  // Operators: + - * / ^, vectors and matrices, components, derivatives
+  // (ResolveOperators.cpp).
   ExprRef resolveVector(const ast::Vector &vector, const Env &env);
+  ExprRef resolveMatrix(const ast::Vector &vector, const std::vector<ExprRef> &elements,
+                        DimInfo dim);
   ExprRef resolveAdd(const ast::Add &add, const Env &env);
   ExprRef resolveMul(const ast::Mul &mul, const Env &env);
   ExprRef resolvePow(const ast::Pow &pow, const Env &env);
-  ExprRef resolveNumber(const ast::Number &number);
   ExprRef resolvePrime(const ast::Prime &prime, const Env &env);
   ExprRef resolveComponent(const ast::Component &component, const Env &env);
-  ExprRef reference(SymbolKind kind, int index, Location loc);
-  void reportMisplacedUnit(const ast::Index &index, const Env &env);
-  void checkShadowing(const std::string &name, Location loc, const Env &env);
 
   struct PendingLet {
     const ast::Expr *value = nullptr;
@@ -109,7 +134,6 @@ private:
   long nodeCount_ = 0;
   int nesting_ = 0; // lets being resolved and defs being expanded, innermost last
   bool nestingReported_ = false;
-  bool enterDefinition(Location use);
 };
 
 } // namespace mech::sema

@@ -1,0 +1,219 @@
+// Names and scopes in the resolver: what a plain name or a callee means where
+// it is used (a loop or sum index, a def parameter, a symbol of the model, a
+// def, a built-in), references to symbols, shadowing of indices, and the
+// "did you mean" suggestion for an unknown name.
+#include "sema/Resolver.h"
+
+#include "support/EditDistance.h"
+
+#include <algorithm>
+
+namespace mech::sema {
+
+const char *symbolKindName(SymbolKind kind) {
+  switch (kind) {
+  case SymbolKind::Param:
+    return "param";
+  case SymbolKind::Coord:
+    return "coordinate";
+  case SymbolKind::Let:
+    return "let";
+  case SymbolKind::Term:
+    return "kinetic, potential or dissipation term";
+  case SymbolKind::Constraint:
+    return "constraint";
+  case SymbolKind::Particle:
+    return "particle";
+  case SymbolKind::Body:
+    return "body";
+  case SymbolKind::Output:
+    return "output";
+  case SymbolKind::LoopIndex:
+    return "loop variable";
+  }
+  return "name";
+}
+
+std::string Resolver::suggestion(const std::string &name, const Env &env) const {
+  // Past the error limit the message is dropped: no hint is searched for,
+  // so that many unknown names cost no more than a hundred.
+  if (diagnostics_.full())
+    return "";
+  std::string best;
+  // Short names are too close to everything to suggest anything useful.
+  int bestDistance = name.size() <= 2 ? 1 : name.size() <= 4 ? 2 : 3;
+  auto consider = [&](const std::string &candidate) {
+    // The distance is at least the difference in length: most candidates
+    // are rejected without the dynamic-programming table.
+    size_t longer = std::max(name.size(), candidate.size());
+    size_t shorter = std::min(name.size(), candidate.size());
+    if (candidate.size() <= 1 || longer - shorter >= static_cast<size_t>(bestDistance))
+      return;
+    int distance = editDistance(name, candidate);
+    if (distance > 0 && distance < bestDistance)
+      bestDistance = distance, best = candidate;
+  };
+  if (env.modelNames)
+    for (const auto &[symbol, info] : symbols)
+      consider(symbol);
+  for (const auto &[index, value] : env.indices)
+    consider(index);
+  for (const auto &[arg, value] : env.args)
+    consider(arg);
+  if (env.defs)
+    for (const auto &[def, entry] : env.defs->defs)
+      consider(def);
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
+  switch (kind) {
+  case SymbolKind::Param: {
+    const Param &param = model_.params[static_cast<size_t>(index)];
+    auto node =
+        std::const_pointer_cast<Node>(make(ExprKind::Param, Shape::scalar(), param.dim, loc, {}));
+    node->index = index;
+    return node;
+  }
+  case SymbolKind::Coord: {
+    const Coord &coord = model_.coords[static_cast<size_t>(index)];
+    auto node =
+        std::const_pointer_cast<Node>(make(ExprKind::Coord, Shape::scalar(), coord.dim, loc, {}));
+    node->index = index;
+    node->coordOrder = 0;
+    return node;
+  }
+  case SymbolKind::Let:
+  case SymbolKind::Term:
+    return letReference(index, loc);
+  case SymbolKind::Constraint: {
+    const Constraint &constraint = model_.constraints[static_cast<size_t>(index)];
+    auto node = std::const_pointer_cast<Node>(
+        make(ExprKind::Multiplier, Shape::scalar(), constraint.multiplierDim, loc, {}));
+    node->index = index;
+    node->usesMultiplier = true;
+    return node;
+  }
+  default:
+    internalError("reference to a symbol that is not a value");
+  }
+}
+
+// Indices and def parameters come first, innermost first; then the model's
+// symbols; a def or a built-in named without a call is an error.
+ExprRef Resolver::resolveName(const ast::Name &name, const Env &env) {
+  for (auto it = env.indices.rbegin(); it != env.indices.rend(); ++it)
+    if (it->first == name.name)
+      return number(static_cast<double>(it->second), Rational(it->second), name.location);
+  for (auto it = env.args.rbegin(); it != env.args.rend(); ++it)
+    if (it->first == name.name)
+      return it->second;
+  if (env.modelNames) {
+    auto found = symbols.find(name.name);
+    if (found != symbols.end())
+      return resolveSymbol(name, found->second, env);
+  }
+  if (env.defs && env.defs->defs.count(name.name)) {
+    diagnostics_.error(name.location, "'" + name.name + "' is a def; call it with arguments: " +
+                                          name.name + "(...)");
+    return nullptr;
+  }
+  if (findBuiltin(name.name) || name.name == "sum") {
+    diagnostics_.error(name.location,
+                       "'" + name.name + "' is a function; call it: " + name.name + "(...)");
+    return nullptr;
+  }
+  if (!env.modelNames) {
+    // The same words as the check of library defs, so it is reported once.
+    diagnostics_.error(name.location, "unknown name '" + name.name +
+                                          "' (a def outside a model sees only its parameters)");
+    return nullptr;
+  }
+  diagnostics_.error(name.location,
+                     "unknown name '" + name.name + "'" + suggestion(name.name, env));
+  return nullptr;
+}
+
+// A plain name that is a symbol of the model: a value, unless it is a family
+// (which needs an index), a multiplier outside an output, or an item.
+ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env) {
+  if (symbol.family) {
+    diagnostics_.error(name.location, "'" + name.name + "' is an indexed family of " +
+                                          symbolKindName(symbol.kind) + "s; write " + name.name +
+                                          "[i]");
+    return nullptr;
+  }
+  switch (symbol.kind) {
+  case SymbolKind::Param:
+  case SymbolKind::Coord:
+  case SymbolKind::Let:
+  case SymbolKind::Term:
+    return reference(symbol.kind, symbol.index, name.location);
+  case SymbolKind::Constraint:
+    if (!env.allowMultipliers) {
+      diagnostics_.error(name.location, "the multiplier of constraint '" + name.name +
+                                            "' can only be used in an output");
+      return nullptr;
+    }
+    return reference(symbol.kind, symbol.index, name.location);
+  default:
+    diagnostics_.error(name.location,
+                       "'" + name.name + "' is a " + symbolKindName(symbol.kind) + ", not a value");
+    return nullptr;
+  }
+}
+
+// A callee is a def (unless a def parameter of that name hides it), else a
+// built-in; sum without a range, a symbol and anything else are errors.
+ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
+  std::vector<ExprRef> args;
+  bool ok = true;
+  for (const ast::ExprPtr &arg : call.args) {
+    ExprRef value = resolve(*arg, env);
+    ok = ok && value != nullptr;
+    args.push_back(value);
+  }
+  bool shadowedByValue = false;
+  for (const auto &[name, value] : env.args)
+    shadowedByValue = shadowedByValue || name == call.callee;
+  if (!shadowedByValue && env.defs) {
+    auto def = env.defs->defs.find(call.callee);
+    if (def != env.defs->defs.end()) {
+      if (!ok)
+        return nullptr;
+      return expandDef(def->second, call, std::move(args));
+    }
+  }
+  if (auto builtin = findBuiltin(call.callee)) {
+    if (!ok)
+      return nullptr;
+    return resolveBuiltin(*builtin, call, std::move(args));
+  }
+  if (call.callee == "sum") {
+    diagnostics_.error(call.location, "sum takes an index and a range: sum(i in 1..n, expr)");
+    return nullptr;
+  }
+  if (env.modelNames && symbols.count(call.callee)) {
+    diagnostics_.error(call.calleeLocation, "'" + call.callee + "' is a " +
+                                                symbolKindName(symbols.at(call.callee).kind) +
+                                                ", not a function (write * for a product)");
+    return nullptr;
+  }
+  diagnostics_.error(call.calleeLocation,
+                     "unknown function '" + call.callee + "'" + suggestion(call.callee, env));
+  return nullptr;
+}
+
+// A sum's index may not hide an enclosing index or a symbol of the model.
+void Resolver::checkShadowing(const std::string &name, Location loc, const Env &env) {
+  std::string what;
+  for (const auto &[index, value] : env.indices)
+    if (index == name)
+      what = "an enclosing index";
+  if (what.empty() && env.modelNames && symbols.count(name))
+    what = std::string("a ") + symbolKindName(symbols.at(name).kind);
+  if (!what.empty())
+    diagnostics_.error(loc, "index '" + name + "' shadows " + what + " of the same name");
+}
+
+} // namespace mech::sema

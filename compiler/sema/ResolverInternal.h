@@ -1,0 +1,30 @@
+// Helpers shared by the files of the resolver (Resolve*.cpp), internal to
+// compiler/sema: the dimension arithmetic behind the operators and the
+// built-ins with its messages, and the test for a bracket that reads as a
+// unit. Defined in ResolveUnits.cpp.
+#pragma once
+
+#include "sema/Dimension.h"
+#include "syntax/Ast.h"
+
+#include <string>
+
+namespace mech::sema {
+
+// 1/d, where d is known; unchecked when the exponents leave their limits.
+DimInfo inverseDimension(const DimInfo &d);
+
+// Why a dimension could not be formed: an exponent left the limit.
+std::string exponentLimitMessage(const DimInfo &operand, const std::string &operation);
+
+// Dimensionless, or not known (and so not to be reported).
+bool isDimensionless(const DimInfo &d);
+
+// The dimension as messages show it.
+std::string describeDimension(const DimInfo &d);
+
+// True when every leaf of e is a known unit symbol or a number, and one is a
+// unit symbol: `[1/s]` written after something that is not a number.
+bool looksLikeUnit(const ast::Expr &e);
+
+} // namespace mech::sema
