@@ -84,7 +84,7 @@ std::vector<std::string> inputsOf(const std::string &text) {
     std::string line =
         text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     pending = pending.empty() ? line : pending + "\n" + line;
-    if (!cli::ReplSession::needsMoreInput(pending)) {
+    if (!repl::ReplSession::needsMoreInput(pending)) {
       inputs.push_back(pending);
       pending.clear();
     }
