@@ -185,24 +185,10 @@ std::vector<OptionSpec> integrationOptions() {
   };
 }
 
-CommandSpec simulateCommand() {
-  CommandSpec spec{
-      "simulate",
-      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint]\n"
-      "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
-      "       [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
-      "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
-      "       [--baumgarte a,b]",
-      "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
-      "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
-      "state off the constraints is projected onto them (an error with --strict-init), and so "
-      "is the state after every step (unless --no-projection); --baumgarte a,b stabilizes "
-      "C*q'' = gamma - 2a*psi - b^2*Phi",
-      Operands::OneFile,
-      integrationOptions(),
-      {},
-      true};
-  std::vector<OptionSpec> more = {
+// The options of simulate after the integration: --set, where the run
+// goes, the back end and the treatment of the constraints.
+std::vector<OptionSpec> runOutputOptions() {
+  return {
       {"--set",
        "",
        T::Repeated,
@@ -277,6 +263,26 @@ CommandSpec simulateCommand() {
        "no effect on a model without constraints",
        {}},
   };
+}
+
+CommandSpec simulateCommand() {
+  CommandSpec spec{
+      "simulate",
+      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint]\n"
+      "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
+      "       [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
+      "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
+      "       [--baumgarte a,b]",
+      "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
+      "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
+      "state off the constraints is projected onto them (an error with --strict-init), and so "
+      "is the state after every step (unless --no-projection); --baumgarte a,b stabilizes "
+      "C*q'' = gamma - 2a*psi - b^2*Phi",
+      Operands::OneFile,
+      integrationOptions(),
+      {},
+      true};
+  std::vector<OptionSpec> more = runOutputOptions();
   spec.options.insert(spec.options.end(), more.begin(), more.end());
   return spec;
 }

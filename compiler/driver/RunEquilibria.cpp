@@ -271,6 +271,86 @@ std::string nonFiniteLinearization(const mechanics::Equations &eq,
   return bad.text();
 }
 
+// What linearize reports at a state: the sample, the rest balanced by the
+// constraints, A (empty when not formed), the notes, and whether f (with
+// the constraint forces) is not zero there.
+struct Linearization {
+  const mechanics::Equations &eq;
+  const mechanics::State &state;
+  const mechanics::LinearSample &s;
+  const mechanics::RestWithConstraints &rest;
+  const Matrix &A;
+  const std::vector<std::string> &notes;
+  bool notAtRest;
+};
+
+std::string linearizationJson(const Linearization &r) {
+  const mechanics::Equations &eq = r.eq;
+  JsonWriter json;
+  json.beginObject().key("model").value(eq.model).key("q").beginObject();
+  for (size_t j = 0; j < r.state.q.size(); ++j)
+    json.key(eq.coordinates[j]).value(r.state.q[j]);
+  json.endObject().key("t").value(r.state.t);
+  json.key("f").beginArray();
+  for (double v : r.s.f)
+    json.value(v);
+  json.endArray();
+  jsonMatrix(json, "M", r.s.M);
+  jsonMatrix(json, "K", r.rest.K);
+  jsonMatrix(json, "D", r.s.D);
+  if (!eq.constraints.empty()) {
+    jsonMatrix(json, "C", r.s.C);
+    json.key("multipliers").beginObject();
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      json.key(eq.constraints[i].name).value(r.rest.lambda[i]);
+    json.endObject();
+  }
+  if (r.A.empty())
+    json.key("A").null();
+  else
+    jsonMatrix(json, "A", r.A);
+  json.key("notes").beginArray();
+  if (r.notAtRest)
+    json.value("not an equilibrium: K and D are the derivatives of f there");
+  for (const std::string &note : r.notes)
+    json.value(note);
+  json.endArray();
+  json.endObject();
+  return json.str() + "\n";
+}
+
+std::string linearizationText(const Linearization &r) {
+  const mechanics::Equations &eq = r.eq;
+  std::ostringstream out;
+  out << "Linearization of " << eq.model << " about " << stateText(eq, r.state.q)
+      << " (t = " << number(r.state.t) << "): M dq'' + D dq' + K dq = 0\n";
+  bool constrained = !eq.constraints.empty();
+  if (r.notAtRest)
+    out << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
+        << list(r.rest.residual) << "]); K and D are the derivatives of f there\n";
+  for (const std::string &note : r.notes)
+    out << "  note: " << note << "\n";
+  if (constrained) {
+    out << "  multipliers balancing f at this configuration (least squares):";
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      out << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(r.rest.lambda[i]);
+    out << "\n";
+  }
+  printMatrix(out, "M", r.s.M);
+  printMatrix(out, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", r.rest.K);
+  printMatrix(out, "D = -df/dq'", r.s.D);
+  if (constrained) {
+    printMatrix(out, "C", r.s.C);
+    out << "  A: not formed for a constrained model (mech equilibria reduces it to the "
+           "constraint tangent space)\n";
+  } else if (r.A.empty()) {
+    out << "  A: not formed, the mass matrix is singular\n";
+  } else {
+    printMatrix(out, "A = [[0, I], [-M^-1 K, -M^-1 D]]", r.A);
+  }
+  return out.str();
+}
+
 } // namespace
 
 int runLinearize(const CommandLine &line, Session &session, const CommandIo &io) {
@@ -309,66 +389,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     force = std::max(force, std::abs(v));
   for (double v : s.f)
     scale = std::max(scale, std::abs(v));
-  if (line.has("--json")) {
-    JsonWriter json;
-    json.beginObject().key("model").value(eq.model).key("q").beginObject();
-    for (size_t j = 0; j < state->q.size(); ++j)
-      json.key(eq.coordinates[j]).value(state->q[j]);
-    json.endObject().key("t").value(state->t);
-    json.key("f").beginArray();
-    for (double v : s.f)
-      json.value(v);
-    json.endArray();
-    jsonMatrix(json, "M", s.M);
-    jsonMatrix(json, "K", rest.K);
-    jsonMatrix(json, "D", s.D);
-    if (!eq.constraints.empty()) {
-      jsonMatrix(json, "C", s.C);
-      json.key("multipliers").beginObject();
-      for (size_t i = 0; i < eq.constraints.size(); ++i)
-        json.key(eq.constraints[i].name).value(rest.lambda[i]);
-      json.endObject();
-    }
-    if (A.empty())
-      json.key("A").null();
-    else
-      jsonMatrix(json, "A", A);
-    json.key("notes").beginArray();
-    if (force > 1e-9 * std::max(1.0, scale))
-      json.value("not an equilibrium: K and D are the derivatives of f there");
-    for (const std::string &note : notes)
-      json.value(note);
-    json.endArray();
-    json.endObject();
-    io.out << json.str() << "\n";
-    return kExitOk;
-  }
-  io.out << "Linearization of " << eq.model << " about " << stateText(eq, state->q)
-         << " (t = " << number(state->t) << "): M dq'' + D dq' + K dq = 0\n";
-  bool constrained = !eq.constraints.empty();
-  if (force > 1e-9 * std::max(1.0, scale))
-    io.out << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
-           << list(rest.residual) << "]); K and D are the derivatives of f there\n";
-  for (const std::string &note : notes)
-    io.out << "  note: " << note << "\n";
-  if (constrained) {
-    io.out << "  multipliers balancing f at this configuration (least squares):";
-    for (size_t i = 0; i < eq.constraints.size(); ++i)
-      io.out << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(rest.lambda[i]);
-    io.out << "\n";
-  }
-  printMatrix(io.out, "M", s.M);
-  printMatrix(io.out, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", rest.K);
-  printMatrix(io.out, "D = -df/dq'", s.D);
-  if (constrained) {
-    printMatrix(io.out, "C", s.C);
-    io.out << "  A: not formed for a constrained model (mech equilibria reduces it to the "
-              "constraint tangent space)\n";
-  } else if (A.empty()) {
-    io.out << "  A: not formed, the mass matrix is singular\n";
-  } else {
-    printMatrix(io.out, "A = [[0, I], [-M^-1 K, -M^-1 D]]", A);
-  }
+  Linearization report{eq, *state, s, rest, A, notes, force > 1e-9 * std::max(1.0, scale)};
+  io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
   return kExitOk;
 }
 
