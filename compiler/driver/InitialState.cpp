@@ -90,8 +90,7 @@ std::optional<mechanics::State> consistentState(LoadedModel &loaded, const std::
   if (atRest)
     std::fill(state->qd.begin(), state->qd.end(), 0.0);
   std::vector<double> params = loaded.paramValues();
-  auto programs = mechanics::KernelPrograms::build(loaded.equations(), params.size());
-  auto kernels = mechanics::interpretedKernels(programs);
+  auto kernels = mechanics::interpretedKernels(loaded.programs());
   std::vector<double> x(state->q);
   x.insert(x.end(), state->qd.begin(), state->qd.end());
   if (!ontoConstraints(loaded, *kernels, params, state->t, x, given, "the state given by --at",

@@ -176,7 +176,7 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   const sema::CheckedModel &model = loaded.model();
   const mechanics::Equations &eq = loaded.equations();
   std::vector<double> params = loaded.paramValues();
-  auto programs = mechanics::KernelPrograms::build(eq, params.size());
+  const mechanics::KernelPrograms &programs = loaded.programs();
 
   // The model's init, on its constraints, as the CLI would start from it.
   auto kernels = mechanics::interpretedKernels(programs);

@@ -14,6 +14,13 @@ std::vector<double> LoadedModel::paramValues() const {
   return values;
 }
 
+const mechanics::KernelPrograms &LoadedModel::programs() {
+  if (!programs_)
+    programs_ = std::make_unique<mechanics::KernelPrograms>(
+        mechanics::KernelPrograms::build(equations(), analysis.model->params.size()));
+  return *programs_;
+}
+
 namespace {
 
 // Loads with the settings; `analyze` runs sema on the compilation.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mechanics/Evaluation.h"
+#include "mechanics/Kernels.h"
 #include "mechanics/Lagrange.h"
 #include "sema/Analyzer.h"
 #include "sema/Values.h"
@@ -24,6 +25,13 @@ struct LoadedModel {
   const sema::CheckedModel &model() const { return *analysis.model; }
   const mechanics::Equations &equations() const { return derivation->equations; }
   std::vector<double> paramValues() const;
+  // The CSE'd programs of the derivation (mechanics::KernelPrograms), built
+  // on first use and kept: a session's :eval, :sim and :build after one
+  // another build them once. They do not depend on the param values.
+  const mechanics::KernelPrograms &programs();
+
+private:
+  std::unique_ptr<mechanics::KernelPrograms> programs_;
 };
 
 // Loads, checks and (with derive) derives. `settings` are the texts given to

@@ -271,9 +271,9 @@ void indexed(std::vector<std::string> &names, const std::string &what,
 }
 
 // The CSE'd programs the back ends run, with named inputs and outputs.
-std::string programsDump(const LoadedModel &loaded) {
+std::string programsDump(LoadedModel &loaded) {
   const mechanics::Equations &eq = loaded.equations();
-  auto programs = mechanics::KernelPrograms::build(eq, loaded.model().params.size());
+  const mechanics::KernelPrograms &programs = loaded.programs();
   std::vector<std::string> inputs = inputNames(loaded.model(), eq), constraints;
   for (const auto &c : eq.constraints)
     constraints.push_back(c.name);
@@ -314,8 +314,7 @@ int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io)
     io.out << programsDump(loaded);
     return kExitOk;
   }
-  auto programs =
-      mechanics::KernelPrograms::build(loaded.equations(), loaded.model().params.size());
+  const mechanics::KernelPrograms &programs = loaded.programs();
   std::string error;
   std::string ir = jit::kernelsIr(programs, error);
   if (ir.empty()) {

@@ -133,8 +133,7 @@ bool placeOnConstraints(LoadedModel &loaded, const std::vector<double> &params,
   std::vector<bool> holonomic = mechanics::holonomicFlags(eq);
   if (std::find(holonomic.begin(), holonomic.end(), true) == holonomic.end())
     return true;
-  auto programs = mechanics::KernelPrograms::build(eq, params.size());
-  auto kernels = mechanics::interpretedKernels(programs);
+  auto kernels = mechanics::interpretedKernels(loaded.programs());
   mechanics::ConstraintProjector projector(*kernels, params, holonomic);
   std::vector<double> x(2 * n, 0.0);
   std::copy(state.q.begin(), state.q.end(), x.begin());

@@ -453,7 +453,11 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   if (options.baumgarte)
     stabilized =
         mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
-  auto programs = mechanics::KernelPrograms::build(stabilized ? *stabilized : eq, params.size());
+  std::optional<mechanics::KernelPrograms> stabilizedPrograms;
+  if (stabilized)
+    stabilizedPrograms = mechanics::KernelPrograms::build(*stabilized, params.size());
+  const mechanics::KernelPrograms &programs =
+      stabilizedPrograms ? *stabilizedPrograms : loaded.programs();
   std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, model, options, summary);
   summary.compileSeconds = since(compileStart);
 
