@@ -62,13 +62,13 @@ std::string usageText() {
     out << "  " << spec.name << " " << synopsis << "\n";
     out << std::string(23, ' ') << wrap(spec.summary, 23, 23) << "\n";
   }
-  out << "options:\n"
-      << "  --dump=ast FILE      print the syntax tree\n"
-      << "  --dump=sema FILE     print the checked model (names resolved, SI values)\n"
-      << "  --dump=eom FILE      print the derived equations (the Lagrange IR)\n"
-      << "  --dump=program FILE  print the CSE'd programs of the kernels\n"
-      << "  --dump=llvm FILE     print the optimized LLVM IR of the model's kernels\n"
-      << "  --set p=v            set a param (values may carry units: --set l=30[cm])\n"
+  out << "options:\n";
+  for (const Stage &stage : pipelineStages()) {
+    std::string words = "  --dump=" + stage.name + " FILE";
+    out << words << std::string(words.size() < 23 ? 23 - words.size() : 1, ' ') << "print "
+        << stage.what << "\n";
+  }
+  out << "  --set p=v            set a param (values may carry units: --set l=30[cm])\n"
       << "  --help               show this help (mech help COMMAND: its options)\n"
       << "  --version            show the version, the LLVM version and the host\n\n"
       << "exit status: 0 success, 1 errors in a model, 2 usage errors\n"

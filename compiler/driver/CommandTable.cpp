@@ -465,6 +465,34 @@ const OptionSpec *CommandSpec::option(const std::string &wanted) const {
   return nullptr;
 }
 
+const std::vector<Stage> &pipelineStages() {
+  static const std::vector<Stage> stages = {
+      {"ast", "the syntax tree", false},
+      {"sema", "the checked model (names resolved, SI values)", false},
+      {"eom", "the derived equations (the Lagrange IR)", true},
+      {"program", "the CSE'd programs of the kernels", true},
+      {"llvm", "the optimized LLVM IR of the model's kernels", true}};
+  return stages;
+}
+
+const Stage *findStage(const std::string &name) {
+  for (const Stage &stage : pipelineStages())
+    if (stage.name == name)
+      return &stage;
+  return nullptr;
+}
+
+std::string stageList(bool derivingOnly) {
+  std::vector<Stage> stages;
+  for (const Stage &stage : pipelineStages())
+    if (stage.model || !derivingOnly)
+      stages.push_back(stage);
+  std::string text;
+  for (size_t i = 0; i < stages.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == stages.size() ? " or " : ", ") + stages[i].name;
+  return text;
+}
+
 const std::vector<CommandSpec> &commandTable() {
   static const std::vector<CommandSpec> table = {
       checkCommand(), fmtCommand(),        equationsCommand(), simulateCommand(),

@@ -55,6 +55,20 @@ struct CommandSpec {
   const OptionSpec *option(const std::string &name) const;
 };
 
+// The stages of the pipeline that --dump=STAGE prints, in pipeline order
+// (as Halide's Lower.cpp dumps after each pass): the syntax tree, the
+// checked model, the Lagrange IR, the CSE'd programs, the LLVM IR.
+struct Stage {
+  std::string name;
+  std::string what;   // for the usage text
+  bool model = false; // derives the model (takes --set); else reads the file only
+};
+const std::vector<Stage> &pipelineStages();
+const Stage *findStage(const std::string &name);
+// "ast, sema, eom, program or llvm" (with `derivingOnly`, "eom, program or
+// llvm": the stages that take --set).
+std::string stageList(bool derivingOnly = false);
+
 // Every command, in the order --help lists them.
 const std::vector<CommandSpec> &commandTable();
 const CommandSpec *findCommand(const std::string &name);

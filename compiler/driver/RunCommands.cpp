@@ -52,7 +52,7 @@ std::optional<int> checkOutputs(const std::string &command, Session &session,
 
 bool isModelCommand(const CommandLine &line) {
   if (line.command == "--dump")
-    return line.stage == "eom" || line.stage == "program" || line.stage == "llvm";
+    return findStage(line.stage) != nullptr && findStage(line.stage)->model;
   return line.command != "check" && line.command != "fmt" && line.command != "repl";
 }
 

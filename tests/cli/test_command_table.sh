@@ -71,5 +71,5 @@ contains "M[y,y] the same instruction" out "M[y,y] = %0"
 contains "gamma from the velocities" out "%15 = -2*%14 + -2*%12"
 contains "outputs named" out "tension = %3"
 expect "--set with --dump=ast" 2 "$mech" --dump=ast "$root/examples/cartesian_pendulum.mech" --set m=2
-contains "--set only where it matters" err "--set applies to the eom, program and llvm stages"
+contains "--set only where it matters" err "--set applies to the eom, program or llvm stages"
 finish

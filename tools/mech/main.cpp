@@ -54,9 +54,8 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
   if (command.rfind("--dump=", 0) == 0) {
     stage = command.substr(7);
     command = "--dump";
-    if (stage != "ast" && stage != "sema" && stage != "eom" && stage != "program" &&
-        stage != "llvm")
-      return io.usageError("unknown dump stage '" + stage + "' (ast, sema, eom, program or llvm)");
+    if (findStage(stage) == nullptr)
+      return io.usageError("unknown dump stage '" + stage + "' (" + stageList() + ")");
   }
   const CommandSpec *spec = findCommand(command);
   if (spec == nullptr)
@@ -74,8 +73,8 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
     return mech::cli::runRepl(*line, searchPath);
   if (!isModelCommand(*line)) {
     if (line->has("--set"))
-      return io.usageError("--dump=" + stage +
-                           ": --set applies to the eom, program and llvm stages");
+      return io.usageError("--dump=" + stage + ": --set applies to the " + stageList(true) +
+                           " stages");
     return runFileCommand(*line, searchPath, io);
   }
   Session session(searchPath);
