@@ -76,7 +76,7 @@ public:
 
   // LDL^T in place of the n*n matrix A in memory (row-major); the status
   // (i32 1) when a pivot is not above relativeTolerance times the largest
-  // diagonal entry. Mirrors mechanics::solveLdlt.
+  // diagonal entry. Mirrors runtime::solveLdlt.
   llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
 
   // Forward substitution, diagonal, back substitution with a factored A; y
@@ -87,7 +87,7 @@ public:
   llvm::Value *solveLoops(size_t n, llvm::Value *M, llvm::Value *y);
 
   // The first-kind equations from the buffer M (n*n), f (n), C (m*n),
-  // gamma (m), as mechanics::solveConstrained (read that for the method);
+  // gamma (m), as runtime::solveConstrained (read that for the method);
   // q'' into qdd and the multipliers into lambda (memory). Returns the
   // status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
   llvm::Value *solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,

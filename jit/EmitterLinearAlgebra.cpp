@@ -1,7 +1,7 @@
 // Emission of the kernels' linear algebra: M q'' = f by LDL^T (unrolled
 // into straight-line code for small systems, loops over memory for large
 // ones) and the first-kind equations with constraints. The algorithms mirror
-// mechanics::solveLdlt and mechanics::solveConstrained, which the
+// runtime::solveLdlt and runtime::solveConstrained, which the
 // interpreter runs, so that both back ends give one answer.
 #include "jit/Emitter.h"
 
@@ -74,7 +74,7 @@ llvm::Value *Emitter::element(llvm::Value *base, llvm::Value *row, llvm::Value *
 
 // LDL^T in place of the n*n matrix A in memory (row-major); the status
 // (i32 1) when a pivot is not above relativeTolerance times the largest
-// diagonal entry. Mirrors mechanics::solveLdlt.
+// diagonal entry. Mirrors runtime::solveLdlt.
 llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance) {
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
   llvm::Value *status = stackSlot(b_.getInt32Ty());
@@ -153,7 +153,7 @@ llvm::Value *Emitter::solveLoops(size_t n, llvm::Value *M, llvm::Value *y) {
 }
 
 // The first-kind equations from the buffer M (n*n), f (n), C (m*n),
-// gamma (m), as mechanics::solveConstrained (read that for the method);
+// gamma (m), as runtime::solveConstrained (read that for the method);
 // q'' into qdd and the multipliers into lambda (memory). Returns the
 // status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
 llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,

@@ -8,16 +8,18 @@
 #include "mechanics/Lagrange.h"
 #include "symbolic/Program.h"
 
+#include "runtime/DenseSolve.h"
+
 #include <memory>
 #include <vector>
 
 namespace mech::mechanics {
 
-inline constexpr int kStatusOk = 0;
-inline constexpr int kStatusSingularMassMatrix = 1;
+inline constexpr int kStatusOk = runtime::kSolveOk;
+inline constexpr int kStatusSingularMassMatrix = runtime::kSolveSingular;
 inline constexpr int kStatusKernelNotCompiled = 2;
 // The constraint Jacobian C has dependent rows at the state.
-inline constexpr int kStatusRedundantConstraints = 3;
+inline constexpr int kStatusRedundantConstraints = runtime::kSolveRedundant;
 
 class Kernels {
 public:
@@ -51,29 +53,12 @@ struct KernelPrograms {
   static KernelPrograms build(const Equations &equations, size_t params, bool cheaperForms = true);
 };
 
-// Solves M y = b in place (b becomes y) by LDL^T without pivoting; M is
-// overwritten. Returns kStatusSingularMassMatrix on a pivot that is not
-// positive (relative to the largest diagonal entry).
-int solveLdlt(size_t n, double *M, double *b);
-
-// Pivots of M below this fraction of its largest diagonal entry count as
-// zero; so do pivots of the Schur complement below kSchurTolerance of its
-// largest (a looser bound: its entries carry the rounding of a solve).
-inline constexpr double kPivotTolerance = 1e-13;
-inline constexpr double kSchurTolerance = 1e-10;
-
-// The equations of the first kind, M q'' = f + C^T lambda, C q'' = gamma,
-// for n coordinates and m constraints (C row-major m*n). M may be singular
-// where C holds: the solve works on M + s C^T C (s scales C^T C to M),
-// which is positive definite exactly when M is on the null space of C,
-// then on the Schur complement S = C (M + s C^T C)^-1 C^T, positive
-// definite exactly when C has full rank. M is overwritten. Returns
-// kStatusSingularMassMatrix or kStatusRedundantConstraints on failure.
-int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
-                     const double *gamma, double *qdd, double *lambda);
-
-// The C++ original of the algorithm the JIT emits; the scale s.
-double constraintScale(size_t n, size_t m, const double *M, const double *C);
+// The dense solves live in runtime/ (runtime/DenseSolve.h).
+using runtime::constraintScale;
+using runtime::kPivotTolerance;
+using runtime::kSchurTolerance;
+using runtime::solveConstrained;
+using runtime::solveLdlt;
 
 std::unique_ptr<Kernels> interpretedKernels(const KernelPrograms &programs);
 

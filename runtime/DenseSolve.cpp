@@ -1,0 +1,119 @@
+// Dense solves of the equations of motion (runtime/DenseSolve.h): LDL^T
+// without pivoting, and the constrained system through M + s C^T C and its
+// Schur complement. The JIT emits the same algorithm (jit/
+// EmitterLinearAlgebra.cpp); the interpreter back end and the evaluator call
+// these.
+#include "runtime/DenseSolve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace mech::runtime {
+
+namespace {
+
+// LDL^T of the symmetric n*n matrix A in place (the strict lower triangle
+// holds L, the diagonal D); false on a pivot that is not positive relative
+// to the largest diagonal entry.
+bool factorLdlt(size_t n, double *A, double relativeTolerance) {
+  double largest = 0;
+  for (size_t j = 0; j < n; ++j)
+    largest = std::max(largest, std::abs(A[j * n + j]));
+  double tolerance = relativeTolerance * largest;
+  for (size_t j = 0; j < n; ++j) {
+    double d = A[j * n + j];
+    for (size_t k = 0; k < j; ++k)
+      d -= A[j * n + k] * A[j * n + k] * A[k * n + k];
+    if (!(d > tolerance))
+      return false;
+    A[j * n + j] = d;
+    for (size_t i = j + 1; i < n; ++i) {
+      double s = A[i * n + j];
+      for (size_t k = 0; k < j; ++k)
+        s -= A[i * n + k] * A[j * n + k] * A[k * n + k];
+      A[i * n + j] = s / d;
+    }
+  }
+  return true;
+}
+
+// Solves with a factored A, b in place.
+void substituteLdlt(size_t n, const double *A, double *b) {
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < i; ++k)
+      b[i] -= A[i * n + k] * b[k];
+  for (size_t i = 0; i < n; ++i)
+    b[i] /= A[i * n + i];
+  for (size_t i = n; i-- > 0;)
+    for (size_t k = i + 1; k < n; ++k)
+      b[i] -= A[k * n + i] * b[k];
+}
+
+} // namespace
+
+int solveLdlt(size_t n, double *M, double *b) {
+  if (!factorLdlt(n, M, kPivotTolerance))
+    return kSolveSingular;
+  substituteLdlt(n, M, b);
+  return kSolveOk;
+}
+
+double constraintScale(size_t n, size_t m, const double *M, const double *C) {
+  double inertia = 0, rows = 0;
+  for (size_t j = 0; j < n; ++j)
+    inertia = std::max(inertia, std::abs(M[j * n + j]));
+  for (size_t i = 0; i < m; ++i) {
+    double row = 0;
+    for (size_t k = 0; k < n; ++k)
+      row += C[i * n + k] * C[i * n + k];
+    rows = std::max(rows, row);
+  }
+  if (rows == 0)
+    return 1;
+  return (inertia > 0 ? inertia : 1) / rows;
+}
+
+int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
+                     const double *gamma, double *qdd, double *lambda) {
+  double s = constraintScale(n, m, M, C);
+  // M + s C^T C and f + s C^T gamma: the same solutions, since C q'' = gamma.
+  std::vector<double> y(f, f + n), Z(m * n), S(m * m), r(m);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      y[j] += s * C[i * n + j] * gamma[i];
+      for (size_t k = 0; k < n; ++k)
+        M[j * n + k] += s * C[i * n + j] * C[i * n + k];
+    }
+  if (!factorLdlt(n, M, kPivotTolerance))
+    return kSolveSingular;
+  substituteLdlt(n, M, y.data());
+  // Z = (M + s C^T C)^-1 C^T, one row of C at a time.
+  std::copy(C, C + m * n, Z.begin());
+  for (size_t i = 0; i < m; ++i)
+    substituteLdlt(n, M, Z.data() + i * n);
+  for (size_t i = 0; i < m; ++i) {
+    r[i] = -gamma[i];
+    for (size_t k = 0; k < n; ++k)
+      r[i] += C[i * n + k] * y[k];
+    for (size_t j = 0; j < m; ++j) {
+      double sum = 0;
+      for (size_t k = 0; k < n; ++k)
+        sum += C[i * n + k] * Z[j * n + k];
+      S[i * m + j] = sum;
+    }
+  }
+  if (!factorLdlt(m, S.data(), kSchurTolerance))
+    return kSolveRedundant;
+  substituteLdlt(m, S.data(), r.data()); // r = mu = -lambda
+  for (size_t k = 0; k < n; ++k) {
+    qdd[k] = y[k];
+    for (size_t i = 0; i < m; ++i)
+      qdd[k] -= Z[i * n + k] * r[i];
+  }
+  for (size_t i = 0; i < m; ++i)
+    lambda[i] = -r[i];
+  return kSolveOk;
+}
+
+} // namespace mech::runtime
