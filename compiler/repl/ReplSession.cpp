@@ -51,7 +51,7 @@ const CommandHelp kCommands[] = {
     {":undo", ":undo", "remove the last declaration typed"},
     {":save", ":save FILE", "write the current model to FILE"},
     {":eom", ":eom [--latex | --json]", "the equations of motion (as mech equations)"},
-    {":eval", ":eval th1=0.3, th1'=0", "everything at a state, q'' solved (as mech eval)"},
+    {":eval", ":eval th1=0.3, th1'=0 [--json]", "everything at a state, q'' solved (as mech eval)"},
     {":sim", ":sim T [options of mech simulate]",
      "simulate until T: a short table and the summary (--plot f.svg, -o f.csv as in the CLI)"},
     {":equilibria", ":equilibria [options]", "states of rest and their stability"},
@@ -149,6 +149,20 @@ std::vector<std::string> words(const std::string &text) {
   }
   if (any || !word.empty())
     out.push_back(word);
+  return out;
+}
+
+// :eval's words: a leading state (th1=0.3, th1'=0) is the --at text up to
+// the first option, so that `:eval th1=0.3 --json` works as typed.
+std::vector<std::string> evalArguments(const std::string &rest,
+                                       const std::vector<std::string> &args) {
+  if (rest.empty() || rest[0] == '-')
+    return args;
+  size_t option = rest.find(" --");
+  std::vector<std::string> out{"--at", rest.substr(0, option)};
+  if (option != std::string::npos)
+    for (const std::string &word : words(rest.substr(option + 1)))
+      out.push_back(word);
   return out;
 }
 
@@ -823,8 +837,7 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
   if (auto found = kModelCommands.find(name); found != kModelCommands.end())
     runCommand(found->second, args);
   else if (name == ":eval")
-    runCommand("eval",
-               !rest.empty() && rest[0] != '-' ? std::vector<std::string>{"--at", rest} : args);
+    runCommand("eval", evalArguments(rest, args));
   else if (name == ":sim")
     simulate(args);
   else if (name == ":help")

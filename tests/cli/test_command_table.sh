@@ -46,11 +46,12 @@ contains "repl choice error" err "mech: simulate: --method takes dopri5, dop853,
 contains "repl hint" err "(:help lists the commands and their options)"
 contains "repl help of an unknown command" err ":help takes a command that runs on the model"
 
-# :set then :eval reuses the session's derivation and agrees with the CLI.
+# :set then :eval reuses the session's derivation and agrees with the CLI
+# (a leading state is the --at text, options may follow it).
 cat >"$work/set.in" <<INPUT
 :load $root/examples/double_pendulum.mech
 :set m2 = 2.5
-:eval --at "th1=0.3, th2=-0.2" --json
+:eval th1=0.3, th2=-0.2 --json
 INPUT
 expect "repl eval after set" 0 "$mech" repl <"$work/set.in"
 grep '^{' "$work/out" >"$work/repl.json"
