@@ -59,19 +59,23 @@ std::unique_ptr<LoadedModel> load(const std::string &name, const std::vector<std
 
 std::unique_ptr<LoadedModel> loadModel(const std::string &path,
                                        const std::vector<std::string> &settings,
-                                       const sema::SearchPath &searchPath, bool derive) {
+                                       const sema::SearchPath &searchPath, bool derive,
+                                       const std::vector<sema::Addition> &additions) {
   return load(path, settings, searchPath, derive,
               [&](sema::Compilation &compilation, const sema::AnalysisOptions &options) {
-                return sema::analyzeFile(compilation, path, options);
+                return sema::analyzeLoaded(compilation, compilation.loadRoot(path, true, additions),
+                                           options);
               });
 }
 
 std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::string &text,
                                            const std::vector<std::string> &settings,
-                                           const sema::SearchPath &searchPath, bool derive) {
+                                           const sema::SearchPath &searchPath, bool derive,
+                                           const std::vector<sema::Addition> &additions) {
   return load(name, settings, searchPath, derive,
               [&](sema::Compilation &compilation, const sema::AnalysisOptions &options) {
-                return sema::analyzeLoaded(compilation, compilation.loadText(name, text), options);
+                return sema::analyzeLoaded(compilation, compilation.loadText(name, text, additions),
+                                           options);
               });
 }
 

@@ -35,17 +35,20 @@ private:
 };
 
 // Loads, checks and (with derive) derives. `settings` are the texts given to
-// --set, each a list `name = value, ...`. Null model or derivation on errors.
+// --set, each a list `name = value, ...`; `additions` are declarations typed
+// after the file (sema::Addition). Null model or derivation on errors.
 std::unique_ptr<LoadedModel> loadModel(const std::string &path,
                                        const std::vector<std::string> &settings,
-                                       const sema::SearchPath &searchPath, bool derive);
+                                       const sema::SearchPath &searchPath, bool derive,
+                                       const std::vector<sema::Addition> &additions = {});
 
 // The same for model text that is not in a file (the REPL's session model);
 // `name` stands for the file in messages, and imports are looked up from
 // its folder.
 std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::string &text,
                                            const std::vector<std::string> &settings,
-                                           const sema::SearchPath &searchPath, bool derive);
+                                           const sema::SearchPath &searchPath, bool derive,
+                                           const std::vector<sema::Addition> &additions = {});
 
 // Which values of a state were given, and where: on the command line (--at,
 // --init) or by the model's `init`. A projection onto the constraints keeps

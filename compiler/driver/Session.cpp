@@ -2,6 +2,7 @@
 #include "driver/Session.h"
 
 #include "mechanics/Lagrange.h"
+#include "syntax/Printer.h"
 
 #include <ostream>
 
@@ -11,11 +12,34 @@ Session::Session(sema::SearchPath searchPath) : searchPath_(std::move(searchPath
 
 std::unique_ptr<LoadedModel> Session::check(const std::vector<std::string> &settings) const {
   if (!file_.empty())
-    return loadModel(file_, settings, searchPath_, /*derive=*/false);
+    return loadModel(file_, settings, searchPath_, /*derive=*/false, additions_);
   sema::SearchPath path = searchPath_;
   if (!importFolder_.empty())
     path.folders.insert(path.folders.begin(), importFolder_);
-  return loadModelText(name_, text_, settings, path, /*derive=*/false);
+  return loadModelText(name_, text_, settings, path, /*derive=*/false, additions_);
+}
+
+void Session::setAdditions(std::vector<sema::Addition> additions) {
+  additions_ = std::move(additions);
+  loaded_.reset();
+  rejected_.reset();
+}
+
+std::unique_ptr<Session> Session::withSettings(const std::vector<std::string> &extra) const {
+  auto copy = std::make_unique<Session>(searchPath_);
+  copy->file_ = file_;
+  copy->name_ = name_;
+  copy->text_ = text_;
+  copy->importFolder_ = importFolder_;
+  copy->settings_ = settings_;
+  copy->settings_.insert(copy->settings_.end(), extra.begin(), extra.end());
+  copy->additions_ = additions_;
+  return copy;
+}
+
+std::string Session::text() {
+  const sema::LoadedFile *file = loaded().analysis.file;
+  return file && file->ast ? formatFile(*file->ast) : "";
 }
 
 void Session::loadFile(const std::string &path, std::vector<std::string> settings) {

@@ -30,6 +30,18 @@ public:
   void loadText(const std::string &name, const std::string &text,
                 std::vector<std::string> settings = {}, const std::string &importFolder = "");
 
+  // Declarations typed after the model was loaded (the REPL's), applied as
+  // edits of its AST on every check (sema::Addition); setting them drops
+  // the check and the derivation, which depend on them.
+  void setAdditions(std::vector<sema::Addition> additions);
+  const std::vector<sema::Addition> &additions() const { return additions_; }
+  // A session of the same model and additions with `extra` --set texts
+  // after this one's (one command's own --set); it shares nothing.
+  std::unique_ptr<Session> withSettings(const std::vector<std::string> &extra) const;
+  // The model as .mech text, additions included, as `mech fmt` prints its
+  // AST; "" when it did not parse.
+  std::string text();
+
   // The model's file, or "" for text.
   const std::string &file() const { return file_; }
   const std::string &name() const { return name_; }
@@ -68,6 +80,7 @@ private:
   sema::SearchPath searchPath_;
   std::string file_, name_, text_, importFolder_;
   std::vector<std::string> settings_;
+  std::vector<sema::Addition> additions_;
   std::unique_ptr<LoadedModel> loaded_;
   // The check of a :set that failed, kept until its errors are printed.
   std::unique_ptr<LoadedModel> rejected_;

@@ -1,8 +1,9 @@
-// The session's inputs. A model change rebuilds the model from its parts
-// (the file's text, the typed declarations) and checks it; what does not
-// check is refused with the compiler's diagnostics, and the previous model
-// stays. Expressions are evaluated over the model's symbols (repl/
-// Expressions.h); commands call the CLI's functions on the model's file.
+// The session's inputs. A typed declaration is an edit of the model's AST
+// (sema::Addition) checked in a new driver::Session; what does not check is
+// refused with the compiler's diagnostics, located in what was typed, and
+// the previous model stays. Expressions are evaluated over the model's
+// symbols (repl/Expressions.h); commands run the library's commands on the
+// session's model.
 #include "repl/ReplSession.h"
 
 #include "driver/Commands.h"
@@ -164,46 +165,6 @@ std::vector<std::string> evalArguments(const std::string &rest,
     for (const std::string &word : words(rest.substr(option + 1)))
       out.push_back(word);
   return out;
-}
-
-// The offset of the `}` that closes the first model of `text` (comments
-// and strings skipped), or npos.
-size_t modelClosingBrace(const std::string &text) {
-  int depth = 0;
-  bool inModel = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '#') {
-      while (i < text.size() && text[i] != '\n')
-        ++i;
-      continue;
-    }
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-      }
-      continue;
-    }
-    if (!inModel && text.compare(i, 5, "model") == 0 &&
-        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]))) &&
-        (i + 5 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 5])))) {
-      inModel = true;
-      continue;
-    }
-    if (inModel && c == '{')
-      ++depth;
-    if (inModel && c == '}' && --depth == 0)
-      return i;
-  }
-  return std::string::npos;
-}
-
-// A model file's text, or nullopt with the reason printed.
-std::optional<std::string> readModelFile(const std::string &path, std::ostream &err) {
-  std::string error;
-  std::optional<std::string> text = readInputFile(path, sema::kMaxFileSize, error);
-  if (!text)
-    err << "error: " << error << "\n";
-  return text;
 }
 
 // Whether an input starting with `word` declares something in the model:
@@ -376,16 +337,7 @@ bool ReplSession::handleInput(const std::string &raw) {
   }
   std::string word = firstWord(input);
   if (word == "model") {
-    std::string previous = filePath_;
-    filePath_.clear();
-    if (rebuild(input + "\n", {}, {}, "<session>")) {
-      fileText_ = input + "\n";
-      declarations_.clear();
-      topLevel_.clear();
-      typedOrder_.clear();
-    } else {
-      filePath_ = previous;
-    }
+    replaceRoot("", input + "\n");
     return true;
   }
   if (word == "def" || word == "import") {
@@ -409,58 +361,34 @@ bool ReplSession::handleInput(const std::string &raw) {
 
 // ---- Model ------------------------------------------------------------------
 
-std::string ReplSession::modelText() const {
-  return composeModel(fileText_, declarations_, topLevel_);
+std::string ReplSession::currentText() {
+  if (!session_)
+    return library_ ? library_->text() : "";
+  return repl::withParamValues(session_->text(), model()->model().params);
 }
 
-std::string ReplSession::currentText() const {
-  std::string text = modelText();
-  return session_ ? repl::withParamValues(text, model()->model().params) : text;
-}
-
-std::string ReplSession::composeModel(const std::string &fileText,
-                                      const std::vector<std::string> &declarations,
-                                      const std::vector<std::string> &topLevel) {
-  std::string top;
-  for (const std::string &line : topLevel)
-    top += line + "\n";
-  if (fileText.empty()) {
-    if (declarations.empty())
-      return top;
-    std::string text = top + "model Session {\n";
-    for (const std::string &d : declarations)
-      text += "  " + d + "\n";
-    return text + "}\n";
-  }
-  std::string text = fileText;
-  if (!declarations.empty()) {
-    size_t brace = modelClosingBrace(text);
-    std::string added;
-    for (const std::string &d : declarations)
-      added += "  " + d + "\n";
-    if (brace != std::string::npos) {
-      size_t lineStart = text.rfind('\n', brace);
-      bool braceStartsLine =
-          lineStart != std::string::npos && text.find_first_not_of(" \t", lineStart + 1) == brace;
-      text.insert(braceStartsLine ? lineStart + 1 : brace, braceStartsLine ? added : "\n" + added);
-    }
-  }
-  return top + text;
-}
-
-bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
-                          const std::vector<std::string> &topLevel, const std::string &name) {
-  std::string text = composeModel(fileText, declarations, topLevel);
-  auto candidate = std::make_unique<driver::Session>(searchPath_);
-  if (declarations.empty() && topLevel.empty() && !filePath_.empty() && name == filePath_)
-    candidate->loadFile(filePath_, settings_);
+std::unique_ptr<driver::Session>
+ReplSession::sessionOf(const std::string &file, const std::string &text,
+                       std::vector<sema::Addition> additions) const {
+  auto session = std::make_unique<driver::Session>(searchPath_);
+  if (!file.empty())
+    session->loadFile(file, settings_);
   else
-    candidate->loadText(name, text, settings_);
+    session->loadText("<session>", text, settings_);
+  session->setAdditions(std::move(additions));
+  return session;
+}
+
+bool ReplSession::install(std::unique_ptr<driver::Session> candidate) {
   driver::LoadedModel *loaded = &candidate->loaded();
+  const std::vector<sema::Addition> &typed = candidate->additions();
+  bool onlyDefs = candidate->file().empty() && rootText_.empty() &&
+                  std::all_of(typed.begin(), typed.end(), [](auto &a) { return a.topLevel; });
   // Only imports and defs, no model yet: the calculator gains the defs.
-  if (loaded->analysis.ok && !loaded->analysis.model && fileText.empty() && declarations.empty()) {
+  if (loaded->analysis.ok && !loaded->analysis.model && onlyDefs) {
     loaded->diagnostics().clear(); // "a library of defs; it has no model": meant here
     library_ = std::move(candidate);
+    session_.reset();
     refreshScope();
     std::string names;
     for (const auto &[def, decl] : scope_.defs)
@@ -484,7 +412,13 @@ bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::st
     out_ << "(the model changed: the session's variables are cleared)\n";
   variables_.clear();
   session_ = std::move(candidate);
+  library_.reset();
   refreshScope();
+  printSummary();
+  return true;
+}
+
+void ReplSession::printSummary() {
   const sema::CheckedModel &m = model()->model();
   std::string coordinates;
   for (const sema::Coord &c : m.coords)
@@ -495,40 +429,37 @@ bool ReplSession::rebuild(const std::string &fileText, const std::vector<std::st
   if (!model()->derivation)
     out_ << "; no equations yet";
   out_ << "\n";
+}
+
+bool ReplSession::replaceRoot(const std::string &file, const std::string &text) {
+  std::string previousFile = filePath_, previousText = rootText_;
+  auto previousSettings = settings_;
+  filePath_ = file;
+  rootText_ = text;
+  settings_.clear();
+  if (!install(sessionOf(file, text, {}))) {
+    filePath_ = previousFile;
+    rootText_ = previousText;
+    settings_ = previousSettings;
+    return false;
+  }
   return true;
 }
 
 bool ReplSession::load(const std::string &path) {
-  std::optional<std::string> read = readModelFile(path, err_);
-  if (!read)
-    return false;
-  const std::string &text = *read;
-  std::string previousPath = filePath_;
-  auto previousSettings = settings_;
-  filePath_ = path;
-  settings_.clear();
-  if (!rebuild(text, {}, {}, path)) {
-    filePath_ = previousPath;
-    settings_ = previousSettings;
-    return false;
-  }
-  fileText_ = text;
-  declarations_.clear();
-  topLevel_.clear();
-  typedOrder_.clear();
-  return true;
+  return replaceRoot(path, "");
+}
+
+std::vector<sema::Addition> ReplSession::additions() const {
+  return session_   ? session_->additions()
+         : library_ ? library_->additions()
+                    : std::vector<sema::Addition>{};
 }
 
 void ReplSession::declaration(const std::string &text, bool topLevel) {
-  auto declarations = declarations_;
-  auto top = topLevel_;
-  (topLevel ? top : declarations).push_back(text);
-  std::string name = filePath_.empty() ? "<session>" : filePath_ + " (session)";
-  if (rebuild(fileText_, declarations, top, name)) {
-    declarations_ = declarations;
-    topLevel_ = top;
-    typedOrder_.push_back(topLevel);
-  }
+  std::vector<sema::Addition> typed = additions();
+  typed.push_back({text, topLevel});
+  install(sessionOf(filePath_, rootText_, std::move(typed)));
 }
 
 void ReplSession::refreshScope() {
@@ -703,15 +634,8 @@ int ReplSession::runCommand(const std::string &command, const std::vector<std::s
     return driver::runModelCommand(*line, *session_, io);
   // --set on one command: a session of its own with the values added, the
   // session's model unchanged.
-  driver::Session once(searchPath_);
-  std::vector<std::string> settings = settings_;
-  for (const std::string &text : line->values("--set"))
-    settings.push_back(text);
-  if (session_->file().empty())
-    once.loadText(session_->name(), modelText(), settings);
-  else
-    once.loadFile(session_->file(), settings);
-  return driver::runModelCommand(*line, once, io);
+  std::unique_ptr<driver::Session> once = session_->withSettings(line->values("--set"));
+  return driver::runModelCommand(*line, *once, io);
 }
 
 void ReplSession::setParams(const std::string &text) {
@@ -736,9 +660,7 @@ void ReplSession::setParams(const std::string &text) {
   settings_ = session_->settings();
   if (outcome->rederived) {
     out_ << "(a structural param changed: the equations are derived again)\n";
-    std::string name = filePath_.empty() ? "<session>" : filePath_ + " (session)";
-    bool plainFile = declarations_.empty() && topLevel_.empty() && !filePath_.empty();
-    rebuild(fileText_, declarations_, topLevel_, plainFile ? filePath_ : name);
+    install(session_->withSettings({}));
     return;
   }
   for (const sema::Param &p : model()->model().params)
@@ -891,45 +813,28 @@ void ReplSession::reload() {
     err_ << "error: :reload re-reads a model file; this session's model was typed\n";
     return;
   }
-  std::optional<std::string> read = readModelFile(filePath_, err_);
-  if (!read)
-    return;
-  const std::string &text = *read;
-  bool plain = declarations_.empty() && topLevel_.empty();
-  if (rebuild(text, declarations_, topLevel_, plain ? filePath_ : filePath_ + " (session)"))
-    fileText_ = text;
+  install(sessionOf(filePath_, "", additions()));
 }
 
 void ReplSession::undo() {
-  if (typedOrder_.empty()) {
+  std::vector<sema::Addition> typed = additions();
+  if (typed.empty()) {
     err_ << "error: :undo removes typed declarations; there are none\n";
     return;
   }
-  auto declarations = declarations_;
-  auto top = topLevel_;
-  std::vector<std::string> &list = typedOrder_.back() ? top : declarations;
-  std::string removed = list.back();
-  list.pop_back();
-  bool plain = declarations.empty() && top.empty() && !filePath_.empty();
-  std::string session = filePath_.empty() ? "<session>" : filePath_ + " (session)";
-  if (declarations.empty() && top.empty() && fileText_.empty()) {
+  std::string removed = typed.back().text;
+  typed.pop_back();
+  if (typed.empty() && filePath_.empty() && rootText_.empty()) {
     // Back to no model at all: the calculator.
     session_.reset();
     library_.reset();
     variables_.clear();
-    declarations_.clear();
-    topLevel_.clear();
-    typedOrder_.clear();
     refreshScope();
     out_ << "removed: " << removed << "\n(no model)\n";
     return;
   }
-  if (rebuild(fileText_, declarations, top, plain ? filePath_ : session)) {
-    declarations_ = declarations;
-    topLevel_ = top;
-    typedOrder_.pop_back();
+  if (install(sessionOf(filePath_, rootText_, std::move(typed))))
     out_ << "removed: " << removed << "\n";
-  }
 }
 
 void ReplSession::save(const std::vector<std::string> &args) {
@@ -943,13 +848,16 @@ void ReplSession::save(const std::vector<std::string> &args) {
     return;
   }
   out_ << "wrote " << args[0] << "\n";
-  // Saved over the loaded file, the typed declarations are in the file now.
+  // Saved over the loaded file, the typed declarations are in the file now:
+  // the session reads it again, without them.
   std::error_code same;
   if (!filePath_.empty() && fs::equivalent(args[0], filePath_, same)) {
-    fileText_ = text;
-    declarations_.clear();
-    topLevel_.clear();
-    typedOrder_.clear();
+    std::unique_ptr<driver::Session> saved = sessionOf(filePath_, "", {});
+    if (saved->checked() && session_) {
+      saved->derive();
+      session_ = std::move(saved);
+      refreshScope();
+    }
   }
 }
 

@@ -71,26 +71,28 @@ private:
   driver::LoadedModel *model() { return session_ ? &session_->loaded() : nullptr; }
   const driver::LoadedModel *model() const { return session_ ? &session_->loaded() : nullptr; }
 
-  // The model as .mech text, with the typed declarations in it.
-  std::string modelText() const;
-  // The same with the :set values in the param declarations (:show, :save).
-  std::string currentText() const;
-  static std::string composeModel(const std::string &fileText,
-                                  const std::vector<std::string> &declarations,
-                                  const std::vector<std::string> &topLevel);
-  // Re-reads and re-checks the model from its parts; prints errors and
+  // The model as .mech text (as `mech fmt` prints it, typed declarations
+  // included) with the :set values in its param declarations (:show, :save).
+  std::string currentText();
+  // A session of the root `file` (or typed model `text`) with the typed
+  // `additions` and the :set values, not yet checked.
+  std::unique_ptr<driver::Session> sessionOf(const std::string &file, const std::string &text,
+                                             std::vector<sema::Addition> additions) const;
+  // Checks `candidate` and makes it the session's model; prints errors and
   // returns false (keeping the previous model) when it does not check.
-  bool rebuild(const std::string &fileText, const std::vector<std::string> &declarations,
-               const std::vector<std::string> &topLevel, const std::string &name);
+  bool install(std::unique_ptr<driver::Session> candidate);
+  void printSummary();
+  // Loads a new root (a file, or a typed model's text), without additions.
+  bool replaceRoot(const std::string &file, const std::string &text);
+  // The typed declarations of the current model (or library of defs).
+  std::vector<sema::Addition> additions() const;
   void refreshScope();
 
   sema::SearchPath searchPath_;
   std::ostream &out_;
   std::ostream &err_;
-  std::string filePath_, fileText_;          // the loaded file, if any
-  std::vector<std::string> declarations_;    // typed model declarations
-  std::vector<std::string> topLevel_;        // typed defs and imports
-  std::vector<bool> typedOrder_;             // what each typed input added (true: a def or import)
+  std::string filePath_;                     // the loaded file, if any
+  std::string rootText_;                     // a model typed whole (model M { ... })
   std::vector<std::string> settings_;        // :set, as --set texts
   std::unique_ptr<driver::Session> session_; // null without a model
   std::unique_ptr<driver::Session> library_; // typed imports and defs without a model

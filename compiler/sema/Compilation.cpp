@@ -45,21 +45,63 @@ std::optional<std::string> Compilation::readFile(const std::string &path, Locati
   return text;
 }
 
-const LoadedFile *Compilation::loadRoot(const std::string &path, bool withImports) {
+const LoadedFile *Compilation::loadRoot(const std::string &path, bool withImports,
+                                        const std::vector<Addition> &additions) {
   std::optional<std::string> text = readFile(path, {});
   if (!text)
     return nullptr;
   std::error_code error;
   std::string canonical = fs::weakly_canonical(path, error).string();
-  return load(path, error ? path : canonical, std::move(*text), withImports);
+  return load(path, error ? path : canonical, std::move(*text), withImports, additions);
 }
 
-const LoadedFile *Compilation::loadText(const std::string &name, std::string text) {
-  return load(name, name, std::move(text));
+const LoadedFile *Compilation::loadText(const std::string &name, std::string text,
+                                        const std::vector<Addition> &additions) {
+  return load(name, name, std::move(text), true, additions);
+}
+
+namespace {
+
+ast::ModelDecl *modelOf(ast::File &file) {
+  for (ast::TopItem &item : file.items)
+    if (auto *model = std::get_if<ast::ModelDecl>(&item.node))
+      return model;
+  return nullptr;
+}
+
+} // namespace
+
+void Compilation::append(ast::File &root, const std::vector<Addition> &additions) {
+  for (const Addition &addition : additions) {
+    const SourceFile &source = sources_.add("<input>", addition.text);
+    if (addition.topLevel) {
+      std::unique_ptr<ast::File> typed = parseFile(source, diagnostics_);
+      if (!typed)
+        continue;
+      auto model = std::find_if(root.items.begin(), root.items.end(), [](const ast::TopItem &item) {
+        return std::holds_alternative<ast::ModelDecl>(item.node);
+      });
+      root.items.insert(model, std::make_move_iterator(typed->items.begin()),
+                        std::make_move_iterator(typed->items.end()));
+      continue;
+    }
+    std::unique_ptr<std::vector<ast::Decl>> decls = parseDeclarations(source, diagnostics_);
+    if (!decls || decls->empty())
+      continue;
+    ast::ModelDecl *model = modelOf(root);
+    if (model == nullptr) {
+      Location at = decls->front().location;
+      root.items.push_back(ast::TopItem{ast::ModelDecl{"Session", at, {}, {}}, at, {}});
+      model = &std::get<ast::ModelDecl>(root.items.back().node);
+    }
+    for (ast::Decl &decl : *decls)
+      model->body.push_back(std::move(decl));
+  }
 }
 
 const LoadedFile *Compilation::load(const std::string &path, const std::string &canonical,
-                                    std::string text, bool withImports) {
+                                    std::string text, bool withImports,
+                                    const std::vector<Addition> &additions) {
   auto existing = files_.find(canonical);
   if (existing != files_.end())
     return existing->second.get();
@@ -69,6 +111,8 @@ const LoadedFile *Compilation::load(const std::string &path, const std::string &
   file->canonical = canonical;
   file->source = &sources_.add(path, std::move(text));
   file->ast = parseFile(*file->source, diagnostics_);
+  if (file->ast)
+    append(*file->ast, additions);
   LoadedFile *raw = file.get();
   files_[canonical] = std::move(file);
   if (raw->ast && withImports) {

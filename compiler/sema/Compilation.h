@@ -34,6 +34,18 @@ struct LoadedFile {
   int loadErrors = 0; // errors reported while loading it and its imports
 };
 
+// Text typed after a root was loaded (the REPL's declarations): model
+// declarations, or imports and defs. Each is parsed from a source of its
+// own named "<input>", so that its messages point into what was typed, and
+// its AST is appended to the root's: declarations to the root's model (a
+// model named Session is made when the root has none), imports and defs
+// before the model. Editing the AST, not the text, keeps the root's own
+// locations and messages as they were.
+struct Addition {
+  std::string text;
+  bool topLevel = false; // imports and defs
+};
+
 // The largest source file accepted.
 inline constexpr size_t kMaxFileSize = 64u << 20;
 // The longest chain of imports (a imports b imports c ...): each level is a
@@ -50,9 +62,12 @@ public:
 
   // Reads, parses and (unless told not to) resolves the imports of a file
   // given on the command line. Null when it could not be read.
-  const LoadedFile *loadRoot(const std::string &path, bool withImports = true);
+  // `additions` are appended to its AST before its imports are resolved.
+  const LoadedFile *loadRoot(const std::string &path, bool withImports = true,
+                             const std::vector<Addition> &additions = {});
   // The same for text that is not in a file (REPL, tests).
-  const LoadedFile *loadText(const std::string &name, std::string text);
+  const LoadedFile *loadText(const std::string &name, std::string text,
+                             const std::vector<Addition> &additions = {});
   // The files read so far (a root and its imports), as found.
   std::vector<std::string> filesRead() const {
     std::vector<std::string> paths;
@@ -63,7 +78,8 @@ public:
 
 private:
   const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text,
-                         bool withImports = true);
+                         bool withImports = true, const std::vector<Addition> &additions = {});
+  void append(ast::File &root, const std::vector<Addition> &additions);
   std::optional<std::string> readFile(const std::string &path, Location from);
   std::optional<std::string> locateImport(const std::string &name, const LoadedFile &importer);
   void resolveImports(LoadedFile &file);

@@ -88,6 +88,32 @@ contains ":show has the values set" out "param m = 2 [kg], l = 0.3 [m], g = 9.81
 expect "the saved model has the values set" 0 "$mech" eval "$work/set.mech" --at "th=0"
 contains "V with the values set" out "V = -5.886"
 
+# Typed declarations are edits of the loaded file's AST: their messages
+# point into what was typed (the file's lines in the notes), the file's
+# own locations stay. With a torsion spring k = 5 N*m/rad added,
+# th'' = -(g/l) sin(th) - k/(m l^2) th = -9.81 sin(0.1) - 0.5 = -1.4793658
+# at th = 0.1; :undo takes the spring away again (-0.9793658).
+sed 's/m = 4 \[kg\]/m = 1 [kg]/' "$work/run/pendulum.mech" >"$work/run/spring.mech"
+cat >"$work/typed.in" <<'INPUT'
+param k = 5 [N*m/rad]
+coord th [rad]
+potential Vs = k/2 * th^2
+:eval th=0.1
+:save typed.mech
+:reload
+:undo
+:eval th=0.1
+INPUT
+expect "typed declarations on a file" 0 bash -c "cd '$work/run' && '$mech' repl spring.mech" <"$work/typed.in"
+contains "a typed error points at the input" err "<input>:1:7: error: 'th' is already declared (as a coordinate)"
+contains "the note points at the file" err "spring.mech:3:9: note: previous declaration is here"
+contains "with the spring" out "-1.4793658173053843"
+contains "without it after :undo" out "-0.9793658173053843"
+contains ":reload keeps the typed declarations" out "Pendulum: 1 coordinate (th), 4 parameters"
+expect "the saved model has the spring" 0 "$mech" eval "$work/run/typed.mech" --at "th=0.1"
+contains "saved: the spring" out "-1.4793658173053843"
+expect "the saved model is as mech fmt prints it" 0 "$mech" fmt --check "$work/run/typed.mech"
+
 # :sim with a word for the time points to :help; so does a bad option.
 printf ':sim abc\n:eval --bogus\n' >"$work/sim.in"
 expect ":sim abc" 0 "$mech" repl "$work/run/pendulum.mech" <"$work/sim.in"

@@ -93,6 +93,39 @@ TEST_CASE("session: a --set that does not check leaves the model as it was") {
   CHECK(session.derived());
 }
 
+TEST_CASE("session: typed declarations edit the model's AST, located in what was typed") {
+  driver::Session session(noImports());
+  session.loadText("<test>", kPendulum);
+  REQUIRE(session.derive());
+  // A torsion spring k th^2 / 2 (k = 4 N*m/rad): m l^2 th'' = -m g l sin(th) - k th,
+  // th'' = -(9.81 sin(0.3))/2 - 4 * 0.3 / 4 at th = 0.3.
+  session.setAdditions({{"param k = 4 [N*m/rad]"}, {"potential S = k / 2 * th^2"}});
+  CHECK_FALSE(session.derived()); // the derivation depended on the declarations
+  CHECK(accelerationAt(session) == Approx(-9.81 * std::sin(0.3) / 2 - 0.3).epsilon(1e-12));
+  CHECK(session.text().find("  potential S = k / 2 * th^2\n}") != std::string::npos);
+
+  // A --set for one command: the declarations come along, the session is unchanged.
+  std::unique_ptr<driver::Session> heavier = session.withSettings({"m = 2"});
+  CHECK(accelerationAt(*heavier) == Approx(-9.81 * std::sin(0.3) / 2 - 0.3 / 2).epsilon(1e-12));
+  CHECK(session.settings().empty());
+
+  // An error in a typed declaration is located in its own text; the note
+  // about the earlier declaration in the model's.
+  session.setAdditions({{"coord th [rad]"}});
+  CHECK_FALSE(session.checked());
+  const Diagnostic &error = session.diagnostics().all().at(0);
+  CHECK(error.location.file->path() == "<input>");
+  CHECK(error.location.line == 1);
+  CHECK(error.location.column == 7);
+  REQUIRE(error.notes.size() == 1);
+  CHECK(error.notes[0].location.file->path() == "<test>");
+  CHECK(error.notes[0].location.line == 3);
+
+  // Without them, the model is the file's again.
+  session.setAdditions({});
+  CHECK(accelerationAt(session) == Approx(-9.81 * std::sin(0.3) / 2).epsilon(1e-12));
+}
+
 TEST_CASE("command table: one wording of usage errors for every command") {
   std::string error;
   auto parse = [&](const std::string &command, std::vector<std::string> args) {
