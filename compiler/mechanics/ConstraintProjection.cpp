@@ -1,239 +1,31 @@
-// Weighted least-change projection: dq = -W^-1 C^T (C W^-1 C^T)^-1 r, with
-// W the mass matrix (regularized: it may be singular) plus a heavy weight
-// on the coordinates to keep.
+// The runtime's constraint projection on a model's compiled kernels, and
+// the reports of constraint trouble in the model's names.
 #include "mechanics/ConstraintProjection.h"
-
-#include <Eigen/Dense>
-
-#include <algorithm>
-#include <cmath>
 
 namespace mech::mechanics {
 
-namespace {
-
-constexpr int kMaxIterations = 50;
-constexpr double kTolerance = 1e-13;
-
-} // namespace
-
-struct ConstraintProjector::Linearization {
-  Eigen::MatrixXd C; // the rows in use
-  Eigen::VectorXd r; // their residuals
-  Eigen::MatrixXd W; // the metric
-  double scale = 1;  // of the residuals, for the tolerance
-};
-
-namespace {
-
-// The change dq with C dq = -r smallest in the metric W:
-// dq = -W^-1 C^T (C W^-1 C^T)^-1 r. False when the rows of C (seen through
-// W) are dependent.
-bool leastChangeStep(const Eigen::MatrixXd &C, const Eigen::VectorXd &r,
-                     const Eigen::LDLT<Eigen::MatrixXd> &metric, Eigen::VectorXd &step) {
-  Eigen::MatrixXd WinvCt = metric.solve(C.transpose());
-  Eigen::FullPivLU<Eigen::MatrixXd> schur(C * WinvCt);
-  schur.setThreshold(1e-10);
-  if (schur.rank() < C.rows())
-    return false;
-  step = -WinvCt * schur.solve(r);
-  return true;
+size_t KernelSystem::coordinates() const {
+  return kernels_.coordinates;
 }
-
-// Frozen coordinates neither move nor couple to the others: their columns
-// of C vanish and their rows of the metric keep only the diagonal.
-void freeze(Eigen::MatrixXd &C, Eigen::MatrixXd &W, const std::vector<bool> &frozen) {
-  for (size_t j = 0; j < frozen.size() && j < static_cast<size_t>(C.cols()); ++j)
-    if (frozen[j]) {
-      long k = static_cast<long>(j);
-      C.col(k).setZero();
-      double diagonal = W(k, k);
-      W.row(k).setZero();
-      W.col(k).setZero();
-      W(k, k) = diagonal;
-    }
+size_t KernelSystem::constraintCount() const {
+  return kernels_.constraintCount;
 }
-
-} // namespace
+bool KernelSystem::holonomic(size_t i) const {
+  return holonomic_[i];
+}
+void KernelSystem::constraints(double t, const double *x, double *out) {
+  kernels_.constraints(t, x, params_.data(), out);
+}
+void KernelSystem::massMatrix(double t, const double *x, double *M) {
+  kernels_.massMatrix(t, x, params_.data(), M);
+}
+void KernelSystem::forcing(double t, const double *x, double *f) {
+  kernels_.forcing(t, x, params_.data(), f);
+}
 
 ConstraintProjector::ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
                                          std::vector<bool> holonomic)
-    : kernels_(kernels), params_(params), holonomic_(std::move(holonomic)) {
-  size_t n = kernels.coordinates, m = kernels.constraintCount;
-  residuals_.resize(2 * m + m * n);
-  M_.resize(n * n);
-}
-
-double ConstraintProjector::residual(double t, const double *x) {
-  size_t m = kernels_.constraintCount;
-  kernels_.constraints(t, x, params_.data(), residuals_.data());
-  double worst = 0;
-  for (size_t i = 0; i < m; ++i) {
-    if (holonomic_[i])
-      worst = std::max(worst, std::abs(residuals_[i]));
-    worst = std::max(worst, std::abs(residuals_[m + i]));
-  }
-  return worst;
-}
-
-bool ConstraintProjector::linearize(double t, const double *x, bool positions, Linearization &out) {
-  size_t n = kernels_.coordinates, m = kernels_.constraintCount;
-  kernels_.constraints(t, x, params_.data(), residuals_.data());
-  std::vector<size_t> rows;
-  for (size_t i = 0; i < m; ++i)
-    if (!positions || holonomic_[i])
-      rows.push_back(i);
-  out.C.resize(static_cast<long>(rows.size()), static_cast<long>(n));
-  out.r.resize(static_cast<long>(rows.size()));
-  for (size_t k = 0; k < rows.size(); ++k) {
-    size_t i = rows[k];
-    out.r(static_cast<long>(k)) = positions ? residuals_[i] : residuals_[m + i];
-    for (size_t j = 0; j < n; ++j)
-      out.C(static_cast<long>(k), static_cast<long>(j)) = residuals_[2 * m + i * n + j];
-  }
-  kernels_.massMatrix(t, x, params_.data(), M_.data());
-  out.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-      M_.data(), static_cast<long>(n), static_cast<long>(n));
-  // A singular M (massless coordinates) still needs a metric: a small
-  // multiple of the identity, relative to the largest inertia.
-  double largest = n ? out.W.diagonal().cwiseAbs().maxCoeff() : 0;
-  out.W.diagonal().array() += (largest > 0 ? largest : 1) * 1e-6;
-  return !rows.empty();
-}
-
-ProjectionResult
-ConstraintProjector::projectPositions(double t, double *x,
-                                      const std::vector<std::vector<bool>> &preferences) {
-  size_t n = kernels_.coordinates;
-  std::vector<double> start(x, x + n);
-  for (const std::vector<bool> &kept : preferences) {
-    if (std::find(kept.begin(), kept.end(), true) == kept.end())
-      continue;
-    ProjectionResult result = projectPositionsMoving(t, x, kept);
-    if (result.ok)
-      return result;
-    std::copy(start.begin(), start.end(), x);
-  }
-  return projectPositionsMoving(t, x, {});
-}
-
-ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x,
-                                                             const std::vector<bool> &frozen) {
-  size_t n = kernels_.coordinates;
-  auto isFrozen = [&](size_t j) { return j < frozen.size() && frozen[j]; };
-  ProjectionResult result;
-  bool nudged = false;
-  Linearization lin;
-  for (; result.iterations < kMaxIterations; ++result.iterations) {
-    if (!linearize(t, x, /*positions=*/true, lin))
-      return result; // no holonomic constraints
-    double scale = 1 + lin.C.cwiseAbs().maxCoeff();
-    result.residual = lin.r.cwiseAbs().maxCoeff();
-    if (result.residual <= kTolerance * scale)
-      return result;
-    freeze(lin.C, lin.W, frozen);
-    Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
-    Eigen::VectorXd step;
-    if (!leastChangeStep(lin.C, lin.r, metric, step)) {
-      if (nudged || result.iterations > 0) {
-        result.ok = false;
-        return result;
-      }
-      // Degenerate start: step downhill (along M^-1 f at rest) and retry.
-      std::vector<double> rest(2 * n, 0.0), f(n);
-      std::copy(x, x + n, rest.begin());
-      kernels_.forcing(t, rest.data(), params_.data(), f.data());
-      Eigen::VectorXd direction =
-          metric.solve(Eigen::Map<const Eigen::VectorXd>(f.data(), static_cast<long>(n)));
-      for (size_t j = 0; j < n; ++j)
-        if (isFrozen(j))
-          direction(static_cast<long>(j)) = 0;
-      double size = direction.cwiseAbs().maxCoeff();
-      if (!(size > 0)) {
-        result.ok = false;
-        return result;
-      }
-      for (size_t j = 0; j < n; ++j)
-        x[j] += 1e-3 * direction(static_cast<long>(j)) / size;
-      nudged = true;
-      continue;
-    }
-    for (size_t j = 0; j < n; ++j)
-      x[j] += step(static_cast<long>(j));
-  }
-  result.ok = false;
-  return result;
-}
-
-ProjectionResult
-ConstraintProjector::projectVelocities(double t, double *x,
-                                       const std::vector<std::vector<bool>> &preferences) {
-  for (const std::vector<bool> &kept : preferences) {
-    if (std::find(kept.begin(), kept.end(), true) == kept.end())
-      continue;
-    if (ProjectionResult result = projectVelocitiesMoving(t, x, kept); result.ok)
-      return result;
-  }
-  return projectVelocitiesMoving(t, x, {});
-}
-
-ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *x,
-                                                              const std::vector<bool> &frozen) {
-  size_t n = kernels_.coordinates;
-  ProjectionResult result;
-  Linearization lin;
-  if (!linearize(t, x, /*positions=*/false, lin))
-    return result;
-  freeze(lin.C, lin.W, frozen);
-  // psi is linear in q': one step is exact.
-  Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
-  Eigen::VectorXd step;
-  if (!leastChangeStep(lin.C, lin.r, metric, step)) {
-    result.ok = false;
-    result.residual = lin.r.cwiseAbs().maxCoeff();
-    return result;
-  }
-  for (size_t j = 0; j < n; ++j)
-    x[n + j] += step(static_cast<long>(j));
-  result.iterations = 1;
-  result.residual = residual(t, x);
-  return result;
-}
-
-std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
-                                              const std::vector<std::string> &names) {
-  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const Matrix> rows(C, static_cast<long>(m), static_cast<long>(n));
-  std::vector<size_t> independent;
-  std::vector<bool> involved(m, false);
-  for (size_t i = 0; i < m; ++i) {
-    Eigen::VectorXd row = rows.row(static_cast<long>(i)).transpose();
-    double size = row.norm();
-    if (size == 0) {
-      involved[i] = true;
-      continue;
-    }
-    if (!independent.empty()) {
-      Eigen::MatrixXd basis(static_cast<long>(n), static_cast<long>(independent.size()));
-      for (size_t k = 0; k < independent.size(); ++k)
-        basis.col(static_cast<long>(k)) = rows.row(static_cast<long>(independent[k])).transpose();
-      Eigen::VectorXd coefficients = basis.colPivHouseholderQr().solve(row);
-      if ((basis * coefficients - row).norm() <= 1e-8 * size) {
-        involved[i] = true;
-        for (size_t k = 0; k < independent.size(); ++k)
-          if (std::abs(coefficients(static_cast<long>(k))) > 1e-8)
-            involved[independent[k]] = true;
-        continue;
-      }
-    }
-    independent.push_back(i);
-  }
-  std::vector<std::string> result;
-  for (size_t i = 0; i < m; ++i)
-    if (involved[i])
-      result.push_back(names[i]);
-  return result;
-}
+    : system_(kernels, params, std::move(holonomic)), projector_(system_) {}
 
 namespace {
 

@@ -1,66 +1,59 @@
-// Putting a state on the constraint manifold: positions onto Phi(q, t) = 0
-// (holonomic constraints) by Gauss-Newton, velocities onto psi = C q' + ... = 0
-// (every constraint) by one linear projection. Both changes are the smallest
-// in the metric of the mass matrix, so that a correction moves the light
-// coordinates rather than the heavy ones; the initial state additionally
-// keeps the coordinates the user gave where the constraints allow. Used for
-// the initial state (with a note, or an error under --strict-init) and
-// after every step of a simulation, against drift.
+// The runtime's projection onto the constraints (runtime/
+// ConstraintProjection.h) on a model's compiled kernels, and the reports of
+// constraint trouble in the model's names: redundant multipliers and why a
+// solve failed.
 #pragma once
 
 #include "mechanics/Kernels.h"
+#include "runtime/ConstraintProjection.h"
 
 #include <string>
 #include <vector>
 
 namespace mech::mechanics {
 
-struct ProjectionResult {
-  bool ok = true;      // converged, with C of full rank
-  double residual = 0; // max |Phi| and |psi| after the projection
-  int iterations = 0;
+using runtime::dependentConstraints;
+using runtime::ProjectionResult;
+
+// A model's kernels with its param values, as the projection sees them.
+class KernelSystem : public runtime::ConstrainedSystem {
+public:
+  KernelSystem(Kernels &kernels, const std::vector<double> &params, std::vector<bool> holonomic)
+      : kernels_(kernels), params_(params), holonomic_(std::move(holonomic)) {}
+  size_t coordinates() const override;
+  size_t constraintCount() const override;
+  bool holonomic(size_t i) const override;
+  void constraints(double t, const double *x, double *out) override;
+  void massMatrix(double t, const double *x, double *M) override;
+  void forcing(double t, const double *x, double *f) override;
+
+private:
+  Kernels &kernels_;
+  const std::vector<double> &params_;
+  std::vector<bool> holonomic_;
 };
 
+// runtime::ConstraintProjector on the kernels (see there for what each
+// projection keeps); `holonomic` flags the constraints (holonomicFlags).
 class ConstraintProjector {
 public:
   ConstraintProjector(Kernels &kernels, const std::vector<double> &params,
                       std::vector<bool> holonomic);
 
-  // The largest |Phi| (holonomic) and |psi| at x = (q, q').
-  double residual(double t, const double *x);
-
-  // Moves q (x's first half) onto Phi = 0. Each entry of `preferences`
-  // marks coordinates to keep: they are tried in order (the first set whose
-  // coordinates can stay while the others satisfy the constraints wins),
-  // and then none is kept.
-  // When the start is degenerate (a constraint's gradient vanishes along
-  // every free coordinate), the free coordinates are first nudged along the
-  // generalized force at rest, i.e. downhill: a pendulum rod from y = 0 then
-  // finds the hanging position.
+  double residual(double t, const double *x) { return projector_.residual(t, x); }
   ProjectionResult projectPositions(double t, double *x,
-                                    const std::vector<std::vector<bool>> &preferences = {});
-  // Moves q' onto psi = 0 for every constraint, keeping the velocities of
-  // the first set of `preferences` that the constraints allow (marked by
-  // coordinate, as for positions), else the smallest change of all.
+                                    const std::vector<std::vector<bool>> &preferences = {}) {
+    return projector_.projectPositions(t, x, preferences);
+  }
   ProjectionResult projectVelocities(double t, double *x,
-                                     const std::vector<std::vector<bool>> &preferences = {});
+                                     const std::vector<std::vector<bool>> &preferences = {}) {
+    return projector_.projectVelocities(t, x, preferences);
+  }
 
 private:
-  struct Linearization;
-  ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
-  ProjectionResult projectVelocitiesMoving(double t, double *x, const std::vector<bool> &frozen);
-  bool linearize(double t, const double *x, bool positions, Linearization &out);
-
-  Kernels &kernels_;
-  const std::vector<double> &params_;
-  std::vector<bool> holonomic_;
-  std::vector<double> residuals_, M_;
+  KernelSystem system_;
+  runtime::ConstraintProjector projector_;
 };
-
-// The names of the constraints whose rows of C (m*n, row-major) depend on
-// the others: each dependent row with the rows it is a combination of.
-std::vector<std::string> dependentConstraints(const double *C, size_t m, size_t n,
-                                              const std::vector<std::string> &names);
 
 // For reports of multipliers: a note when the constraints are redundant at
 // the state (dependent rows of C, m*n row-major), else "". Only C^T lambda
