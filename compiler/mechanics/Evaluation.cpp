@@ -156,12 +156,11 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
   at += n;
   e.f.assign(values.begin() + static_cast<long>(at), values.begin() + static_cast<long>(at + n));
   at += n;
-  Eigen::MatrixXd M(n, n);
   e.M.assign(n, std::vector<double>(n));
   double largest = 0;
   for (size_t j = 0; j < n; ++j)
     for (size_t k = 0; k < n; ++k) {
-      e.M[j][k] = M(static_cast<long>(j), static_cast<long>(k)) = values[at + j * n + k];
+      e.M[j][k] = values[at + j * n + k];
       largest = std::max(largest, std::abs(e.M[j][k]));
     }
 
@@ -182,25 +181,18 @@ std::optional<Evaluation> Evaluator::at(const State &state, Diagnostics &diagnos
   if (n > 0 && largest == 0) {
     e.notes.push_back("the model has no inertia (T = 0): accelerations are undefined");
   } else if (n > 0) {
-    std::vector<std::string> inertialess =
-        coordinatesWithoutInertia(values.data() + at, equations_.coordinates);
-    Eigen::LDLT<Eigen::MatrixXd> ldlt(M);
-    Eigen::VectorXd d = ldlt.vectorD();
-    double smallest = d.size() ? d.cwiseAbs().minCoeff() : 0;
-    bool singular = ldlt.info() != Eigen::Success || !inertialess.empty() ||
-                    smallest <= 1e-13 * d.cwiseAbs().maxCoeff() || !ldlt.isPositive();
-    if (singular) {
+    // The one dense solve of M q'' = f (runtime/DenseSolve), as simulate's.
+    std::vector<double> M(values.begin() + static_cast<long>(at),
+                          values.begin() + static_cast<long>(at + n * n));
+    std::vector<double> qdd = e.f;
+    if (solveLdlt(n, M.data(), qdd.data()) != runtime::kSolveOk) {
       diagnostics.error(where, describeMassMatrixFault(values.data() + at, nullptr, 0,
                                                        equations_.coordinates, "at this state"));
       return std::nullopt;
     }
-    Eigen::VectorXd f(n);
+    e.qdd = qdd;
     for (size_t j = 0; j < n; ++j)
-      f(static_cast<long>(j)) = e.f[j];
-    Eigen::VectorXd qdd = ldlt.solve(f);
-    e.qdd = std::vector<double>(qdd.data(), qdd.data() + n);
-    for (size_t j = 0; j < n; ++j)
-      inputs[layout_.params + 2 * n + j] = (*e.qdd)[j];
+      inputs[layout_.params + 2 * n + j] = qdd[j];
   }
   evaluateOutputs(e, inputs);
   return e;
