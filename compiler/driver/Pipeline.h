@@ -29,9 +29,19 @@ struct LoadedModel {
   // on first use and kept: a session's :eval, :sim and :build after one
   // another build them once. They do not depend on the param values.
   const mechanics::KernelPrograms &programs();
+  // The JIT-compiled kernels of programs(), once a simulation kept them
+  // (one set with the momentum force the midpoint method needs, one
+  // without): a session's second :sim compiles nothing. Null before.
+  std::shared_ptr<mechanics::Kernels> keptKernels(bool momentumForce) const {
+    return keptKernels_[momentumForce ? 1 : 0];
+  }
+  void keepKernels(bool momentumForce, std::shared_ptr<mechanics::Kernels> kernels) {
+    keptKernels_[momentumForce ? 1 : 0] = std::move(kernels);
+  }
 
 private:
   std::unique_ptr<mechanics::KernelPrograms> programs_;
+  std::shared_ptr<mechanics::Kernels> keptKernels_[2];
 };
 
 // Loads, checks and (with derive) derives. `settings` are the texts given to

@@ -458,7 +458,18 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     stabilizedPrograms = mechanics::KernelPrograms::build(*stabilized, params.size());
   const mechanics::KernelPrograms &programs =
       stabilizedPrograms ? *stabilizedPrograms : loaded.programs();
-  std::unique_ptr<mechanics::Kernels> kernels = makeKernels(programs, model, options, summary);
+  // The model's own programs on the JIT: compiled once per loaded model.
+  bool keepable = !stabilizedPrograms && options.backend != Backend::Interpreter;
+  bool withMomentumForce = options.integrator.method == runtime::Method::Midpoint;
+  std::shared_ptr<mechanics::Kernels> kernels =
+      keepable ? loaded.keptKernels(withMomentumForce) : nullptr;
+  if (kernels) {
+    summary.cache = "not needed: compiled earlier in this session";
+  } else {
+    kernels = makeKernels(programs, model, options, summary);
+    if (keepable && summary.backendNote.empty())
+      loaded.keepKernels(withMomentumForce, kernels);
+  }
   summary.compileSeconds = since(compileStart);
 
   double t0 = 0;

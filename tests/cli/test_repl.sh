@@ -114,6 +114,20 @@ expect "the saved model has the spring" 0 "$mech" eval "$work/run/typed.mech" --
 contains "saved: the spring" out "-1.4793658173053843"
 expect "the saved model is as mech fmt prints it" 0 "$mech" fmt --check "$work/run/typed.mech"
 
+# A second :sim reuses the session's compiled kernels, also after a :set
+# of a value (the kernels take the params as arguments): the small-angle
+# period 2 pi sqrt(l/g) of the pendulum, 2.006 s at l = 1 m, 2.838 s at 2 m,
+# shows in th at t = T/2 (th = -0.01 from 0.01).
+printf 'init th = 0.01\n:sim 1.0031 --dt 1.0031\n:set l = 2\n:sim 1.4189 --dt 1.4189\n' >"$work/kept.in"
+expect "kernels kept by the session" 0 bash -c "cd '$work/run' && '$mech' repl spring.mech" <"$work/kept.in"
+if [ "$(grep -c 'compiled earlier in this session' "$work/err")" -eq 1 ]; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL: the second :sim compiled its kernels again"; fi
+# (6 digits: -0.01; th' is 0 to 2e-5, the times being T/2 rounded to 5 digits)
+for row in '1.0031 -0.01' '1.4189 -0.01'; do
+  if awk '{print $1, $2}' "$work/out" | grep -qx -- "$row"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: no row '$row' (half a period)"; fi
+done
+
 # :sim with a word for the time points to :help; so does a bad option.
 printf ':sim abc\n:eval --bogus\n' >"$work/sim.in"
 expect ":sim abc" 0 "$mech" repl "$work/run/pendulum.mech" <"$work/sim.in"
