@@ -1,5 +1,6 @@
 // The factories: canonical forms and interning.
 #include "symbolic/Expr.h"
+#include "symbolic/CanonicalCheck.h"
 
 #include "support/Diagnostics.h"
 
@@ -98,6 +99,9 @@ Context::Context() {
 }
 
 const Node *Context::intern(Node &&candidate) {
+#ifdef MECH_CHECK_CANONICAL
+  checkCanonical(candidate, this);
+#endif
   candidate.context = this;
   uint64_t h = mix(static_cast<uint64_t>(candidate.kind) + 1, static_cast<uint64_t>(candidate.fn));
   if (candidate.kind == Kind::Symbol) {
