@@ -319,8 +319,9 @@ CommandSpec equilibriaCommand() {
 
 CommandSpec linearizeCommand() {
   return {"linearize",
-          "FILE --at \"q=v, ...\" [--set p=v ...] [--json]",
-          "M, K = -df/dq, D = -df/dq' and the first-order matrix A at an equilibrium",
+          "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--set p=v ...] [--json]",
+          "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
+          "A in independent coordinates and speeds",
           Operands::OneFile,
           {{"--at",
             "",
@@ -328,7 +329,19 @@ CommandSpec linearizeCommand() {
             "\"...\"",
             "required",
             kStateSyntax,
-            "the state. Coordinates and velocities it does not list take the model's `init`",
+            "the state. Coordinates and velocities it does not list take the model's `init`; a "
+            "state off the constraints is projected onto them",
+            {}},
+           {"--independent",
+            "",
+            T::Text,
+            "\"...\"",
+            "by pivoting",
+            "coordinate names, and speeds as names with a prime, separated by commas",
+            "with constraints: the independent coordinates (as many as the coordinates less the "
+            "holonomic constraints) and independent speeds (as many as the coordinates less all "
+            "constraints) of A; either list may be left out and is then chosen by pivoting on "
+            "the constraint Jacobian",
             {}},
            setOption(),
            jsonOption("linearize---json")},

@@ -81,14 +81,20 @@ bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
 }
 
 std::optional<mechanics::State> consistentState(LoadedModel &loaded, const std::string &at,
-                                                bool atRest, std::vector<std::string> &notes) {
+                                                Velocities velocities,
+                                                std::vector<std::string> &notes) {
   GivenValues given;
   std::optional<mechanics::State> state = parseState(loaded, at, &given);
-  if (!state || loaded.equations().constraints.empty())
+  if (!state)
     return state;
   size_t n = state->q.size();
-  if (atRest)
-    std::fill(state->qd.begin(), state->qd.end(), 0.0);
+  for (size_t j = 0; j < n; ++j)
+    if (velocities == Velocities::Rest || (velocities == Velocities::Given && !given.velocities[j]))
+      state->qd[j] = 0;
+  bool atRest = std::all_of(state->qd.begin(), state->qd.end(), [](double v) { return v == 0; }) &&
+                velocities != Velocities::GivenOrInit;
+  if (loaded.equations().constraints.empty())
+    return state;
   std::vector<double> params = loaded.paramValues();
   auto kernels = mechanics::interpretedKernels(loaded.programs());
   std::vector<double> x(state->q);

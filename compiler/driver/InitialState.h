@@ -38,11 +38,17 @@ bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
                      const GivenValues &given, const std::string &what, bool strict,
                      bool positionsOnly, std::vector<std::string> &notes);
 
+// Which velocities a state from --at has: zero (only the positions are
+// projected: statics, equilibria), those --at gives and zero for the rest
+// (linearize: rest unless the text gives a velocity), or those --at gives
+// and the model's init for the rest (eval).
+enum class Velocities { Rest, Given, GivenOrInit };
+
 // The state --at gives (see parseState), put onto the constraints as above
-// (with the interpreter's kernels). `atRest`: velocities are zero and only
-// the positions are projected (linearize, statics).
+// (with the interpreter's kernels).
 std::optional<mechanics::State> consistentState(LoadedModel &loaded, const std::string &at,
-                                                bool atRest, std::vector<std::string> &notes);
+                                                Velocities velocities,
+                                                std::vector<std::string> &notes);
 
 // Why the kernels returned `status` at (t, x), with `when` ("at t = 2.5")
 // after the headline: "mass matrix is singular at t = 2.5: coordinate 'phi'

@@ -222,7 +222,7 @@ int runEval(const CommandLine &line, Session &session, const CommandIo &io) {
   // A state off the constraints is put onto them first, as simulate does.
   std::vector<std::string> notes;
   std::optional<mechanics::State> state =
-      consistentState(loaded, line.value("--at"), /*atRest=*/false, notes);
+      consistentState(loaded, line.value("--at"), Velocities::GivenOrInit, notes);
   std::optional<mechanics::Evaluation> evaluation;
   if (state) {
     mechanics::Evaluator evaluator(loaded.equations(), loaded.paramValues());

@@ -1,6 +1,6 @@
-// `mech linearize` (M, K, D and A at a state) and `mech equilibria` (states
-// of rest in a box, their stability and small oscillations): option parsing
-// and reports over mechanics::Linearizer and mechanics::findEquilibria.
+// `mech equilibria` (states of rest in a box, their stability and small
+// oscillations): option parsing and reports over mechanics::findEquilibria.
+#include "driver/AnalysisText.h"
 #include "driver/Commands.h"
 #include "driver/Session.h"
 #include "support/NumberText.h"
@@ -26,64 +26,7 @@ namespace mech::driver {
 namespace {
 
 using mechanics::Matrix;
-
-std::string number(double x) {
-  if (std::abs(x) < 1e-12)
-    x = 0; // rounding noise reads as 0
-  return formatNumber(x, 6);
-}
-
-std::string complexNumber(std::complex<double> z) {
-  if (std::abs(z.imag()) < 1e-12)
-    return number(z.real());
-  return number(z.real()) + (z.imag() < 0 ? " - " : " + ") + number(std::abs(z.imag())) + "i";
-}
-
-std::string list(const std::vector<double> &values) {
-  std::string text;
-  for (double v : values)
-    text += (text.empty() ? "" : ", ") + number(v);
-  return text;
-}
-
-void printMatrix(std::ostream &out, const std::string &name, const Matrix &m) {
-  out << "  " << name << " =\n";
-  std::vector<std::vector<std::string>> cells;
-  size_t width = 0;
-  for (const auto &row : m) {
-    cells.emplace_back();
-    for (double v : row) {
-      cells.back().push_back(number(v));
-      width = std::max(width, cells.back().back().size());
-    }
-  }
-  for (const auto &row : cells) {
-    out << "    [";
-    for (const std::string &cell : row)
-      out << " " << std::setw(static_cast<int>(width)) << cell;
-    out << " ]\n";
-  }
-}
-
-void jsonMatrix(JsonWriter &json, const std::string &name, const Matrix &m) {
-  json.key(name).beginArray();
-  for (const auto &row : m) {
-    json.beginArray();
-    for (double v : row)
-      json.value(v);
-    json.endArray();
-  }
-  json.endArray();
-}
-
-std::string stateText(const mechanics::Equations &eq, const std::vector<double> &q,
-                      const std::vector<bool> *arbitrary = nullptr) {
-  std::string text;
-  for (size_t j = 0; j < q.size(); ++j)
-    text += (j == 0 ? "" : ", ") + eq.coordinates[j] + " = " +
-            (arbitrary != nullptr && (*arbitrary)[j] ? "arbitrary" : number(q[j]));
-  return text;
-}
+using namespace analysis_text;
 
 // Splits at the commas outside parentheses and brackets.
 std::vector<std::string> splitList(const std::string &text) {
@@ -248,151 +191,7 @@ std::string equilibriaJson(const mechanics::Equations &eq,
   return json.str() + "\n";
 }
 
-// The entries of the linearization that are not finite ("K[x,x] = nan"),
-// or "": a model undefined at the state has no linearization there.
-std::string nonFiniteLinearization(const mechanics::Equations &eq,
-                                   const mechanics::LinearSample &s) {
-  mechanics::NonFiniteValues bad;
-  bad.check("f", eq.coordinates, s.f);
-  auto matrix = [&](const std::string &name, const Matrix &A,
-                    const std::vector<std::string> &rows) {
-    for (size_t i = 0; i < A.size() && i < rows.size(); ++i)
-      for (size_t j = 0; j < A[i].size() && j < eq.coordinates.size(); ++j)
-        bad.check(name + "[" + rows[i] + "," + eq.coordinates[j] + "]", A[i][j]);
-  };
-  matrix("M", s.M, eq.coordinates);
-  matrix("K", s.K, eq.coordinates);
-  matrix("D", s.D, eq.coordinates);
-  std::vector<std::string> constraints;
-  for (const mechanics::Equations::Constraint &k : eq.constraints)
-    constraints.push_back(k.name);
-  matrix("C", s.C, constraints);
-  bad.check("Phi", constraints, s.phi);
-  return bad.text();
-}
-
-// What linearize reports at a state: the sample, the rest balanced by the
-// constraints, A (empty when not formed), the notes, and whether f (with
-// the constraint forces) is not zero there.
-struct Linearization {
-  const mechanics::Equations &eq;
-  const mechanics::State &state;
-  const mechanics::LinearSample &s;
-  const mechanics::RestWithConstraints &rest;
-  const Matrix &A;
-  const std::vector<std::string> &notes;
-  bool notAtRest;
-};
-
-std::string linearizationJson(const Linearization &r) {
-  const mechanics::Equations &eq = r.eq;
-  JsonWriter json;
-  json.beginObject().key("model").value(eq.model).key("q").beginObject();
-  for (size_t j = 0; j < r.state.q.size(); ++j)
-    json.key(eq.coordinates[j]).value(r.state.q[j]);
-  json.endObject().key("t").value(r.state.t);
-  json.key("f").beginArray();
-  for (double v : r.s.f)
-    json.value(v);
-  json.endArray();
-  jsonMatrix(json, "M", r.s.M);
-  jsonMatrix(json, "K", r.rest.K);
-  jsonMatrix(json, "D", r.s.D);
-  if (!eq.constraints.empty()) {
-    jsonMatrix(json, "C", r.s.C);
-    json.key("multipliers").beginObject();
-    for (size_t i = 0; i < eq.constraints.size(); ++i)
-      json.key(eq.constraints[i].name).value(r.rest.lambda[i]);
-    json.endObject();
-  }
-  if (r.A.empty())
-    json.key("A").null();
-  else
-    jsonMatrix(json, "A", r.A);
-  json.key("notes").beginArray();
-  if (r.notAtRest)
-    json.value("not an equilibrium: K and D are the derivatives of f there");
-  for (const std::string &note : r.notes)
-    json.value(note);
-  json.endArray();
-  json.endObject();
-  return json.str() + "\n";
-}
-
-std::string linearizationText(const Linearization &r) {
-  const mechanics::Equations &eq = r.eq;
-  std::ostringstream out;
-  out << "Linearization of " << eq.model << " about " << stateText(eq, r.state.q)
-      << " (t = " << number(r.state.t) << "): M dq'' + D dq' + K dq = 0\n";
-  bool constrained = !eq.constraints.empty();
-  if (r.notAtRest)
-    out << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
-        << list(r.rest.residual) << "]); K and D are the derivatives of f there\n";
-  for (const std::string &note : r.notes)
-    out << "  note: " << note << "\n";
-  if (constrained) {
-    out << "  multipliers balancing f at this configuration (least squares):";
-    for (size_t i = 0; i < eq.constraints.size(); ++i)
-      out << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(r.rest.lambda[i]);
-    out << "\n";
-  }
-  printMatrix(out, "M", r.s.M);
-  printMatrix(out, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", r.rest.K);
-  printMatrix(out, "D = -df/dq'", r.s.D);
-  if (constrained) {
-    printMatrix(out, "C", r.s.C);
-    out << "  A: not formed for a constrained model (mech equilibria reduces it to the "
-           "constraint tangent space)\n";
-  } else if (r.A.empty()) {
-    out << "  A: not formed, the mass matrix is singular\n";
-  } else {
-    printMatrix(out, "A = [[0, I], [-M^-1 K, -M^-1 D]]", r.A);
-  }
-  return out.str();
-}
-
 } // namespace
-
-int runLinearize(const CommandLine &line, Session &session, const CommandIo &io) {
-  std::string at = line.value("--at");
-  if (at.empty())
-    return io.usageError("linearize: --at \"q=...\" is required");
-  if (!session.derive()) {
-    session.printDiagnostics(io.err);
-    return kExitModelError;
-  }
-  LoadedModel *loaded = &session.loaded();
-  // A configuration off the constraints is put onto them first (at rest).
-  std::vector<std::string> notes;
-  std::optional<mechanics::State> state = consistentState(*loaded, at, /*atRest=*/true, notes);
-  session.printDiagnostics(io.err);
-  if (!state)
-    return kExitModelError;
-  const mechanics::Equations &eq = loaded->equations();
-  mechanics::Linearizer linearizer(eq, loaded->paramValues());
-  mechanics::LinearSample s = linearizer.at(*state);
-  if (std::string bad = nonFiniteLinearization(eq, s); !bad.empty()) {
-    loaded->diagnostics().error(loaded->model().location,
-                                "the model is not finite at this state (" + bad +
-                                    "): it has no linearization there");
-    session.printDiagnostics(io.err);
-    return kExitModelError;
-  }
-  if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
-    notes.push_back(redundant);
-  Matrix A = eq.constraints.empty() ? mechanics::stateMatrix(s.M, s.K, s.D) : Matrix{};
-  // With constraints, the rest is balanced by the constraint forces C^T lambda,
-  // whose curvature stiffens (or softens) K.
-  mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
-  double force = 0, scale = 0;
-  for (double v : rest.residual)
-    force = std::max(force, std::abs(v));
-  for (double v : s.f)
-    scale = std::max(scale, std::abs(v));
-  Linearization report{eq, *state, s, rest, A, notes, force > 1e-9 * std::max(1.0, scale)};
-  io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
-  return kExitOk;
-}
 
 int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io) {
   bool timed = line.has("--time");

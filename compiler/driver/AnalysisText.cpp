@@ -1,0 +1,69 @@
+// The shared pieces of the analyses' reports (driver/AnalysisText.h).
+#include "driver/AnalysisText.h"
+
+#include "support/NumberText.h"
+
+#include <cmath>
+#include <iomanip>
+
+namespace mech::driver::analysis_text {
+
+std::string number(double x) {
+  if (std::abs(x) < 1e-12)
+    x = 0; // rounding noise reads as 0
+  return formatNumber(x, 6);
+}
+
+std::string complexNumber(std::complex<double> z) {
+  if (std::abs(z.imag()) < 1e-12)
+    return number(z.real());
+  return number(z.real()) + (z.imag() < 0 ? " - " : " + ") + number(std::abs(z.imag())) + "i";
+}
+
+std::string list(const std::vector<double> &values) {
+  std::string text;
+  for (double v : values)
+    text += (text.empty() ? "" : ", ") + number(v);
+  return text;
+}
+
+void printMatrix(std::ostream &out, const std::string &name, const Matrix &m) {
+  out << "  " << name << " =\n";
+  std::vector<std::vector<std::string>> cells;
+  size_t width = 0;
+  for (const auto &row : m) {
+    cells.emplace_back();
+    for (double v : row) {
+      cells.back().push_back(number(v));
+      width = std::max(width, cells.back().back().size());
+    }
+  }
+  for (const auto &row : cells) {
+    out << "    [";
+    for (const std::string &cell : row)
+      out << " " << std::setw(static_cast<int>(width)) << cell;
+    out << " ]\n";
+  }
+}
+
+void jsonMatrix(JsonWriter &json, const std::string &name, const Matrix &m) {
+  json.key(name).beginArray();
+  for (const auto &row : m) {
+    json.beginArray();
+    for (double v : row)
+      json.value(v);
+    json.endArray();
+  }
+  json.endArray();
+}
+
+std::string stateText(const mechanics::Equations &eq, const std::vector<double> &q,
+                      const std::vector<bool> *arbitrary) {
+  std::string text;
+  for (size_t j = 0; j < q.size(); ++j)
+    text += (j == 0 ? "" : ", ") + eq.coordinates[j] + " = " +
+            (arbitrary != nullptr && (*arbitrary)[j] ? "arbitrary" : number(q[j]));
+  return text;
+}
+
+} // namespace mech::driver::analysis_text

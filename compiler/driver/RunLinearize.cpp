@@ -1,0 +1,306 @@
+// `mech linearize`: M, K, D and A at a state, and for a constrained model A
+// in independent coordinates and speeds (mechanics/ConstrainedLinearization).
+#include "driver/AnalysisText.h"
+#include "driver/Commands.h"
+#include "driver/InitialState.h"
+#include "driver/Pipeline.h"
+#include "driver/Session.h"
+#include "mechanics/ConstrainedLinearization.h"
+#include "mechanics/ConstraintProjection.h"
+#include "mechanics/Linearization.h"
+#include "support/Json.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <ostream>
+#include <sstream>
+
+namespace mech::driver {
+
+namespace {
+
+using namespace analysis_text;
+
+// The entries of the linearization that are not finite ("K[x,x] = nan"),
+// or "": a model undefined at the state has no linearization there.
+std::string nonFiniteLinearization(const mechanics::Equations &eq,
+                                   const mechanics::LinearSample &s) {
+  mechanics::NonFiniteValues bad;
+  bad.check("f", eq.coordinates, s.f);
+  auto matrix = [&](const std::string &name, const Matrix &A,
+                    const std::vector<std::string> &rows) {
+    for (size_t i = 0; i < A.size() && i < rows.size(); ++i)
+      for (size_t j = 0; j < A[i].size() && j < eq.coordinates.size(); ++j)
+        bad.check(name + "[" + rows[i] + "," + eq.coordinates[j] + "]", A[i][j]);
+  };
+  matrix("M", s.M, eq.coordinates);
+  matrix("K", s.K, eq.coordinates);
+  matrix("D", s.D, eq.coordinates);
+  std::vector<std::string> constraints;
+  for (const mechanics::Equations::Constraint &k : eq.constraints)
+    constraints.push_back(k.name);
+  matrix("C", s.C, constraints);
+  bad.check("Phi", constraints, s.phi);
+  return bad.text();
+}
+
+// What linearize reports at a state: the sample, the rest balanced by the
+// constraints, A (empty when not formed, with the reason) over the named
+// state, its eigenvalues, the notes, and whether f (with the constraint
+// forces) is not zero there. With constraints, `reduced` says which
+// coordinates and speeds are independent.
+struct Linearization {
+  const mechanics::Equations &eq;
+  const mechanics::State &state;
+  const mechanics::LinearSample &s;
+  const mechanics::RestWithConstraints &rest;
+  const mechanics::ReducedLinearization *reduced;
+  Matrix A;
+  std::vector<std::string> stateNames;
+  std::vector<std::complex<double>> eigenvalues;
+  std::string whyNoA;
+  const std::vector<std::string> &notes;
+  bool notAtRest;
+};
+
+std::vector<std::string> names(const mechanics::Equations &eq, const std::vector<size_t> &indices,
+                               const std::string &suffix) {
+  std::vector<std::string> out;
+  for (size_t j : indices)
+    out.push_back(eq.coordinates[j] + suffix);
+  return out;
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string text;
+  for (const std::string &item : items)
+    text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::string linearizationJson(const Linearization &r) {
+  const mechanics::Equations &eq = r.eq;
+  JsonWriter json;
+  json.beginObject().key("model").value(eq.model).key("q").beginObject();
+  for (size_t j = 0; j < r.state.q.size(); ++j)
+    json.key(eq.coordinates[j]).value(r.state.q[j]);
+  json.endObject().key("qd").beginObject();
+  for (size_t j = 0; j < r.state.qd.size(); ++j)
+    json.key(eq.coordinates[j]).value(r.state.qd[j]);
+  json.endObject().key("t").value(r.state.t);
+  json.key("f").beginArray();
+  for (double v : r.s.f)
+    json.value(v);
+  json.endArray();
+  jsonMatrix(json, "M", r.s.M);
+  jsonMatrix(json, "K", r.rest.K);
+  jsonMatrix(json, "D", r.s.D);
+  if (!eq.constraints.empty()) {
+    jsonMatrix(json, "C", r.s.C);
+    json.key("multipliers").beginObject();
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      json.key(eq.constraints[i].name).value(r.rest.lambda[i]);
+    json.endObject();
+  }
+  if (r.reduced) {
+    json.key("independent").beginObject().key("coordinates").beginArray();
+    for (const std::string &name : names(eq, r.reduced->coordinates, ""))
+      json.value(name);
+    json.endArray().key("speeds").beginArray();
+    for (const std::string &name : names(eq, r.reduced->speeds, "'"))
+      json.value(name);
+    json.endArray().key("chosen").value(r.reduced->chosen ? "given" : "pivoting").endObject();
+  }
+  if (r.A.empty()) {
+    json.key("A").null();
+    json.key("A_not_formed").value(r.whyNoA);
+  } else {
+    jsonMatrix(json, "A", r.A);
+    json.key("state").beginArray();
+    for (const std::string &name : r.stateNames)
+      json.value(name);
+    json.endArray().key("eigenvalues").beginArray();
+    for (auto z : r.eigenvalues)
+      json.beginArray().value(z.real()).value(z.imag()).endArray();
+    json.endArray();
+  }
+  json.key("notes").beginArray();
+  if (r.notAtRest)
+    json.value("not an equilibrium: K and D are the derivatives of f there");
+  for (const std::string &note : r.notes)
+    json.value(note);
+  json.endArray();
+  json.endObject();
+  return json.str() + "\n";
+}
+
+void printA(std::ostream &out, const Linearization &r) {
+  if (r.A.empty()) {
+    out << "  A: not formed, " << r.whyNoA << "\n";
+    return;
+  }
+  if (r.reduced)
+    out << "  independent coordinates: " << joined(names(r.eq, r.reduced->coordinates, ""))
+        << "; independent speeds: " << joined(names(r.eq, r.reduced->speeds, "'"))
+        << (r.reduced->chosen ? " (as given)"
+                              : " (chosen by pivoting on the constraint Jacobian; "
+                                "--independent chooses others)")
+        << "\n";
+  printMatrix(out,
+              (r.reduced ? "A, over (" : "A = [[0, I], [-M^-1 K, -M^-1 D]], over (") +
+                  joined(r.stateNames) + ")",
+              r.A);
+  out << "  eigenvalues of A:";
+  for (size_t k = 0; k < r.eigenvalues.size(); ++k)
+    out << (k == 0 ? " " : ", ") << complexNumber(r.eigenvalues[k]);
+  out << "\n";
+}
+
+std::string linearizationText(const Linearization &r) {
+  const mechanics::Equations &eq = r.eq;
+  std::ostringstream out;
+  out << "Linearization of " << eq.model << " about " << stateText(eq, r.state.q);
+  bool moving = std::any_of(r.state.qd.begin(), r.state.qd.end(), [](double v) { return v != 0; });
+  for (size_t j = 0; moving && j < eq.coordinates.size(); ++j)
+    out << ", " << eq.coordinates[j] << "' = " << number(r.state.qd[j]);
+  out << " (t = " << number(r.state.t) << "): M dq'' + D dq' + K dq = 0\n";
+  bool constrained = !eq.constraints.empty();
+  if (r.notAtRest)
+    out << "  note: not an equilibrium (" << (constrained ? "f + C^T lambda" : "f") << " = ["
+        << list(r.rest.residual) << "]); K and D are the derivatives of f there\n";
+  for (const std::string &note : r.notes)
+    out << "  note: " << note << "\n";
+  if (constrained) {
+    out << "  multipliers balancing f at this configuration (least squares):";
+    for (size_t i = 0; i < eq.constraints.size(); ++i)
+      out << (i ? ", " : " ") << eq.constraints[i].name << " = " << number(r.rest.lambda[i]);
+    out << "\n";
+  }
+  printMatrix(out, "M", r.s.M);
+  printMatrix(out, constrained ? "K = -d(f + C^T lambda)/dq" : "K = -df/dq", r.rest.K);
+  printMatrix(out, "D = -df/dq'", r.s.D);
+  if (constrained)
+    printMatrix(out, "C", r.s.C);
+  printA(out, r);
+  return out.str();
+}
+
+// The --independent text: coordinate names, speeds primed. Nullopt (with an
+// error reported) on a name that is not a coordinate or is given twice.
+std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,
+                                                              const std::string &text) {
+  mechanics::IndependentChoice choice;
+  std::stringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty())
+      continue;
+    bool speed = item.back() == '\'';
+    std::string name = speed ? item.substr(0, item.size() - 1) : item;
+    int index = coordinateIndex(loaded.model(), name);
+    std::vector<size_t> &list = speed ? choice.speeds : choice.coordinates;
+    if (index < 0 || std::count(list.begin(), list.end(), static_cast<size_t>(index))) {
+      loaded.diagnostics().error(
+          {}, "--independent: '" + item + "' " +
+                  (index < 0 ? "is not a coordinate of " + loaded.model().name : "is given twice"));
+      return std::nullopt;
+    }
+    list.push_back(static_cast<size_t>(index));
+  }
+  return choice;
+}
+
+std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A) {
+  auto n = static_cast<long>(A.size());
+  Eigen::MatrixXd a(n, n);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      a(i, j) = A[static_cast<size_t>(i)][static_cast<size_t>(j)];
+  Eigen::EigenSolver<Eigen::MatrixXd> solver(a, false);
+  std::vector<std::complex<double>> values(solver.eigenvalues().begin(),
+                                           solver.eigenvalues().end());
+  std::sort(values.begin(), values.end(), [](auto x, auto y) {
+    return x.real() != y.real() ? x.real() < y.real() : x.imag() < y.imag();
+  });
+  return values;
+}
+
+} // namespace
+
+int runLinearize(const CommandLine &line, Session &session, const CommandIo &io) {
+  std::string at = line.value("--at");
+  if (at.empty())
+    return io.usageError("linearize: --at \"q=...\" is required");
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  LoadedModel *loaded = &session.loaded();
+  const mechanics::Equations &eq = loaded->equations();
+  std::optional<mechanics::IndependentChoice> choice =
+      independentChoice(*loaded, line.value("--independent"));
+  // A state off the constraints is put onto them first.
+  std::vector<std::string> notes;
+  std::optional<mechanics::State> state =
+      choice ? consistentState(*loaded, at, Velocities::GivenOrInit, notes) : std::nullopt;
+  session.printDiagnostics(io.err);
+  if (!state)
+    return kExitModelError;
+  mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  mechanics::LinearSample s = linearizer.at(*state);
+  if (std::string bad = nonFiniteLinearization(eq, s); !bad.empty()) {
+    loaded->diagnostics().error(loaded->model().location,
+                                "the model is not finite at this state (" + bad +
+                                    "): it has no linearization there");
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
+    notes.push_back(redundant);
+  // With constraints, the rest is balanced by the constraint forces C^T lambda,
+  // whose curvature stiffens (or softens) K.
+  mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
+  double force = 0, scale = 0;
+  for (double v : rest.residual)
+    force = std::max(force, std::abs(v));
+  for (double v : s.f)
+    scale = std::max(scale, std::abs(v));
+  Linearization report{
+      eq, *state, s, rest, nullptr, {}, {}, {}, "", notes, force > 1e-9 * std::max(1.0, scale)};
+  std::optional<mechanics::ReducedLinearization> reduced;
+  if (eq.constraints.empty()) {
+    report.A = mechanics::stateMatrix(s.M, s.K, s.D);
+    report.stateNames = names(eq, std::vector<size_t>(), "");
+    for (const std::string &q : eq.coordinates)
+      report.stateNames.push_back(q);
+    for (const std::string &q : eq.coordinates)
+      report.stateNames.push_back(q + "'");
+    report.whyNoA = "the mass matrix is singular";
+  } else {
+    mechanics::ConstrainedLinearizer constrained(eq, loaded->paramValues());
+    reduced = constrained.at(*state, *choice, report.whyNoA);
+    if (!reduced && (!choice->coordinates.empty() || !choice->speeds.empty())) {
+      // The user's choice does not determine the rest: theirs to change.
+      loaded->diagnostics().error({}, "--independent: " + report.whyNoA + " at this state");
+      session.printDiagnostics(io.err);
+      return kExitModelError;
+    }
+    if (reduced) {
+      report.reduced = &*reduced;
+      report.A = reduced->A;
+      report.stateNames = names(eq, reduced->coordinates, "");
+      for (const std::string &u : names(eq, reduced->speeds, "'"))
+        report.stateNames.push_back(u);
+    }
+  }
+  if (!report.A.empty())
+    report.eigenvalues = eigenvaluesOf(report.A);
+  io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
+  return kExitOk;
+}
+
+} // namespace mech::driver

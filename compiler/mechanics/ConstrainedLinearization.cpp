@@ -1,0 +1,283 @@
+// The reduced linearization (mechanics/ConstrainedLinearization.h). With
+// P_q the map from independent to all coordinate perturbations (through the
+// holonomic rows of C), P_u and R those from independent speeds and from
+// coordinates to all speed perturbations (through psi = 0), and F_q, F_q'
+// the sensitivities of the constrained accelerations:
+//   dq_i' = S_q (R P_q dq_i + P_u du_i)
+//   du_i' = S_u ((F_q + F_q' R) P_q dq_i + F_q' P_u du_i)
+// where S_q, S_u pick the independent rows.
+#include "mechanics/ConstrainedLinearization.h"
+
+#include "mechanics/Kernels.h"
+#include "symbolic/Diff.h"
+
+#include <Eigen/Dense>
+
+namespace mech::mechanics {
+
+namespace {
+
+using Dense = Eigen::MatrixXd;
+
+// The program's outputs, in order.
+struct Blocks {
+  Dense f, gamma, M, C, dEdq, dEdqd, dGdq, dGdqd, psiq;
+};
+
+Blocks unpack(const std::vector<double> &v, size_t n, size_t m) {
+  size_t at = 0;
+  auto take = [&](size_t rows, size_t cols) {
+    Dense r(static_cast<long>(rows), static_cast<long>(cols));
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t j = 0; j < cols; ++j)
+        r(static_cast<long>(i), static_cast<long>(j)) = v[at++];
+    return r;
+  };
+  Blocks b;
+  b.f = take(n, 1);
+  b.gamma = take(m, 1);
+  b.M = take(n, n);
+  b.C = take(m, n);
+  b.dEdq = take(n, n);
+  b.dEdqd = take(n, n);
+  b.dGdq = take(m, n);
+  b.dGdqd = take(m, n);
+  b.psiq = take(m, n);
+  return b;
+}
+
+// The columns of `rows` (r x n) taken as dependent: the user's complement,
+// or the first r pivots of a column-pivoted QR. Empty when they do not
+// make the r x r block invertible.
+std::optional<std::vector<size_t>>
+dependentColumns(const Dense &rows, const std::vector<size_t> &independent, std::string &why) {
+  auto r = static_cast<size_t>(rows.rows()), n = static_cast<size_t>(rows.cols());
+  std::vector<size_t> dependent;
+  if (!independent.empty()) {
+    if (independent.size() + r != n) {
+      why = "needs " + std::to_string(n - r) + " independent, " +
+            std::to_string(independent.size()) + " given";
+      return std::nullopt;
+    }
+    for (size_t j = 0; j < n; ++j)
+      if (std::find(independent.begin(), independent.end(), j) == independent.end())
+        dependent.push_back(j);
+  } else if (r > 0) {
+    Eigen::ColPivHouseholderQR<Dense> qr(rows);
+    for (size_t k = 0; k < r; ++k)
+      dependent.push_back(
+          static_cast<size_t>(qr.colsPermutation().indices()(static_cast<long>(k))));
+    std::sort(dependent.begin(), dependent.end());
+  }
+  if (r == 0)
+    return dependent;
+  Dense block(static_cast<long>(r), static_cast<long>(r));
+  for (size_t k = 0; k < r; ++k)
+    block.col(static_cast<long>(k)) = rows.col(static_cast<long>(dependent[k]));
+  Eigen::FullPivLU<Dense> lu(block);
+  lu.setThreshold(1e-10);
+  if (!lu.isInvertible()) {
+    why = independent.empty() ? "the constraints are redundant at the state"
+                              : "the rest do not determine the others";
+    return std::nullopt;
+  }
+  return dependent;
+}
+
+std::vector<size_t> complement(const std::vector<size_t> &dependent, size_t n) {
+  std::vector<size_t> rest;
+  for (size_t j = 0; j < n; ++j)
+    if (std::find(dependent.begin(), dependent.end(), j) == dependent.end())
+      rest.push_back(j);
+  return rest;
+}
+
+// The n x k map from the independent perturbations to all of them under
+// rows * d = 0 (identity on the independent, solved on the dependent).
+Dense followMap(const Dense &rows, const std::vector<size_t> &dependent,
+                const std::vector<size_t> &independent) {
+  auto n = rows.cols();
+  auto r = static_cast<long>(dependent.size()), k = static_cast<long>(independent.size());
+  Dense P = Dense::Zero(n, k);
+  Dense Bd(rows.rows(), r), Bi(rows.rows(), k);
+  for (long c = 0; c < r; ++c)
+    Bd.col(c) = rows.col(static_cast<long>(dependent[static_cast<size_t>(c)]));
+  for (long c = 0; c < k; ++c) {
+    Bi.col(c) = rows.col(static_cast<long>(independent[static_cast<size_t>(c)]));
+    P(static_cast<long>(independent[static_cast<size_t>(c)]), c) = 1;
+  }
+  if (r > 0) {
+    Dense solved = -Eigen::FullPivLU<Dense>(Bd).solve(Bi);
+    for (long c = 0; c < r; ++c)
+      P.row(static_cast<long>(dependent[static_cast<size_t>(c)])) = solved.row(c);
+  }
+  return P;
+}
+
+Dense pickRows(const Dense &m, const std::vector<size_t> &rows) {
+  Dense r(static_cast<long>(rows.size()), m.cols());
+  for (size_t k = 0; k < rows.size(); ++k)
+    r.row(static_cast<long>(k)) = m.row(static_cast<long>(rows[k]));
+  return r;
+}
+
+// The sensitivities F_q, F_q' of the constrained accelerations:
+// K [dq''; dlambda] = -[dE; dG] for each perturbation of q and of q', with
+// K = [[M, -C^T], [C, 0]]. Nullopt when K is singular.
+std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
+  auto N = b.M.rows(), Mc = b.C.rows();
+  Dense K = Dense::Zero(N + Mc, N + Mc);
+  K.topLeftCorner(N, N) = b.M;
+  K.topRightCorner(N, Mc) = -b.C.transpose();
+  K.bottomLeftCorner(Mc, N) = b.C;
+  Eigen::FullPivLU<Dense> kkt(K);
+  if (!kkt.isInvertible())
+    return std::nullopt;
+  Dense dq(N + Mc, N), dqd(N + Mc, N);
+  dq << b.dEdq, b.dGdq;
+  dqd << b.dEdqd, b.dGdqd;
+  return std::pair<Dense, Dense>{(-kkt.solve(dq)).topRows(N), (-kkt.solve(dqd)).topRows(N)};
+}
+
+// A from the maps (see the file's comment).
+Matrix assemble(const ReducedLinearization &r, const Dense &Pq, const Dense &Pu, const Dense &R,
+                const Dense &Fq, const Dense &Fqd) {
+  auto nq = static_cast<long>(r.coordinates.size()), nu = static_cast<long>(r.speeds.size());
+  Dense A(nq + nu, nq + nu);
+  A.topLeftCorner(nq, nq) = pickRows(R * Pq, r.coordinates);
+  A.topRightCorner(nq, nu) = pickRows(Pu, r.coordinates);
+  A.bottomLeftCorner(nu, nq) = pickRows((Fq + Fqd * R) * Pq, r.speeds);
+  A.bottomRightCorner(nu, nu) = pickRows(Fqd * Pu, r.speeds);
+  Matrix out(static_cast<size_t>(A.rows()), std::vector<double>(static_cast<size_t>(A.cols())));
+  for (long i = 0; i < A.rows(); ++i)
+    for (long j = 0; j < A.cols(); ++j)
+      out[static_cast<size_t>(i)][static_cast<size_t>(j)] = A(i, j);
+  return out;
+}
+
+} // namespace
+
+ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<double> params)
+    : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
+      m_(eq.constraints.size()) {
+  layout_.params = params_.size();
+  layout_.coordinates = n_;
+  layout_.multipliers = m_;
+  sym::Context &c = eq.T.context();
+  std::vector<sym::Differentiator> byQ, byQd;
+  std::vector<sym::Expr> qdd;
+  for (size_t k = 0; k < n_; ++k) {
+    auto coordinate = c.coordinate(eq.coordinates[k], static_cast<int>(k));
+    byQ.push_back(sym::partial(coordinate.q));
+    byQd.push_back(sym::partial(coordinate.qd));
+    qdd.push_back(coordinate.qdd);
+  }
+  // E = M q'' - f - C^T lambda and G = C q'' - gamma, with q'' and lambda symbols.
+  std::vector<sym::Expr> E, G;
+  for (size_t j = 0; j < n_; ++j) {
+    std::vector<sym::Expr> terms = {-eq.f[j]};
+    for (size_t k = 0; k < n_; ++k)
+      terms.push_back(eq.M[j][k] * qdd[k]);
+    for (size_t i = 0; i < m_; ++i)
+      terms.push_back(-eq.constraints[i].C[j] * eq.multipliers[i]);
+    E.push_back(c.add(terms));
+  }
+  for (const Equations::Constraint &k : eq.constraints) {
+    std::vector<sym::Expr> terms = {-k.gamma};
+    for (size_t j = 0; j < n_; ++j)
+      terms.push_back(k.C[j] * qdd[j]);
+    G.push_back(c.add(terms));
+  }
+  std::vector<sym::Expr> out(eq.f.begin(), eq.f.end());
+  for (const Equations::Constraint &k : eq.constraints)
+    out.push_back(k.gamma);
+  for (size_t j = 0; j < n_; ++j)
+    out.insert(out.end(), eq.M[j].begin(), eq.M[j].end());
+  for (const Equations::Constraint &k : eq.constraints)
+    out.insert(out.end(), k.C.begin(), k.C.end());
+  auto jacobian = [&](const std::vector<sym::Expr> &rows, std::vector<sym::Differentiator> &by) {
+    for (const sym::Expr &row : rows)
+      for (size_t k = 0; k < n_; ++k)
+        out.push_back(by[k](row));
+  };
+  jacobian(E, byQ);
+  jacobian(E, byQd);
+  jacobian(G, byQ);
+  jacobian(G, byQd);
+  std::vector<sym::Expr> psi;
+  for (const Equations::Constraint &k : eq.constraints)
+    psi.push_back(k.psi);
+  jacobian(psi, byQ);
+  program_ = sym::Program(out, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
+}
+
+std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state,
+                                                              const IndependentChoice &choice,
+                                                              std::string &error) const {
+  size_t n = n_, m = m_;
+  auto N = static_cast<long>(n), Mc = static_cast<long>(m);
+  std::vector<double> inputs = layout_.inputs(params_, state);
+  Blocks b = unpack(program_.evaluate(inputs), n, m);
+
+  // The accelerations and multipliers at the state, then the Jacobians there.
+  ReducedLinearization r;
+  r.qdd.assign(n, 0.0);
+  r.lambda.assign(m, 0.0);
+  {
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M = b.M, C = b.C;
+    if (solveConstrained(n, m, M.data(), b.f.data(), C.data(), b.gamma.data(), r.qdd.data(),
+                         r.lambda.data()) != kStatusOk) {
+      error = "the equations of the first kind are singular at the state";
+      return std::nullopt;
+    }
+  }
+  for (size_t k = 0; k < n; ++k)
+    inputs[layout_.params + 2 * n + k] = r.qdd[k];
+  for (size_t i = 0; i < m; ++i)
+    inputs[layout_.multiplier(i)] = r.lambda[i];
+  b = unpack(program_.evaluate(inputs), n, m);
+
+  std::optional<std::pair<Dense, Dense>> F = sensitivities(b);
+  if (!F) {
+    error = "the equations of the first kind are singular at the state";
+    return std::nullopt;
+  }
+  const auto &[Fq, Fqd] = *F;
+
+  // The holonomic rows choose the independent coordinates, all rows the speeds.
+  std::vector<size_t> holonomicRows;
+  for (size_t i = 0; i < m; ++i)
+    if (equations_.constraints[i].holonomic)
+      holonomicRows.push_back(i);
+  Dense H = pickRows(b.C, holonomicRows);
+  std::string why;
+  auto dependentQ = dependentColumns(H, choice.coordinates, why);
+  if (!dependentQ) {
+    error = "independent coordinates: " + why;
+    return std::nullopt;
+  }
+  auto dependentU = dependentColumns(b.C, choice.speeds, why);
+  if (!dependentU) {
+    error = "independent speeds: " + why;
+    return std::nullopt;
+  }
+  r.chosen = !choice.coordinates.empty() || !choice.speeds.empty();
+  r.coordinates = complement(*dependentQ, n);
+  r.speeds = complement(*dependentU, n);
+  Dense Pq = followMap(H, *dependentQ, r.coordinates);
+  Dense Pu = followMap(b.C, *dependentU, r.speeds);
+  // The dependent speeds also follow the coordinates: C_d dq'_d = -psi_q dq.
+  Dense R = Dense::Zero(N, N);
+  if (m > 0) {
+    Dense Cd(Mc, Mc);
+    for (long c = 0; c < Mc; ++c)
+      Cd.col(c) = b.C.col(static_cast<long>((*dependentU)[static_cast<size_t>(c)]));
+    Dense solved = -Eigen::FullPivLU<Dense>(Cd).solve(b.psiq);
+    for (long c = 0; c < Mc; ++c)
+      R.row(static_cast<long>((*dependentU)[static_cast<size_t>(c)])) = solved.row(c);
+  }
+  r.A = assemble(r, Pq, Pu, R, Fq, Fqd);
+  return r;
+}
+
+} // namespace mech::mechanics

@@ -1,0 +1,61 @@
+// The linearization of a constrained model (holonomic, rheonomic or
+// nonholonomic constraints) about any state on its constraints, as a
+// first-order system in independent coordinates and independent speeds:
+// x = (dq_i, du_i)' = A x. The route is Peterson, Gede and Hubbard's
+// (Multibody Syst. Dyn. 33:143-161, 2015): the equations of the first kind
+// E = M q'' - f - C^T lambda = 0, G = C q'' - gamma = 0 are differentiated
+// symbolically in q and q' (with q'' and lambda as symbols, one CSE'd
+// program), so that the sensitivities of the constrained accelerations come
+// from one solve of their Jacobian, never from finite differences; the
+// dependent coordinates follow the independent ones through the holonomic
+// constraints, and the dependent speeds the independent ones (and the
+// coordinates) through the velocity constraints psi = C q' + b = 0.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+#include "mechanics/Linearization.h"
+#include "symbolic/Program.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::mechanics {
+
+struct ReducedLinearization {
+  // Indices into q: the independent coordinates (n - holonomic constraints)
+  // and the coordinates whose speeds are independent (n - constraints).
+  std::vector<size_t> coordinates, speeds;
+  // Whether the user chose them (else pivoting on the constraint Jacobians).
+  bool chosen = false;
+  Matrix A;                        // over (q_coordinates..., q'_speeds...)
+  std::vector<double> qdd, lambda; // the accelerations and multipliers at the state
+};
+
+// The user's choice of independent coordinates and speeds (names, a speed
+// with its prime); either list may be empty (then pivoting chooses).
+struct IndependentChoice {
+  std::vector<size_t> coordinates, speeds;
+};
+
+class ConstrainedLinearizer {
+public:
+  ConstrainedLinearizer(const Equations &equations, std::vector<double> params);
+
+  // Linearizes at `state` (on the constraints). Nullopt with `error` set
+  // when the constraints are redundant at the state, the choice does not
+  // determine the dependent coordinates or speeds, or the equations of the
+  // first kind are singular there.
+  std::optional<ReducedLinearization> at(const State &state, const IndependentChoice &choice,
+                                         std::string &error) const;
+
+private:
+  const Equations &equations_;
+  std::vector<double> params_;
+  size_t n_ = 0, m_ = 0;
+  InputLayout layout_;
+  sym::Program program_;
+};
+
+} // namespace mech::mechanics
