@@ -113,6 +113,9 @@ std::string linearizationJson(const Linearization &r) {
     for (const std::string &name : names(eq, r.reduced->speeds, "'"))
       json.value(name);
     json.endArray().key("chosen").value(r.reduced->chosen ? "given" : "pivoting").endObject();
+    jsonMatrix(json, "Mr", r.reduced->Mr);
+    jsonMatrix(json, "Cr", r.reduced->Cr);
+    jsonMatrix(json, "Kr", r.reduced->Kr);
   }
   if (r.A.empty()) {
     json.key("A").null();
@@ -157,6 +160,15 @@ void printA(std::ostream &out, const Linearization &r) {
   for (size_t k = 0; k < r.eigenvalues.size(); ++k)
     out << (k == 0 ? " " : ", ") << complexNumber(r.eigenvalues[k]);
   out << "\n";
+  if (!r.reduced)
+    return;
+  out << "  in the independent speeds u = (" << joined(names(r.eq, r.reduced->speeds, "'"))
+      << ") (the equations projected on the directions the constraints allow):\n"
+      << "  Mr du' + Cr du + Kr dq = 0, dq over ("
+      << joined(names(r.eq, r.reduced->coordinates, "")) << ")\n";
+  printMatrix(out, "Mr", r.reduced->Mr);
+  printMatrix(out, "Cr", r.reduced->Cr);
+  printMatrix(out, "Kr", r.reduced->Kr);
 }
 
 std::string linearizationText(const Linearization &r) {

@@ -139,20 +139,30 @@ std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
   return std::pair<Dense, Dense>{(-kkt.solve(dq)).topRows(N), (-kkt.solve(dqd)).topRows(N)};
 }
 
-// A from the maps (see the file's comment).
-Matrix assemble(const ReducedLinearization &r, const Dense &Pq, const Dense &Pu, const Dense &R,
-                const Dense &Fq, const Dense &Fqd) {
+Matrix rowsOf(const Dense &A) {
+  Matrix out(static_cast<size_t>(A.rows()), std::vector<double>(static_cast<size_t>(A.cols())));
+  for (long i = 0; i < A.rows(); ++i)
+    for (long j = 0; j < A.cols(); ++j)
+      out[static_cast<size_t>(i)][static_cast<size_t>(j)] = A(i, j);
+  return out;
+}
+
+// A from the maps (see the file's comment), and the second-order form in
+// the speeds: the projected equations Mr du' = -(Kr dq_i + Cr du) have the
+// solutions of A's speed rows, so Cr = -Mr A_uu and Kr = -Mr A_uq.
+void assemble(ReducedLinearization &r, const Dense &M, const Dense &Pq, const Dense &Pu,
+              const Dense &R, const Dense &Fq, const Dense &Fqd) {
   auto nq = static_cast<long>(r.coordinates.size()), nu = static_cast<long>(r.speeds.size());
   Dense A(nq + nu, nq + nu);
   A.topLeftCorner(nq, nq) = pickRows(R * Pq, r.coordinates);
   A.topRightCorner(nq, nu) = pickRows(Pu, r.coordinates);
   A.bottomLeftCorner(nu, nq) = pickRows((Fq + Fqd * R) * Pq, r.speeds);
   A.bottomRightCorner(nu, nu) = pickRows(Fqd * Pu, r.speeds);
-  Matrix out(static_cast<size_t>(A.rows()), std::vector<double>(static_cast<size_t>(A.cols())));
-  for (long i = 0; i < A.rows(); ++i)
-    for (long j = 0; j < A.cols(); ++j)
-      out[static_cast<size_t>(i)][static_cast<size_t>(j)] = A(i, j);
-  return out;
+  r.A = rowsOf(A);
+  Dense Mr = Pu.transpose() * M * Pu;
+  r.Mr = rowsOf(Mr);
+  r.Cr = rowsOf(-Mr * A.bottomRightCorner(nu, nu));
+  r.Kr = rowsOf(-Mr * A.bottomLeftCorner(nu, nq));
 }
 
 } // namespace
@@ -276,7 +286,7 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
     for (long c = 0; c < Mc; ++c)
       R.row(static_cast<long>((*dependentU)[static_cast<size_t>(c)])) = solved.row(c);
   }
-  r.A = assemble(r, Pq, Pu, R, Fq, Fqd);
+  assemble(r, b.M, Pq, Pu, R, Fq, Fqd);
   return r;
 }
 

@@ -30,6 +30,14 @@ struct ReducedLinearization {
   // Whether the user chose them (else pivoting on the constraint Jacobians).
   bool chosen = false;
   Matrix A;                        // over (q_coordinates..., q'_speeds...)
+  // The second-order form in the independent speeds u (Kane's, or Maggi's,
+  // equations: the equations of motion projected on the directions the
+  // constraints allow, P_u^T (M q'' - f - C^T lambda) = 0, linearized):
+  // Mr du' + Cr du + Kr dq_i = 0 with Mr = P_u^T M P_u (speeds x speeds),
+  // Cr (speeds x speeds) and Kr (speeds x coordinates). Where the speeds
+  // are the time derivatives of coordinates, as a bicycle's lean and steer
+  // rates, these are the benchmark's M, v C1 and g K0 + v^2 K2.
+  Matrix Mr, Cr, Kr;
   std::vector<double> qdd, lambda; // the accelerations and multipliers at the state
 };
 

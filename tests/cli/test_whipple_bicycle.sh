@@ -169,6 +169,74 @@ bike "capsize above 6.024 m/s" "
 stable, a0 = hurwitz(measured(6.03))
 assert not stable and a0 < 0, (stable, a0)"
 
+# (d) mech linearize itself, about upright straight running with lean,
+# steer and the rear-wheel rate as independent speeds: its second-order
+# form in those speeds is Table 2's M, v C1 and g K0 + v^2 K2 (to 1e-10
+# relative, 1e-12 absolute for the entries that are exactly 0), its
+# eigenvalues are the roots of the benchmark's characteristic polynomial
+# det(M s^2 + v C1 s + g K0 + v^2 K2) (with one zero per ignorable
+# coordinate and for the rear-wheel rate), and at the paper's weave and
+# capsize speeds the weave pair and the capsize root have zero real part.
+cat >>"$work/bike.py" <<'EOF'
+def linearize(v):
+    at = f"x'={v!r}, thR'={-v / rR!r}, thF'={-v / rF!r}, lean'=0, lean=0, steer=0"
+    out = subprocess.run([mech, "linearize", model, "--at", at, "--independent",
+                          "lean', steer', thR'", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+def same(got, want, what):
+    if want == 0:
+        assert abs(got) <= 1e-12, (what, got)
+    else:
+        assert abs(got - want) <= 1e-10 * abs(want), (what, got, want)
+def lean_steer(d, name, columns):
+    # rows lean', steer' of the speeds; columns lean, steer of `columns`
+    rows = [d['independent']['speeds'].index(u) for u in ("lean'", "steer'")]
+    cols = [columns.index(c) for c in ('lean', 'steer')] if columns else rows
+    return [[d[name][r][c] for c in cols] for r in rows]
+def characteristic(v, s):
+    a = [[M[i][j] * s * s + v * C1[i][j] * s + g * K0[i][j] + v * v * K2[i][j]
+          for j in range(2)] for i in range(2)]
+    scale = [[abs(M[i][j]) * abs(s) ** 2 + v * abs(C1[i][j]) * abs(s) + g * abs(K0[i][j])
+              + v * v * abs(K2[i][j]) for j in range(2)] for i in range(2)]
+    return (a[0][0] * a[1][1] - a[0][1] * a[1][0],
+            scale[0][0] * scale[1][1] + scale[0][1] * scale[1][0])
+EOF
+bike "linearize: Table 2 in the independent speeds" "
+rest, moving = linearize(0.0), linearize(5.0)
+assert rest['independent']['speeds'] == [\"lean'\", \"steer'\", \"thR'\"], rest['independent']
+coords = rest['independent']['coordinates']
+for d in (rest, moving):
+    for i in range(2):
+        for j in range(2):
+            same(lean_steer(d, 'Mr', None)[i][j], M[i][j], ('M', i, j))
+Cr, K5, Kg = lean_steer(moving, 'Cr', None), lean_steer(moving, 'Kr', coords), lean_steer(rest, 'Kr', coords)
+for i in range(2):
+    for j in range(2):
+        same(Cr[i][j] / 5.0, C1[i][j], ('C1', i, j))
+        same(Kg[i][j] / g, K0[i][j], ('K0', i, j))
+        same((K5[i][j] - Kg[i][j]) / 25.0, K2[i][j], ('K2', i, j))"
+bike "linearize: the eigenvalues are the benchmark's" "
+for v in (1.0, 3.0, 5.0, 8.0):
+    d = linearize(v)
+    values = [complex(re, im) for re, im in d['eigenvalues']]
+    zeros = [s for s in values if abs(s) < 1e-9]
+    roots = [s for s in values if abs(s) >= 1e-9]
+    assert len(zeros) == 6 and len(roots) == 4, (v, values)
+    for s in roots:
+        residual, scale = characteristic(v, s)
+        assert abs(residual) <= 1e-12 * scale, (v, s, residual, scale)"
+bike "linearize: the weave and capsize speeds" "
+weave = linearize(4.29238253634111)
+pair = [complex(*e) for e in weave['eigenvalues'] if abs(e[1]) > 1e-6]
+assert len(pair) == 2 and all(abs(s.real) < 1e-8 for s in pair), pair
+capsize = linearize(6.02426201538837)
+real = sorted(abs(e[0]) for e in capsize['eigenvalues'] if abs(e[1]) < 1e-9)
+assert real[6] < 1e-8 and real[7] > 1e-3, real  # six zero modes, then the capsize root
+for v, stable in ((4.28, False), (4.30, True), (6.02, True), (6.03, False)):
+    d = linearize(v)
+    assert (max(e[0] for e in d['eigenvalues']) < 1e-9) == stable, (v, d['eigenvalues'])"
+
 # The nonlinear model in simulation, from upright straight running with a
 # small lean rate: at 5 m/s the lean dies away, at 3 m/s the weave grows.
 lean_peaks='rows = [[float(x) for x in line.split(",")] for line in open(sys.argv[1]).read().split()[1:]]
