@@ -319,7 +319,8 @@ CommandSpec equilibriaCommand() {
 
 CommandSpec linearizeCommand() {
   return {"linearize",
-          "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--set p=v ...] [--json]",
+          "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
+          "[--plot FILE]] [--set p=v ...] [--json]",
           "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
           "A in independent coordinates and speeds",
           Operands::OneFile,
@@ -342,6 +343,25 @@ CommandSpec linearizeCommand() {
             "holonomic constraints) and independent speeds (as many as the coordinates less all "
             "constraints) of A; either list may be left out and is then chosen by pivoting on "
             "the constraint Jacobian",
+            {}},
+           {"--sweep",
+            "",
+            T::Text,
+            "\"NAME=LO..HI[:N]\"",
+            "off",
+            "a param, or a name the `--at` text uses; `[UNIT]` may follow HI; N from 2 to 100000 "
+            "(default 101)",
+            "print the eigenvalues of A at N evenly spaced values instead, with the modes that "
+            "are structurally zero dropped, and locate where stability changes (bisection to "
+            "1e-11 relative)",
+            {}},
+           {"--plot",
+            "",
+            T::Path,
+            "FILE",
+            "no plot",
+            "path",
+            "with --sweep: also write an SVG of the eigenvalues' real and imaginary parts",
             {}},
            setOption(),
            jsonOption("linearize---json")},

@@ -3,6 +3,7 @@
 #include "driver/AnalysisText.h"
 #include "driver/Commands.h"
 #include "driver/InitialState.h"
+#include "driver/LinearizeSweep.h"
 #include "driver/Pipeline.h"
 #include "driver/Session.h"
 #include "mechanics/ConstrainedLinearization.h"
@@ -200,32 +201,6 @@ std::string linearizationText(const Linearization &r) {
   return out.str();
 }
 
-// The --independent text: coordinate names, speeds primed. Nullopt (with an
-// error reported) on a name that is not a coordinate or is given twice.
-std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,
-                                                              const std::string &text) {
-  mechanics::IndependentChoice choice;
-  std::stringstream items(text);
-  for (std::string item; std::getline(items, item, ',');) {
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (item.empty())
-      continue;
-    bool speed = item.back() == '\'';
-    std::string name = speed ? item.substr(0, item.size() - 1) : item;
-    int index = coordinateIndex(loaded.model(), name);
-    std::vector<size_t> &list = speed ? choice.speeds : choice.coordinates;
-    if (index < 0 || std::count(list.begin(), list.end(), static_cast<size_t>(index))) {
-      loaded.diagnostics().error(
-          {}, "--independent: '" + item + "' " +
-                  (index < 0 ? "is not a coordinate of " + loaded.model().name : "is given twice"));
-      return std::nullopt;
-    }
-    list.push_back(static_cast<size_t>(index));
-  }
-  return choice;
-}
-
 std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A) {
   auto n = static_cast<long>(A.size());
   Eigen::MatrixXd a(n, n);
@@ -251,6 +226,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  if (line.has("--sweep"))
+    return runLinearizeSweep(line, session, io);
   LoadedModel *loaded = &session.loaded();
   const mechanics::Equations &eq = loaded->equations();
   std::optional<mechanics::IndependentChoice> choice =

@@ -57,6 +57,8 @@ public:
   // first kind are singular there.
   std::optional<ReducedLinearization> at(const State &state, const IndependentChoice &choice,
                                          std::string &error) const;
+  // New param values (the program does not depend on them).
+  void setParams(std::vector<double> params) { params_ = std::move(params); }
 
 private:
   const Equations &equations_;

@@ -38,6 +38,8 @@ public:
   Linearizer(const Equations &equations, std::vector<double> params);
 
   LinearSample at(const State &state) const;
+  // New param values (the program does not depend on them).
+  void setParams(std::vector<double> params) { params_ = std::move(params); }
 
   const Equations &equations() const { return equations_; }
   size_t coordinates() const { return n_; }
