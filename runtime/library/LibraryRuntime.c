@@ -1,7 +1,9 @@
 /* The runtime of a built library: the same DOPRI5 as the CLI's integrator
  * (Hairer's step-size control with the PI term, his initial step, the
- * order-4 continuous extension for the samples) and the same projection
- * after every step, written in C over one workspace allocated per call. */
+ * order-4 continuous extension for the samples) and a projection onto the
+ * constraints after every step, written in C over one workspace allocated
+ * per call. The projection's change is the least in the Euclidean norm (the
+ * CLI's is the least in the metric of the mass matrix; docs/library.md). */
 #include "LibraryRuntime.h"
 
 #include <math.h>
