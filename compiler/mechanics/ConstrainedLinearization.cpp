@@ -169,19 +169,9 @@ void assemble(ReducedLinearization &r, const Dense &M, const Dense &Pq, const De
 
 ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<double> params)
     : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
-      m_(eq.constraints.size()) {
-  layout_.params = params_.size();
-  layout_.coordinates = n_;
-  layout_.multipliers = m_;
+      m_(eq.constraints.size()), layout_(linearizationLayout(eq, params_.size())) {
   sym::Context &c = eq.T.context();
-  std::vector<sym::Differentiator> byQ, byQd;
-  std::vector<sym::Expr> qdd;
-  for (size_t k = 0; k < n_; ++k) {
-    auto coordinate = c.coordinate(eq.coordinates[k], static_cast<int>(k));
-    byQ.push_back(sym::partial(coordinate.q));
-    byQd.push_back(sym::partial(coordinate.qd));
-    qdd.push_back(coordinate.qdd);
-  }
+  auto [byQ, byQd, qdd] = coordinatePartials(eq);
   // E = M q'' - f - C^T lambda and G = C q'' - gamma, with q'' and lambda symbols.
   std::vector<sym::Expr> E, G;
   for (size_t j = 0; j < n_; ++j) {

@@ -29,7 +29,7 @@ struct ReducedLinearization {
   std::vector<size_t> coordinates, speeds;
   // Whether the user chose them (else pivoting on the constraint Jacobians).
   bool chosen = false;
-  Matrix A;                        // over (q_coordinates..., q'_speeds...)
+  Matrix A; // over (q_coordinates..., q'_speeds...)
   // The second-order form in the independent speeds u (Kane's, or Maggi's,
   // equations: the equations of motion projected on the directions the
   // constraints allow, P_u^T (M q'' - f - C^T lambda) = 0, linearized):

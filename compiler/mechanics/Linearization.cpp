@@ -10,19 +10,30 @@
 
 namespace mech::mechanics {
 
+InputLayout linearizationLayout(const Equations &eq, size_t params) {
+  InputLayout layout;
+  layout.params = params;
+  layout.coordinates = eq.coordinates.size();
+  layout.multipliers = eq.constraints.size();
+  return layout;
+}
+
+CoordinatePartials coordinatePartials(const Equations &eq) {
+  sym::Context &context = eq.T.context();
+  CoordinatePartials partials;
+  for (size_t k = 0; k < eq.coordinates.size(); ++k) {
+    auto c = context.coordinate(eq.coordinates[k], static_cast<int>(k));
+    partials.byQ.push_back(sym::partial(c.q));
+    partials.byQd.push_back(sym::partial(c.qd));
+    partials.qdd.push_back(c.qdd);
+  }
+  return partials;
+}
+
 Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
     : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
-      m_(eq.constraints.size()) {
-  layout_.params = params_.size();
-  layout_.coordinates = n_;
-  layout_.multipliers = m_;
-  sym::Context &context = eq.T.context();
-  std::vector<sym::Differentiator> byQ, byQd;
-  for (size_t k = 0; k < n_; ++k) {
-    auto c = context.coordinate(eq.coordinates[k], static_cast<int>(k));
-    byQ.push_back(sym::partial(c.q));
-    byQd.push_back(sym::partial(c.qd));
-  }
+      m_(eq.constraints.size()), layout_(linearizationLayout(eq, params_.size())) {
+  auto [byQ, byQd, qdd] = coordinatePartials(eq);
   std::vector<sym::Expr> out(eq.f.begin(), eq.f.end());
   out.insert(out.end(), eq.Qnc.begin(), eq.Qnc.end());
   for (const Equations::Constraint &k : eq.constraints)

@@ -12,6 +12,7 @@
 
 #include "mechanics/Evaluation.h"
 #include "mechanics/Lagrange.h"
+#include "symbolic/Diff.h"
 #include "symbolic/Program.h"
 
 #include <vector>
@@ -32,6 +33,17 @@ struct LinearSample {
   std::vector<double> psi;
   Matrix psiGradient;
 };
+
+// The input layout of a linearization program of `eq` with `params`
+// params (accelerations and multipliers included).
+InputLayout linearizationLayout(const Equations &eq, size_t params);
+
+// d/dq_k and d/dq'_k for each coordinate, and its acceleration symbol.
+struct CoordinatePartials {
+  std::vector<sym::Differentiator> byQ, byQd;
+  std::vector<sym::Expr> qdd;
+};
+CoordinatePartials coordinatePartials(const Equations &eq);
 
 class Linearizer {
 public:

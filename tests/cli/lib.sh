@@ -1,8 +1,8 @@
 # Shared by the command-line test scripts: `source lib.sh "$@"` with the
 # arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
 # $build, a scratch folder $work (removed at exit, also the kernel cache's
-# home), counters, and the checks expect, save, contains, lacks, empty and
-# golden; a script ends with `finish`.
+# home), counters, and the checks expect, save, contains, lacks, empty,
+# check_json and golden; a script ends with `finish`.
 set -u
 mech="$(readlink -f "$1")" # absolute: scripts change directory
 root="$2"
@@ -27,6 +27,17 @@ expect() {
     echo "FAIL: $name: exit $status, expected $expected"
     sed 's/^/  | /' "$work/out" "$work/err" | head -20
   fi
+}
+
+# check_json NAME PYTHON: runs the Python statements (asserts) with j, the
+# JSON the last command printed, and math imported.
+check_json() {
+  if python3 -c "
+import json, math, sys
+j = json.load(open('$work/out'))
+$2
+" 2>"$work/py"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
 }
 
 # save: keeps the output of the last command for a later check.

@@ -13,15 +13,6 @@
 #   unknown name are errors.
 source "$(dirname "$0")/lib.sh" "$@"
 
-check_json() { # NAME PYTHON-ASSERTIONS (on j, the JSON of the last output)
-  if python3 -c "
-import json, math, sys
-j = json.load(open('$work/out'))
-$2
-" 2>"$work/py"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
-}
-
 close='def close(a, b, tol=1e-12): assert abs(a - b) <= tol * max(1, abs(b)), (a, b)
 def rows(A, B):
     assert len(A) == len(B), (len(A), len(B))

@@ -10,15 +10,6 @@
 #   k > m g l, swept with a unit of its own (N*mm/rad).
 source "$(dirname "$0")/lib.sh" "$@"
 
-check_json() { # NAME PYTHON-ASSERTIONS (on j, the JSON of the last output)
-  if python3 -c "
-import json, math, sys
-j = json.load(open('$work/out'))
-$2
-" 2>"$work/py"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
-}
-
 bike="$root/examples/whipple_bicycle.mech"
 upright="x'=v, thR'=-v/rR, thF'=-v/rF, lean'=0, lean=0, steer=0"
 expect "bicycle against speed" 0 "$mech" linearize "$bike" --at "$upright" \
