@@ -7,7 +7,8 @@
 //   canonical order, and not a lone power with coefficient 1 (a Pow or the
 //   base itself);
 // - Pow: b^e with e neither 0 nor 1, b not 1, and no integer power of a
-//   number, a power or a product (those multiply out).
+//   number, a power or a product (those multiply out), except 0^-k, which
+//   stands for a division by zero.
 #include "symbolic/CanonicalCheck.h"
 
 #include "support/Diagnostics.h"
@@ -56,7 +57,11 @@ void checkPow(const Node &n) {
   require(!(exponent->kind == Kind::Number && (exponent->num.isZero() || exponent->num.isOne())),
           "a power with exponent 0 or 1");
   require(!(base->kind == Kind::Number && base->num.isOne()), "a power of 1");
-  if (isIntegerNumber(exponent))
+  // 0^-k stays a power: it stands for the division by zero that a later
+  // pass reports.
+  bool divisionByZero =
+      base->kind == Kind::Number && base->num.isZero() && exponent->num.isNegative();
+  if (isIntegerNumber(exponent) && !divisionByZero)
     require(base->kind != Kind::Number && base->kind != Kind::Pow && base->kind != Kind::Mul,
             "an integer power of a number, power or product");
 }
