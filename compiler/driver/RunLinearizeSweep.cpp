@@ -75,10 +75,7 @@ std::optional<StateMatrix> Sweeper::at_(double value, std::string &why) {
   std::optional<mechanics::State> state =
       consistentState(loaded, text, Velocities::GivenOrInit, notes);
   if (!state) {
-    std::ostringstream messages;
-    loaded.diagnostics().print(messages);
-    loaded.diagnostics().clear();
-    why = "the state is not formed: " + messages.str();
+    why.clear(); // the state's errors are in the diagnostics, printed as they are
     return std::nullopt;
   }
   return matrices.at(*state, loaded.paramValues(), choice, why);
@@ -277,7 +274,8 @@ std::optional<SweepResult> sweep(Sweeper &s, std::string &why) {
                                    static_cast<double>(s.spec.count - 1);
     std::optional<StateMatrix> m = s.at_(value, why);
     if (!m) {
-      why = "at " + s.spec.name + " = " + number(value) + ": " + why;
+      if (!why.empty())
+        why = "at " + s.spec.name + " = " + number(value) + ": " + why;
       return std::nullopt;
     }
     r.values.push_back(value);
@@ -363,7 +361,8 @@ int runLinearizeSweep(const CommandLine &line, Session &session, const CommandIo
   if (s.param >= 0)
     params[static_cast<size_t>(s.param)].value = kept;
   if (!result) {
-    loaded.diagnostics().error({}, "--sweep: A is not formed " + error);
+    if (!error.empty())
+      loaded.diagnostics().error({}, "--sweep: A is not formed " + error);
     session.printDiagnostics(io.err);
     return kExitModelError;
   }

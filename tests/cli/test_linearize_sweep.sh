@@ -71,6 +71,9 @@ expect "an unknown name" 1 "$mech" linearize "$work/inverted.mech" --at "th=0" -
 contains "neither" err "--sweep: 'z' is neither a param of Inverted nor a name the --at text uses"
 expect "a unit of another dimension" 1 "$mech" linearize "$work/inverted.mech" --at "th=0" --sweep "k=0..1 [m]"
 contains "dimension" err "--sweep: 'k' has dimension"
+expect "a bad --at" 1 "$mech" linearize "$work/inverted.mech" --at "x=0" --sweep "k=0..1"
+contains "located once" err "<--at>:1:1: error: 'x' is not a coordinate of Inverted"
+lacks "no second headline" err "A is not formed"
 expect "a structural param" 1 "$mech" linearize "$root/examples/chain.mech" --at "th[1]=0" --sweep "n=1..3:3"
 contains "structural" err "--sweep: 'n' is structural"
 finish
