@@ -134,7 +134,8 @@ private:
   // mechrt_model (runtime/library/LibraryRuntime.h).
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr});
+    auto *type =
+        llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -145,7 +146,7 @@ private:
         type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), b_.getInt64(nout),
                module_.getFunction("kernel_rhs"), module_.getFunction("kernel_constraints"),
                module_.getFunction("kernel_multipliers"), module_.getFunction("kernel_outputs"),
-               holonomic});
+               holonomic, module_.getFunction("kernel_mass_matrix")});
     return constantGlobal(value, "model");
   }
 

@@ -1,9 +1,8 @@
 /* The runtime of a built library: the same DOPRI5 as the CLI's integrator
  * (Hairer's step-size control with the PI term, his initial step, the
- * order-4 continuous extension for the samples) and a projection onto the
- * constraints after every step, written in C over one workspace allocated
- * per call. The projection's change is the least in the Euclidean norm (the
- * CLI's is the least in the metric of the mass matrix; docs/library.md). */
+ * order-4 continuous extension for the samples) and the same projection
+ * onto the constraints after every step (the least change in the metric of
+ * the mass matrix), written in C over one workspace allocated per call. */
 #include "LibraryRuntime.h"
 
 #include <math.h>
@@ -57,12 +56,78 @@ typedef struct {
   const mechrt_model *model;
   const double *p;
   double *values; /* Phi, psi, C */
-  double *gram;   /* C C^T over the rows in use, then its Cholesky factor */
+  double *gram;   /* C W^-1 C^T over the rows in use, then its Cholesky factor */
   double *y;      /* m */
+  double *metric; /* n*n: the Cholesky factor of W = M (regularized when singular) */
+  double *z;      /* m*n: W^-1 C^T, row by row */
+  int weighted;   /* W is M (the model has a mass-matrix kernel), else I */
 } projection;
 
-/* Solves (C_S C_S^T) y = r for the rows S (flags, or all when null) by
- * Cholesky and adds -C_S^T y to v. */
+/* L L^T = A (n*n, lower triangle used) in place; 0 when a pivot is not
+ * above `floor`. */
+static int cholesky(double *A, long n, double floor) {
+  for (long a = 0; a < n; ++a)
+    for (long b = 0; b <= a; ++b) {
+      double s = A[a * n + b];
+      for (long c = 0; c < b; ++c)
+        s -= A[a * n + c] * A[b * n + c];
+      if (a == b) {
+        if (!(s > floor))
+          return 0;
+        A[a * n + a] = sqrt(s);
+      } else {
+        A[a * n + b] = s / A[b * n + b];
+      }
+    }
+  return 1;
+}
+
+/* x = (L L^T)^-1 x for the factor L (n*n). */
+static void cholesky_solve(const double *L, long n, double *x) {
+  for (long a = 0; a < n; ++a) {
+    double s = x[a];
+    for (long c = 0; c < a; ++c)
+      s -= L[a * n + c] * x[c];
+    x[a] = s / L[a * n + a];
+  }
+  for (long a = n - 1; a >= 0; --a) {
+    double s = x[a];
+    for (long c = a + 1; c < n; ++c)
+      s -= L[c * n + a] * x[c];
+    x[a] = s / L[a * n + a];
+  }
+}
+
+/* The metric at the state: M, or M plus 1e-6 of its largest diagonal entry
+ * on the diagonal when M is singular (massless coordinates), as the CLI's
+ * projection (runtime/ConstraintProjection.cpp) takes it. */
+static int factor_metric(projection *w, double t, const double *x) {
+  const mechrt_model *model = w->model;
+  long n = model->nq;
+  w->weighted = model->mass_matrix != NULL && n > 0;
+  if (!w->weighted)
+    return MECHRT_OK;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int status = model->mass_matrix(t, x, w->p, w->metric);
+    if (status != MECHRT_OK)
+      return status;
+    if (!all_finite(w->metric, n * n))
+      return MECHRT_NON_FINITE;
+    double largest = 0;
+    for (long j = 0; j < n; ++j)
+      largest = fmax(largest, fabs(w->metric[j * n + j]));
+    if (attempt == 1)
+      for (long j = 0; j < n; ++j)
+        w->metric[j * n + j] += (largest > 0 ? largest : 1) * 1e-6;
+    if (cholesky(w->metric, n, 1e-12 * largest))
+      return MECHRT_OK;
+  }
+  return MECHRT_SINGULAR_MASS_MATRIX;
+}
+
+/* Solves (C_S W^-1 C_S^T) y = r for the rows S (flags, or all when null) by
+ * Cholesky and adds -W^-1 C_S^T y to v: the change with C_S dv = -r that is
+ * the least in the metric W. */
 static int least_change(projection *w, const unsigned char *rows, const double *r, double *v) {
   long m = w->model->nc, n = w->model->nq;
   const double *C = w->values + 2 * m;
@@ -73,12 +138,19 @@ static int least_change(projection *w, const unsigned char *rows, const double *
       index[k++] = i;
   if (k == 0)
     return MECHRT_OK;
+  /* Z's rows: W^-1 C_a for each row a in use (C_a itself when W = I). */
+  for (long a = 0; a < k; ++a) {
+    double *z = w->z + a * n;
+    memcpy(z, C + index[a] * n, sizeof(double) * (size_t)n);
+    if (w->weighted)
+      cholesky_solve(w->metric, n, z);
+  }
   double *G = w->gram, largest = 0;
   for (long a = 0; a < k; ++a)
     for (long b = 0; b <= a; ++b) {
       double s = 0;
       for (long j = 0; j < n; ++j)
-        s += C[index[a] * n + j] * C[index[b] * n + j];
+        s += C[index[a] * n + j] * w->z[b * n + j];
       G[a * k + b] = s;
     }
   for (long a = 0; a < k; ++a)
@@ -112,7 +184,7 @@ static int least_change(projection *w, const unsigned char *rows, const double *
   }
   for (long a = 0; a < k; ++a)
     for (long j = 0; j < n; ++j)
-      v[j] -= C[index[a] * n + j] * y[a];
+      v[j] -= w->z[a * n + j] * y[a];
   return MECHRT_OK;
 }
 
@@ -141,14 +213,17 @@ static int project(projection *w, double t, double *x) {
       converged = 1;
       break;
     }
-    status = least_change(w, model->holonomic, w->values, x);
+    status = factor_metric(w, t, x);
+    if (status == MECHRT_OK)
+      status = least_change(w, model->holonomic, w->values, x);
     if (status != MECHRT_OK)
       return status;
   }
   if (!converged)
     return MECHRT_PROJECTION_FAILED;
   /* w->values holds the constraints at the projected q. */
-  return least_change(w, NULL, w->values + m, x + n);
+  int status = factor_metric(w, t, x);
+  return status != MECHRT_OK ? status : least_change(w, NULL, w->values + m, x + n);
 }
 
 /* ---- DOPRI5 --------------------------------------------------------------- */
@@ -431,7 +506,7 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (!out)
     return MECHRT_NULL_POINTER;
 
-  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m);
+  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n);
   double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
   if (!workspace)
     return MECHRT_OUT_OF_MEMORY;
@@ -444,7 +519,8 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
     s.k[i] = next, next += N;
   for (int i = 0; i < 5; ++i)
     s.dense[i] = next, next += N;
-  projection w = {model, p, next, next + 2 * m + m * n, next + 2 * m + m * n + m * m};
+  double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
+  projection w = {model, p, next, gram, y, metric, metric + n * n, 0};
   memcpy(s.y, x0, sizeof(double) * (size_t)N);
   int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
   long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);

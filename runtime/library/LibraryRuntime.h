@@ -25,6 +25,7 @@ typedef struct {
   mechrt_kernel multipliers;      /* lambda, nc values */
   mechrt_kernel outputs;          /* nout values */
   const unsigned char *holonomic; /* nc flags: Phi(q, t) = 0 is a constraint */
+  mechrt_kernel mass_matrix;      /* M at q (nq*nq), the projection's metric; NULL: Euclidean */
 } mechrt_model;
 
 /* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for

@@ -64,10 +64,11 @@ double probe_initial_step(const mechrt_model *model, const double *p, double t, 
   return h;
 }
 
-/* The projection workspace of `simulate`: Phi, psi, C, then C C^T, then y. */
+/* The projection workspace of `simulate`: Phi, psi, C, then the Gram
+ * matrix, y, the metric's factor and W^-1 C^T. */
 static double *make_projection(projection *w, const mechrt_model *model, const double *p) {
   long m = model->nc, n = model->nq;
-  size_t doubles = (size_t)(2 * m + m * n + m * m + m);
+  size_t doubles = (size_t)(2 * m + m * n + m * m + m + n * n + m * n);
   double *block = calloc(doubles > 0 ? doubles : 1, sizeof(double));
   if (!block)
     return NULL;
@@ -76,6 +77,9 @@ static double *make_projection(projection *w, const mechrt_model *model, const d
   w->values = block;
   w->gram = block + 2 * m + m * n;
   w->y = w->gram + m * m;
+  w->metric = w->y + m;
+  w->z = w->metric + n * n;
+  w->weighted = 0;
   return block;
 }
 

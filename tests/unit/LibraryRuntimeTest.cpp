@@ -12,6 +12,7 @@
 // with its constraint, and a Cartesian double pendulum (two constraints).
 #include "LibraryRuntimeProbe.h"
 
+#include "runtime/ConstraintProjection.h"
 #include "runtime/DenseSolve.h"
 #include "runtime/Dopri5.h"
 #include "runtime/Integrator.h"
@@ -872,6 +873,72 @@ TEST_CASE("library runtime: a nonholonomic row moves only the velocity", "[libra
   double radial = 0.5 * n0 + 0.7 * n1;
   CHECK(std::abs(x[2] - (0.5 - radial * n0)) <= 4e-15);
   CHECK(std::abs(x[3] - (0.7 - radial * n1)) <= 4e-15);
+}
+
+namespace {
+
+// A rolling disk written by hand: q = (s, phi), M = diag(m, J) with
+// p = (m, J, r), and the rolling condition s' = r phi' as a (velocity)
+// constraint, with a holonomic companion s - r phi = 0 when asked.
+int diskMass(double, const double *, const double *p, double *M) {
+  M[0] = p[0], M[1] = 0, M[2] = 0, M[3] = p[1];
+  return 0;
+}
+int diskConstraints(double, const double *x, const double *p, double *out) {
+  out[0] = x[0] - p[2] * x[1];
+  out[1] = x[2] - p[2] * x[3];
+  out[2] = 1;
+  out[3] = -p[2];
+  return 0;
+}
+
+// The same system for the C++ projection (runtime/ConstraintProjection).
+struct DiskSystem : mech::runtime::ConstrainedSystem {
+  const double *p;
+  bool holonomicRow;
+  size_t coordinates() const override { return 2; }
+  size_t constraintCount() const override { return 1; }
+  bool holonomic(size_t) const override { return holonomicRow; }
+  void constraints(double t, const double *x, double *out) override {
+    diskConstraints(t, x, p, out);
+    if (!holonomicRow)
+      out[0] = 0;
+  }
+  void massMatrix(double t, const double *x, double *M) override { diskMass(t, x, p, M); }
+  void forcing(double, const double *, double *f) override { f[0] = f[1] = 0; }
+};
+
+} // namespace
+
+TEST_CASE("library runtime: the projection takes the least change in the metric of M, as the "
+          "CLI's does",
+          "[library-runtime]") {
+  const double p[3] = {2, 0.25, 0.5}; // m, J, r
+  for (unsigned char holonomic : {0, 1}) {
+    const unsigned char flags[1] = {holonomic};
+    mechrt_model model = modelOf(2, 3, nullptr);
+    model.nc = 1;
+    model.constraints = diskConstraints;
+    model.holonomic = flags;
+    model.mass_matrix = diskMass;
+    std::vector<double> c = {0.3, 0.1, 1, 0};
+    REQUIRE(probe_project(&model, p, 0, c.data()) == MECHRT_OK);
+    DiskSystem system;
+    system.p = p;
+    system.holonomicRow = holonomic != 0;
+    mech::runtime::ConstraintProjector projector(system);
+    std::vector<double> cpp = {0.3, 0.1, 1, 0};
+    REQUIRE(projector.projectPositions(0, cpp.data()).ok);
+    REQUIRE(projector.projectVelocities(0, cpp.data()).ok);
+    for (size_t j = 0; j < 4; ++j)
+      CHECK(std::abs(c[j] - cpp[j]) <= 1e-14);
+    // By hand: the least m ds^2 + J dphi^2 with ds - r dphi = -1 from
+    // (s', phi') = (1, 0): s' = 1 - (1/m)/(1/m + r^2/J) = 2/3, phi' = 4/3.
+    CHECK(std::abs(c[2] - 2.0 / 3) <= 1e-15);
+    CHECK(std::abs(c[3] - 4.0 / 3) <= 1e-15);
+    if (holonomic) // s - r phi = 0.25 moves s by 1/3 of it and phi by 2/3 / r.
+      CHECK(std::abs(c[0] - (0.3 - 0.25 / 3)) <= 1e-15);
+  }
 }
 
 TEST_CASE("library runtime: the projection of the double pendulum matches one over DenseSolve",
