@@ -222,6 +222,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   std::string at = line.value("--at");
   if (at.empty())
     return io.usageError("linearize: --at \"q=...\" is required");
+  if (line.has("--plot") && !line.has("--sweep"))
+    return io.usageError("linearize: --plot draws a sweep: give --sweep \"NAME=LO..HI\" too");
   if (!session.derive()) {
     session.printDiagnostics(io.err);
     return kExitModelError;
