@@ -107,6 +107,12 @@ std::optional<StateMatrix> StateMatrices::at(const mechanics::State &state,
 std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,
                                                               const std::string &text) {
   mechanics::IndependentChoice choice;
+  if (!trimmed(text).empty() && loaded.equations().constraints.empty()) {
+    loaded.diagnostics().error({}, "--independent: " + loaded.model().name +
+                                       " has no constraints: every coordinate and velocity is "
+                                       "independent");
+    return std::nullopt;
+  }
   std::stringstream items(text);
   for (std::string item; std::getline(items, item, ',');) {
     item = trimmed(item);

@@ -67,6 +67,8 @@ assert j['unit'] == 'N*mm/rad' and j['values'][5] == 10000"
 
 expect "--plot without --sweep" 2 "$mech" linearize "$work/inverted.mech" --at "th=0" --plot "$work/p.svg"
 contains "what --plot needs" err "linearize: --plot draws a sweep: give --sweep"
+expect "--independent without constraints" 1 "$mech" linearize "$work/inverted.mech" --at "th=0" --independent "th'"
+contains "nothing to choose" err "--independent: Inverted has no constraints"
 expect "a bad range" 2 "$mech" linearize "$work/inverted.mech" --at "th=0" --sweep "k=5..1"
 contains "the form" err "--sweep: expected NAME=LO..HI[:N] with numbers LO < HI"
 expect "an unknown name" 1 "$mech" linearize "$work/inverted.mech" --at "th=0" --sweep "z=0..1"
