@@ -8,6 +8,7 @@
 
 #include "mechanics/ConstraintProjection.h"
 
+#include "symbolic/Print.h"
 #include "symbolic/Simplify.h"
 
 #include <Eigen/Dense>
@@ -231,6 +232,29 @@ MatrixXd nullSpace(const MatrixXd &R, size_t n) {
 
 } // namespace
 
+std::optional<sym::Expr> integratedForm(const Equations &eq, const Equations::Constraint &k) {
+  if (k.holonomic || !k.gamma.isZero())
+    return std::nullopt;
+  // psi = sum a_j q_j' + b with constant a_j (params and numbers) and, as
+  // gamma = -d(psi)/dt|q''=0 vanishes, a constant b: psi = d/dt(sum a_j q_j + b t).
+  sym::Context &context = k.psi.context();
+  std::vector<sym::Expr> terms;
+  sym::Expr velocities = context.zero();
+  for (size_t j = 0; j < k.C.size(); ++j) {
+    if (k.C[j].has(sym::kHasCoord | sym::kHasVelocity | sym::kHasTime | sym::kHasFree))
+      return std::nullopt;
+    auto coordinate = context.coordinate(eq.coordinates[j], static_cast<int>(j));
+    terms.push_back(k.C[j] * coordinate.q);
+    velocities = velocities + k.C[j] * coordinate.qd;
+  }
+  sym::Expr b = k.psi - velocities;
+  if (b.has(sym::kHasCoord | sym::kHasVelocity | sym::kHasTime | sym::kHasFree))
+    return std::nullopt;
+  if (!b.isZero())
+    terms.push_back(b * context.time());
+  return context.add(terms);
+}
+
 std::vector<bool> angleCoordinates(const Equations &equations) {
   std::vector<bool> angles;
   for (const sema::DimInfo &d : equations.coordinateDims)
@@ -396,13 +420,22 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
                                                        const EquilibriaOptions &options,
                                                        Diagnostics &diagnostics, Location where) {
   const Equations &eq = linearizer.equations();
-  for (const Equations::Constraint &c : eq.constraints)
-    if (!c.holonomic) {
-      diagnostics.error(where, "equilibria of models with nonholonomic constraints are not "
-                               "supported (constraint '" +
-                                   c.name + "' involves velocities)");
-      return std::nullopt;
-    }
+  auto velocityConstraint = std::find_if(eq.constraints.begin(), eq.constraints.end(),
+                                         [](const auto &c) { return !c.holonomic; });
+  if (velocityConstraint != eq.constraints.end()) {
+    Diagnostic &d =
+        diagnostics.error(where, "equilibria of models with nonholonomic "
+                                 "constraints are not supported (constraint '" +
+                                     velocityConstraint->name + "' involves velocities)");
+    for (const Equations::Constraint &c : eq.constraints)
+      if (std::optional<sym::Expr> phi = integratedForm(eq, c))
+        Diagnostics::addNote(d, c.location,
+                             "'" + c.name + "' is integrable: it says d/dt(" + sym::toMech(*phi) +
+                                 ") = 0; as a position constraint with the constant c of the "
+                                 "start, write `constraint " +
+                                 c.name + ": " + sym::toMech(*phi) + " == c`");
+    return std::nullopt;
+  }
   System system(linearizer, options.t);
   size_t n = system.n(), m = system.m();
   if (n == 0)

@@ -22,6 +22,12 @@
 
 namespace mech::mechanics {
 
+// For a velocity constraint with constant coefficients, sum a_j q_j' + b = 0
+// with constant a_j and b, the function whose time derivative it is,
+// sum a_j q_j + b t; nullopt for any other constraint (holonomic ones, and
+// exact forms with coefficients that vary, which are not integrated here).
+std::optional<sym::Expr> integratedForm(const Equations &eq, const Equations::Constraint &k);
+
 // Coordinates with a known dimensionless dimension ([rad], [deg], [rev], [1])
 // count as angles: their equilibria repeat every 2 pi.
 std::vector<bool> angleCoordinates(const Equations &equations);

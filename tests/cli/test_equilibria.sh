@@ -107,4 +107,22 @@ expect "a complete one" 0 "$mech" equilibria examples/double_pendulum.mech
 cp "$work/err" "$work/complete.err"
 expect "no warning for it" 1 grep -q "missed" "$work/complete.err"
 
+# A velocity constraint with constant coefficients is integrable: equilibria
+# still refuses it, and says which position constraint to write instead
+# (d/dt(s - r phi) = s' - r phi'; a conveyor's x' == v0 is d/dt(x - v0 t)).
+# The knife edge's is not integrable: no such note.
+cat >"$work/incline.mech" <<'MODEL'
+model Incline {
+  param m = 1 [kg], r = 0.2 [m], v0 = 1 [m/s]
+  coord s [m], phi [rad], x [m]
+  kinetic T = m/2 * s'^2 + m * r^2 / 4 * phi'^2 + m/2 * x'^2
+  constraint rolling: s' == r * phi'
+  constraint belt: x' == v0
+}
+MODEL
+expect "integrable velocity constraints" 1 "$mech" equilibria "$work/incline.mech"
+contains "the rolling form" err "note: 'rolling' is integrable: it says d/dt(-r*phi + s) = 0; as a position constraint with the constant c of the start, write \`constraint rolling: -r*phi + s == c\`"
+contains "the belt's form" err "note: 'belt' is integrable: it says d/dt(-v0*t + x) = 0"
+expect "the knife edge" 1 "$mech" equilibria "$root/examples/knife_edge.mech"
+lacks "not integrable" err "is integrable"
 finish
