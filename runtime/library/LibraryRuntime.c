@@ -155,33 +155,12 @@ static int least_change(projection *w, const unsigned char *rows, const double *
     }
   for (long a = 0; a < k; ++a)
     largest = fmax(largest, G[a * k + a]);
-  for (long a = 0; a < k; ++a) {
-    for (long b = 0; b <= a; ++b) {
-      double s = G[a * k + b];
-      for (long c = 0; c < b; ++c)
-        s -= G[a * k + c] * G[b * k + c];
-      if (a == b) {
-        if (!(s > 1e-13 * largest))
-          return MECHRT_REDUNDANT_CONSTRAINTS;
-        G[a * k + a] = sqrt(s);
-      } else {
-        G[a * k + b] = s / G[b * k + b];
-      }
-    }
-  }
+  if (!cholesky(G, k, 1e-13 * largest))
+    return MECHRT_REDUNDANT_CONSTRAINTS;
   double *y = w->y;
-  for (long a = 0; a < k; ++a) {
-    double s = r[index[a]];
-    for (long c = 0; c < a; ++c)
-      s -= G[a * k + c] * y[c];
-    y[a] = s / G[a * k + a];
-  }
-  for (long a = k - 1; a >= 0; --a) {
-    double s = y[a];
-    for (long c = a + 1; c < k; ++c)
-      s -= G[c * k + a] * y[c];
-    y[a] = s / G[a * k + a];
-  }
+  for (long a = 0; a < k; ++a)
+    y[a] = r[index[a]];
+  cholesky_solve(G, k, y);
   for (long a = 0; a < k; ++a)
     for (long j = 0; j < n; ++j)
       v[j] -= w->z[a * n + j] * y[a];
