@@ -19,32 +19,31 @@ namespace {
 
 using Dense = Eigen::MatrixXd;
 
-// The program's outputs, in order.
+// `rows` x `cols` blocks read from v in order, from `at` on.
+Dense take(const std::vector<double> &v, size_t &at, size_t rows, size_t cols) {
+  Dense r(static_cast<long>(rows), static_cast<long>(cols));
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = 0; j < cols; ++j)
+      r(static_cast<long>(i), static_cast<long>(j)) = v[at++];
+  return r;
+}
+
+// The two programs' outputs, in order: the values (f, gamma, M, C), then
+// the derivatives at the solved q'' and lambda.
 struct Blocks {
   Dense f, gamma, M, C, dEdq, dEdqd, dGdq, dGdqd, psiq;
-};
 
-Blocks unpack(const std::vector<double> &v, size_t n, size_t m) {
-  size_t at = 0;
-  auto take = [&](size_t rows, size_t cols) {
-    Dense r(static_cast<long>(rows), static_cast<long>(cols));
-    for (size_t i = 0; i < rows; ++i)
-      for (size_t j = 0; j < cols; ++j)
-        r(static_cast<long>(i), static_cast<long>(j)) = v[at++];
-    return r;
-  };
-  Blocks b;
-  b.f = take(n, 1);
-  b.gamma = take(m, 1);
-  b.M = take(n, n);
-  b.C = take(m, n);
-  b.dEdq = take(n, n);
-  b.dEdqd = take(n, n);
-  b.dGdq = take(m, n);
-  b.dGdqd = take(m, n);
-  b.psiq = take(m, n);
-  return b;
-}
+  void readValues(const std::vector<double> &v, size_t n, size_t m) {
+    size_t at = 0;
+    f = take(v, at, n, 1), gamma = take(v, at, m, 1);
+    M = take(v, at, n, n), C = take(v, at, m, n);
+  }
+  void readDerivatives(const std::vector<double> &v, size_t n, size_t m) {
+    size_t at = 0;
+    dEdq = take(v, at, n, n), dEdqd = take(v, at, n, n);
+    dGdq = take(v, at, m, n), dGdqd = take(v, at, m, n), psiq = take(v, at, m, n);
+  }
+};
 
 // The columns of `rows` (r x n) taken as dependent: the user's complement,
 // or the first r pivots of a column-pivoted QR. Empty when they do not
@@ -188,6 +187,8 @@ ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<do
       terms.push_back(k.C[j] * qdd[j]);
     G.push_back(c.add(terms));
   }
+  // The values first, on their own: the derivatives need the q'' and
+  // lambda that the values give, so they are a second program.
   std::vector<sym::Expr> out(eq.f.begin(), eq.f.end());
   for (const Equations::Constraint &k : eq.constraints)
     out.push_back(k.gamma);
@@ -195,6 +196,9 @@ ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<do
     out.insert(out.end(), eq.M[j].begin(), eq.M[j].end());
   for (const Equations::Constraint &k : eq.constraints)
     out.insert(out.end(), k.C.begin(), k.C.end());
+  auto index = [this](const sym::SymbolInfo &s) { return layout_.index(s); };
+  values_ = sym::Program(out, index);
+  out.clear();
   auto jacobian = [&](const std::vector<sym::Expr> &rows, std::vector<sym::Differentiator> &by) {
     for (const sym::Expr &row : rows)
       for (size_t k = 0; k < n_; ++k)
@@ -208,7 +212,7 @@ ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<do
   for (const Equations::Constraint &k : eq.constraints)
     psi.push_back(k.psi);
   jacobian(psi, byQ);
-  program_ = sym::Program(out, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
+  derivatives_ = sym::Program(out, index);
 }
 
 std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state,
@@ -217,7 +221,8 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
   size_t n = n_, m = m_;
   auto N = static_cast<long>(n), Mc = static_cast<long>(m);
   std::vector<double> inputs = layout_.inputs(params_, state);
-  Blocks b = unpack(program_.evaluate(inputs), n, m);
+  Blocks b;
+  b.readValues(values_.evaluate(inputs), n, m);
 
   // The accelerations and multipliers at the state, then the Jacobians there.
   ReducedLinearization r;
@@ -235,7 +240,7 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
     inputs[layout_.params + 2 * n + k] = r.qdd[k];
   for (size_t i = 0; i < m; ++i)
     inputs[layout_.multiplier(i)] = r.lambda[i];
-  b = unpack(program_.evaluate(inputs), n, m);
+  b.readDerivatives(derivatives_.evaluate(inputs), n, m);
 
   std::optional<std::pair<Dense, Dense>> F = sensitivities(b);
   if (!F) {

@@ -65,7 +65,9 @@ private:
   std::vector<double> params_;
   size_t n_ = 0, m_ = 0;
   InputLayout layout_;
-  sym::Program program_;
+  // f, gamma, M, C; then the Jacobians of E and G and dpsi/dq, which
+  // take the solved q'' and lambda.
+  sym::Program values_, derivatives_;
 };
 
 } // namespace mech::mechanics
