@@ -2,8 +2,6 @@
 // itself is in RunLinearizeSweep.cpp.
 #include "driver/LinearizeSweep.h"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -76,7 +74,6 @@ std::optional<StateMatrix> StateMatrices::at(const mechanics::State &state,
                                              const std::vector<double> &params,
                                              const mechanics::IndependentChoice &choice,
                                              std::string &why) {
-  const mechanics::Equations &eq = equations_;
   StateMatrix result;
   if (free_) {
     free_->setParams(params);
@@ -86,10 +83,7 @@ std::optional<StateMatrix> StateMatrices::at(const mechanics::State &state,
       why = "the mass matrix is singular";
       return std::nullopt;
     }
-    for (const std::string &q : eq.coordinates)
-      result.names.push_back(q);
-    for (const std::string &q : eq.coordinates)
-      result.names.push_back(q + "'");
+    result.names = stateNames(equations_, nullptr);
     return result;
   }
   constrained_->setParams(params);
@@ -97,11 +91,20 @@ std::optional<StateMatrix> StateMatrices::at(const mechanics::State &state,
   if (!reduced)
     return std::nullopt;
   result.A = reduced->A;
-  for (size_t j : reduced->coordinates)
-    result.names.push_back(eq.coordinates[j]);
-  for (size_t j : reduced->speeds)
-    result.names.push_back(eq.coordinates[j] + "'");
+  result.names = stateNames(equations_, &*reduced);
   return result;
+}
+
+std::vector<std::string> stateNames(const mechanics::Equations &eq,
+                                    const mechanics::ReducedLinearization *reduced) {
+  std::vector<std::string> names;
+  auto add = [&](size_t j, const char *prime) { names.push_back(eq.coordinates[j] + prime); };
+  size_t n = eq.coordinates.size();
+  for (size_t j = 0; j < (reduced ? reduced->coordinates.size() : n); ++j)
+    add(reduced ? reduced->coordinates[j] : j, "");
+  for (size_t j = 0; j < (reduced ? reduced->speeds.size() : n); ++j)
+    add(reduced ? reduced->speeds[j] : j, "'");
+  return names;
 }
 
 std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,
@@ -173,16 +176,11 @@ std::vector<std::complex<double>> keptEigenvalues(const mechanics::Matrix &A,
   for (size_t k = 0; k < A.size(); ++k)
     if (!dropped[k])
       kept.push_back(k);
-  auto n = static_cast<long>(kept.size());
-  Eigen::MatrixXd a(n, n);
-  for (long i = 0; i < n; ++i)
-    for (long j = 0; j < n; ++j)
-      a(i, j) = A[kept[static_cast<size_t>(i)]][kept[static_cast<size_t>(j)]];
-  std::vector<std::complex<double>> values;
-  if (n > 0) {
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(a, false);
-    values.assign(solver.eigenvalues().begin(), solver.eigenvalues().end());
-  }
+  mechanics::Matrix sub(kept.size(), std::vector<double>(kept.size()));
+  for (size_t i = 0; i < kept.size(); ++i)
+    for (size_t j = 0; j < kept.size(); ++j)
+      sub[i][j] = A[kept[i]][kept[j]];
+  std::vector<std::complex<double>> values = mechanics::eigenvaluesOf(sub);
   // By real part, largest first; real parts equal to rounding (a neutral
   // system's) by imaginary part, so that the order does not flicker.
   auto real = [](std::complex<double> z) {

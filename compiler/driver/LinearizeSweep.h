@@ -48,6 +48,11 @@ private:
   std::optional<mechanics::ConstrainedLinearizer> constrained_;
 };
 
+// The names of A's states: (q..., q'...) without constraints, else the
+// independent coordinates and then the independent speeds (primed).
+std::vector<std::string> stateNames(const mechanics::Equations &eq,
+                                    const mechanics::ReducedLinearization *reduced);
+
 // The --independent text: coordinate names, speeds primed. Nullopt (with an
 // error reported) on a name that is not a coordinate or is given twice.
 std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,

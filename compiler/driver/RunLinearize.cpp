@@ -11,8 +11,6 @@
 #include "mechanics/Linearization.h"
 #include "support/Json.h"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -201,15 +199,9 @@ std::string linearizationText(const Linearization &r) {
   return out.str();
 }
 
-std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A) {
-  auto n = static_cast<long>(A.size());
-  Eigen::MatrixXd a(n, n);
-  for (long i = 0; i < n; ++i)
-    for (long j = 0; j < n; ++j)
-      a(i, j) = A[static_cast<size_t>(i)][static_cast<size_t>(j)];
-  Eigen::EigenSolver<Eigen::MatrixXd> solver(a, false);
-  std::vector<std::complex<double>> values(solver.eigenvalues().begin(),
-                                           solver.eigenvalues().end());
+// By real part, then imaginary part, smallest first.
+std::vector<std::complex<double>> sortedEigenvalues(const Matrix &A) {
+  std::vector<std::complex<double>> values = mechanics::eigenvaluesOf(A);
   std::sort(values.begin(), values.end(), [](auto x, auto y) {
     return x.real() != y.real() ? x.real() < y.real() : x.imag() < y.imag();
   });
@@ -265,11 +257,7 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   std::optional<mechanics::ReducedLinearization> reduced;
   if (eq.constraints.empty()) {
     report.A = mechanics::stateMatrix(s.M, s.K, s.D);
-    report.stateNames = names(eq, std::vector<size_t>(), "");
-    for (const std::string &q : eq.coordinates)
-      report.stateNames.push_back(q);
-    for (const std::string &q : eq.coordinates)
-      report.stateNames.push_back(q + "'");
+    report.stateNames = stateNames(eq, nullptr);
     report.whyNoA = "the mass matrix is singular";
   } else {
     mechanics::ConstrainedLinearizer constrained(eq, loaded->paramValues());
@@ -283,13 +271,11 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     if (reduced) {
       report.reduced = &*reduced;
       report.A = reduced->A;
-      report.stateNames = names(eq, reduced->coordinates, "");
-      for (const std::string &u : names(eq, reduced->speeds, "'"))
-        report.stateNames.push_back(u);
+      report.stateNames = stateNames(eq, &*reduced);
     }
   }
   if (!report.A.empty())
-    report.eigenvalues = eigenvaluesOf(report.A);
+    report.eigenvalues = sortedEigenvalues(report.A);
   io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
   return kExitOk;
 }

@@ -505,10 +505,9 @@ std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K
   std::vector<double> frequencies;
   if (A.empty())
     return frequencies;
-  Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
-  for (long i = 0; i < solver.eigenvalues().size(); ++i)
-    if (solver.eigenvalues()(i).imag() > tolerance)
-      frequencies.push_back(solver.eigenvalues()(i).imag());
+  for (std::complex<double> z : eigenvaluesOf(A))
+    if (z.imag() > tolerance)
+      frequencies.push_back(z.imag());
   std::sort(frequencies.begin(), frequencies.end());
   return frequencies;
 }
@@ -608,9 +607,7 @@ bool linearize(const Tangent &tangent, Equilibrium &e) {
   e.dampingRatios.clear();
   if (A.empty())
     return false;
-  Eigen::EigenSolver<MatrixXd> solver(toEigen(A, A.size(), A.size()), false);
-  for (long i = 0; i < solver.eigenvalues().size(); ++i)
-    e.eigenvalues.push_back(solver.eigenvalues()(i));
+  e.eigenvalues = eigenvaluesOf(A);
   std::sort(e.eigenvalues.begin(), e.eigenvalues.end(), [](auto a, auto b) {
     return std::abs(a) < std::abs(b) || (std::abs(a) == std::abs(b) && a.imag() < b.imag());
   });

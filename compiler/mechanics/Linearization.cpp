@@ -154,4 +154,16 @@ Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D) {
   return r;
 }
 
+std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A) {
+  auto n = static_cast<long>(A.size());
+  if (n == 0)
+    return {};
+  Eigen::MatrixXd a(n, n);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      a(i, j) = A[static_cast<size_t>(i)][static_cast<size_t>(j)];
+  Eigen::EigenSolver<Eigen::MatrixXd> solver(a, false);
+  return {solver.eigenvalues().begin(), solver.eigenvalues().end()};
+}
+
 } // namespace mech::mechanics

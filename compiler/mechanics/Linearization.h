@@ -15,6 +15,7 @@
 #include "symbolic/Diff.h"
 #include "symbolic/Program.h"
 
+#include <complex>
 #include <vector>
 
 namespace mech::mechanics {
@@ -82,5 +83,8 @@ RestWithConstraints restWithConstraints(const LinearSample &sample);
 std::string redundantMultipliersNote(const Equations &equations, const LinearSample &sample);
 
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
+
+// The eigenvalues of a square A, in Eigen's order (callers sort them).
+std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A);
 
 } // namespace mech::mechanics
