@@ -317,6 +317,54 @@ CommandSpec equilibriaCommand() {
           true};
 }
 
+CommandSpec steadyCommand() {
+  return {"steady",
+          "FILE [--rates \"q'=w, ...\"] [--momenta \"p_q=v, ...\"] [--in \"q=a..b, ...\"] "
+          "[--time t0] [--set p=v ...] [--json]",
+          "steady motions (coordinates turning at constant rates, the others at rest), their "
+          "stability by Routh's amended potential or the reduced linearization, and their "
+          "small oscillations",
+          Operands::OneFile,
+          {{"--rates",
+            "",
+            T::List,
+            "\"q'=w, ...\"",
+            "0 for every cyclic coordinate",
+            "rates as in [--at](#--at-and---init-a-state), with units",
+            "the rates of the turning coordinates: the cyclic ones of a model without velocity "
+            "constraints, any for one with them (only those listed turn)",
+            {}},
+           {"--momenta",
+            "",
+            T::List,
+            "\"p_q=v, ...\"",
+            "—",
+            "momenta named as `mech conserved` names them, with units",
+            "instead of a rate, the momentum of a cyclic coordinate (the rate is then solved for)",
+            {}},
+           {"--in",
+            "",
+            T::List,
+            "\"q=a..b, ...\"",
+            "[−π, π] for dimensionless coordinates (angles), [−10, 10] in SI units for the "
+            "others",
+            "[syntax](#--in-a-search-box)",
+            "the search box of the coordinates that do not turn",
+            {}},
+           {"--time",
+            "",
+            T::Number,
+            "t0",
+            "—",
+            "a plain number, in s",
+            "freeze time at t0. Required if the equations depend on t explicitly",
+            {}},
+           setOption(),
+           jsonOption("steady---json")},
+          {},
+          true};
+}
+
 CommandSpec linearizeCommand() {
   return {"linearize",
           "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
@@ -528,9 +576,9 @@ std::string stageList(bool derivingOnly) {
 
 const std::vector<CommandSpec> &commandTable() {
   static const std::vector<CommandSpec> table = {
-      checkCommand(), fmtCommand(),        equationsCommand(), simulateCommand(),
-      evalCommand(),  equilibriaCommand(), linearizeCommand(), conservedCommand(),
-      solveCommand(), replCommand(),       buildCommand(),     dumpCommand()};
+      checkCommand(),      fmtCommand(),    equationsCommand(), simulateCommand(),  evalCommand(),
+      equilibriaCommand(), steadyCommand(), linearizeCommand(), conservedCommand(), solveCommand(),
+      replCommand(),       buildCommand(),  dumpCommand()};
   return table;
 }
 

@@ -66,6 +66,8 @@ int runModelCommand(const CommandLine &line, Session &session, const CommandIo &
     return runSimulate(line, session, io);
   if (c == "equilibria")
     return runEquilibria(line, session, io);
+  if (c == "steady")
+    return runSteady(line, session, io);
   if (c == "linearize")
     return runLinearize(line, session, io);
   if (c == "conserved")

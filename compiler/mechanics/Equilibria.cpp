@@ -6,6 +6,8 @@
 // and spread evenly over the box for any count.
 #include "mechanics/Equilibria.h"
 
+#include "mechanics/Halton.h"
+
 #include "mechanics/ConstraintProjection.h"
 
 #include "symbolic/Print.h"
@@ -55,19 +57,6 @@ Matrix toRows(const MatrixXd &x) {
     for (long j = 0; j < x.cols(); ++j)
       out[static_cast<size_t>(i)].push_back(x(i, j));
   return out;
-}
-
-double radicalInverse(size_t i, size_t base) {
-  double result = 0, f = 1.0 / static_cast<double>(base);
-  for (; i > 0; i /= base, f /= static_cast<double>(base))
-    result += f * static_cast<double>(i % base);
-  return result;
-}
-
-size_t prime(size_t k) {
-  static const size_t primes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41,
-                                  43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97};
-  return primes[k % (sizeof primes / sizeof primes[0])];
 }
 
 // The constraints that move: Phi depends on t explicitly.
@@ -289,8 +278,7 @@ std::vector<VectorXd> startPoints(const Box &box, size_t n, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     VectorXd q(static_cast<long>(n));
     for (size_t j = 0; j < n; ++j)
-      q(static_cast<long>(j)) =
-          box.lo[j] + (box.hi[j] - box.lo[j]) * radicalInverse(i + 1, prime(j));
+      q(static_cast<long>(j)) = box.lo[j] + (box.hi[j] - box.lo[j]) * halton(i + 1, j);
     starts.push_back(q);
   }
   return starts;
