@@ -17,6 +17,17 @@ OptionSpec jsonOption(const std::string &schema) {
   return {"--json", "", T::Flag, "", "off", "flag", "print JSON ([schema](#" + schema + "))", {}};
 }
 
+OptionSpec searchBoxOption(const std::string &meaning) {
+  return {"--in",
+          "",
+          T::List,
+          "\"q=a..b, ...\"",
+          "[−π, π] for dimensionless coordinates (angles), [−10, 10] in SI units for the others",
+          "[syntax](#--in-a-search-box)",
+          meaning,
+          {}};
+}
+
 const std::string kStateSyntax = "[syntax](#--at-and---init-a-state)";
 
 CommandSpec checkCommand() {
@@ -292,15 +303,7 @@ CommandSpec equilibriaCommand() {
           "FILE [--in \"q=a..b, ...\"] [--time t0] [--set p=v ...] [--json]",
           "the states of rest in a box, their stability and small oscillations",
           Operands::OneFile,
-          {{"--in",
-            "",
-            T::List,
-            "\"q=a..b, ...\"",
-            "[−π, π] for dimensionless coordinates (angles), [−10, 10] in SI units for the "
-            "others",
-            "[syntax](#--in-a-search-box)",
-            "the search box, per coordinate",
-            {}},
+          {searchBoxOption("the search box, per coordinate"),
            {"--time",
             "",
             T::Number,
@@ -342,15 +345,7 @@ CommandSpec steadyCommand() {
             "momenta named as `mech conserved` names them, with units",
             "instead of a rate, the momentum of a cyclic coordinate (the rate is then solved for)",
             {}},
-           {"--in",
-            "",
-            T::List,
-            "\"q=a..b, ...\"",
-            "[−π, π] for dimensionless coordinates (angles), [−10, 10] in SI units for the "
-            "others",
-            "[syntax](#--in-a-search-box)",
-            "the search box of the coordinates that do not turn",
-            {}},
+           searchBoxOption("the search box of the coordinates that do not turn"),
            {"--time",
             "",
             T::Number,

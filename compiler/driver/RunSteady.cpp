@@ -45,6 +45,15 @@ sema::DimInfo momentumDimension(const sema::CheckedModel &model, int j) {
   return p ? sema::DimInfo::known(*p) : sema::DimInfo::unchecked();
 }
 
+// The assignments of an option's text (none for a blank one); nullopt
+// after reporting errors.
+std::optional<std::vector<sema::Assignment>>
+assignments(LoadedModel &loaded, const std::string &option, const std::string &text) {
+  if (trimmed(text).empty())
+    return std::vector<sema::Assignment>{};
+  return sema::parseAssignments(*loaded.compilation, option, text, &loaded.model());
+}
+
 // --rates "phi'=2, ..." and --momenta "p_phi=0.5, ..."; false after
 // reporting an error.
 bool parseTurning(LoadedModel &loaded, const std::string &rates, const std::string &momenta,
@@ -55,9 +64,7 @@ bool parseTurning(LoadedModel &loaded, const std::string &rates, const std::stri
   turning.momentum.assign(n, std::nullopt);
   turning.where.assign(n, {});
   Diagnostics &diagnostics = loaded.diagnostics();
-  auto given = trimmed(rates).empty()
-                   ? std::optional<std::vector<sema::Assignment>>(std::vector<sema::Assignment>{})
-                   : sema::parseAssignments(*loaded.compilation, "--rates", rates, &model);
+  auto given = assignments(loaded, "--rates", rates);
   if (!given)
     return false;
   for (const sema::Assignment &a : *given) {
@@ -75,23 +82,12 @@ bool parseTurning(LoadedModel &loaded, const std::string &rates, const std::stri
     turning.where[static_cast<size_t>(j)] = a.location;
   }
   // Momenta are named p_<coordinate>, as `mech conserved` names them.
-  std::string renamed;
-  std::stringstream items(momenta);
-  for (std::string item; std::getline(items, item, ',');) {
-    std::string name = trimmed(item.substr(0, item.find('=')));
-    if (name.empty())
-      continue;
-    renamed += (renamed.empty() ? "" : ", ") +
-               (name.rfind("p_", 0) == 0 ? trimmed(item).substr(2) : trimmed(item));
-  }
-  auto byMomentum =
-      renamed.empty()
-          ? std::optional<std::vector<sema::Assignment>>(std::vector<sema::Assignment>{})
-          : sema::parseAssignments(*loaded.compilation, "--momenta", renamed, &model);
+  auto byMomentum = assignments(loaded, "--momenta", momenta);
   if (!byMomentum)
     return false;
   for (const sema::Assignment &a : *byMomentum) {
-    int j = coordinateIndex(model, a.name);
+    bool named = a.name.rfind("p_", 0) == 0;
+    int j = named ? coordinateIndex(model, a.name.substr(2)) : -1;
     if (j < 0 || a.primes != 0) {
       diagnostics.error(a.location, "--momenta takes momenta named after coordinates, as "
                                     "\"p_phi=0.5\", not '" +
@@ -99,7 +95,8 @@ bool parseTurning(LoadedModel &loaded, const std::string &rates, const std::stri
       return false;
     }
     if (turning.rate[static_cast<size_t>(j)]) {
-      diagnostics.error(a.location, "'" + a.name + "' has a rate and a momentum; give one");
+      diagnostics.error(a.location,
+                        "'" + a.name.substr(2) + "' has a rate and a momentum; give one");
       return false;
     }
     if (!checkValueDimension(diagnostics, a, momentumDimension(model, j)))
