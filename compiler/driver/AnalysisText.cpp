@@ -20,6 +20,13 @@ std::string complexNumber(std::complex<double> z) {
   return number(z.real()) + (z.imag() < 0 ? " - " : " + ") + number(std::abs(z.imag())) + "i";
 }
 
+std::string joined(const std::vector<std::string> &items) {
+  std::string text;
+  for (const std::string &item : items)
+    text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
 std::string list(const std::vector<double> &values) {
   std::string text;
   for (double v : values)
@@ -54,6 +61,34 @@ void jsonMatrix(JsonWriter &json, const std::string &name, const Matrix &m) {
       json.value(v);
     json.endArray();
   }
+  json.endArray();
+}
+
+namespace {
+
+template <class T>
+void writeList(JsonWriter &json, const std::string &name, const std::vector<T> &values) {
+  json.key(name).beginArray();
+  for (const T &v : values)
+    json.value(v);
+  json.endArray();
+}
+
+} // namespace
+
+void jsonList(JsonWriter &json, const std::string &name, const std::vector<double> &values) {
+  writeList(json, name, values);
+}
+
+void jsonList(JsonWriter &json, const std::string &name, const std::vector<std::string> &values) {
+  writeList(json, name, values);
+}
+
+void jsonList(JsonWriter &json, const std::string &name,
+              const std::vector<std::complex<double>> &values) {
+  json.key(name).beginArray();
+  for (std::complex<double> z : values)
+    json.beginArray().value(z.real()).value(z.imag()).endArray();
   json.endArray();
 }
 

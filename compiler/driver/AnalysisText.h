@@ -20,8 +20,15 @@ using mechanics::Matrix;
 std::string number(double x);
 std::string complexNumber(std::complex<double> z);
 std::string list(const std::vector<double> &values);
+// "a, b, c".
+std::string joined(const std::vector<std::string> &items);
 void printMatrix(std::ostream &out, const std::string &name, const Matrix &m);
 void jsonMatrix(JsonWriter &json, const std::string &name, const Matrix &m);
+// "name": [values...]; complex values as [re, im] pairs.
+void jsonList(JsonWriter &json, const std::string &name, const std::vector<double> &values);
+void jsonList(JsonWriter &json, const std::string &name, const std::vector<std::string> &values);
+void jsonList(JsonWriter &json, const std::string &name,
+              const std::vector<std::complex<double>> &values);
 // "x = 1, y = 2" (or "arbitrary" where *arbitrary says so).
 std::string stateText(const mechanics::Equations &eq, const std::vector<double> &q,
                       const std::vector<bool> *arbitrary = nullptr);

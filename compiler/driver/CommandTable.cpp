@@ -28,6 +28,18 @@ OptionSpec searchBoxOption(const std::string &meaning) {
           {}};
 }
 
+OptionSpec freezeTimeOption() {
+  return {"--time",
+          "",
+          T::Number,
+          "t0",
+          "—",
+          "a plain number, in s",
+          "freeze time at t0. Required if the equations depend on t explicitly, such as through "
+          "a driving force. Without it such a model is an error. Shown as `(t frozen at t0)`",
+          {}};
+}
+
 const std::string kStateSyntax = "[syntax](#--at-and---init-a-state)";
 
 CommandSpec checkCommand() {
@@ -303,18 +315,7 @@ CommandSpec equilibriaCommand() {
           "FILE [--in \"q=a..b, ...\"] [--time t0] [--set p=v ...] [--json]",
           "the states of rest in a box, their stability and small oscillations",
           Operands::OneFile,
-          {searchBoxOption("the search box, per coordinate"),
-           {"--time",
-            "",
-            T::Number,
-            "t0",
-            "—",
-            "a plain number, in s",
-            "freeze time at t0. Required if the equations depend on t explicitly, such as "
-            "through a driving force. Without it such a model is an error. Shown as `(t frozen "
-            "at t0)`",
-            {}},
-           setOption(),
+          {searchBoxOption("the search box, per coordinate"), freezeTimeOption(), setOption(),
            jsonOption("equilibria---json")},
           {},
           true};
@@ -346,14 +347,7 @@ CommandSpec steadyCommand() {
             "instead of a rate, the momentum of a cyclic coordinate (the rate is then solved for)",
             {}},
            searchBoxOption("the search box of the coordinates that do not turn"),
-           {"--time",
-            "",
-            T::Number,
-            "t0",
-            "—",
-            "a plain number, in s",
-            "freeze time at t0. Required if the equations depend on t explicitly",
-            {}},
+           freezeTimeOption(),
            setOption(),
            jsonOption("steady---json")},
           {},

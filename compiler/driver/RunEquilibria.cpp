@@ -97,28 +97,17 @@ std::string equilibriaJson(const mechanics::Equations &eq,
       json.null();
     json.key("asymptotic").value(e.asymptotic);
     json.key("criterion").value(e.criterion);
-    json.key("notes").beginArray();
-    for (const std::string &note : e.notes)
-      json.value(note);
-    json.endArray();
+    jsonList(json, "notes", e.notes);
     json.key("multipliers").beginObject();
     for (size_t c = 0; c < e.lambda.size(); ++c)
       json.key(eq.constraints[c].name).value(e.lambda[c]);
-    json.endObject().key("hessian_eigenvalues").beginArray();
-    for (double v : e.hessianEigenvalues)
-      json.value(v);
-    json.endArray().key("frequencies").beginArray();
-    for (double v : e.frequencies)
-      json.value(v);
-    json.endArray();
+    json.endObject();
+    jsonList(json, "hessian_eigenvalues", e.hessianEigenvalues);
+    jsonList(json, "frequencies", e.frequencies);
     jsonMatrix(json, "modes", e.modes);
-    json.key("eigenvalues").beginArray();
-    for (auto z : e.eigenvalues)
-      json.beginArray().value(z.real()).value(z.imag()).endArray();
-    json.endArray().key("damping_ratios").beginArray();
-    for (double v : e.dampingRatios)
-      json.value(v);
-    json.endArray().endObject();
+    jsonList(json, "eigenvalues", e.eigenvalues);
+    jsonList(json, "damping_ratios", e.dampingRatios);
+    json.endObject();
   }
   json.endArray().endObject();
   return json.str() + "\n";

@@ -73,13 +73,6 @@ std::vector<std::string> names(const mechanics::Equations &eq, const std::vector
   return out;
 }
 
-std::string joined(const std::vector<std::string> &items) {
-  std::string text;
-  for (const std::string &item : items)
-    text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
-
 std::string linearizationJson(const Linearization &r) {
   const mechanics::Equations &eq = r.eq;
   JsonWriter json;

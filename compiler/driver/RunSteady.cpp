@@ -116,6 +116,9 @@ bool chooseTurning(LoadedModel &loaded, const mechanics::SteadyMotionFinder &fin
   std::vector<std::string> cyclicNames;
   for (size_t j : finder.cyclic())
     cyclicNames.push_back(eq.coordinates[j]);
+  std::string cyclicNote =
+      cyclicNames.empty() ? eq.model + " has no cyclic coordinate"
+                          : "the cyclic coordinates of " + eq.model + ": " + joined(cyclicNames);
   for (size_t j = 0; j < eq.coordinates.size(); ++j) {
     bool given = turning.rate[j] || turning.momentum[j];
     bool cyclic = std::count(finder.cyclic().begin(), finder.cyclic().end(), j) > 0;
@@ -124,15 +127,7 @@ bool chooseTurning(LoadedModel &loaded, const mechanics::SteadyMotionFinder &fin
           turning.where[j], "'" + eq.coordinates[j] + "' is not cyclic (" +
                                 finder.whyNotTurning(j) +
                                 "), so it cannot turn at a constant rate in a steady motion");
-      Diagnostics::addNote(
-          e, {},
-          cyclicNames.empty() ? eq.model + " has no cyclic coordinate"
-                              : "the cyclic coordinates of " + eq.model + ": " + [&] {
-                                  std::string s;
-                                  for (const std::string &c : cyclicNames)
-                                    s += (s.empty() ? "" : ", ") + c;
-                                  return s;
-                                }());
+      Diagnostics::addNote(e, {}, cyclicNote);
       return false;
     }
     if (!given && !(cyclic && !finder.velocityConstraints()))
@@ -145,6 +140,10 @@ bool chooseTurning(LoadedModel &loaded, const mechanics::SteadyMotionFinder &fin
   return true;
 }
 
+bool turns(const mechanics::SteadyRequest &request, size_t j) {
+  return std::find(request.turning.begin(), request.turning.end(), j) != request.turning.end();
+}
+
 std::string verdictLine(const mechanics::SteadyMotion &s) {
   return mechanics::verdictText(s.verdict) + " -- " + s.criterion;
 }
@@ -154,35 +153,26 @@ std::string motionText(const mechanics::Equations &eq, const mechanics::SteadyRe
   std::ostringstream out;
   std::vector<std::string> parts;
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
-    if (std::find(request.turning.begin(), request.turning.end(), j) == request.turning.end())
+    if (!turns(request, j))
       parts.push_back(eq.coordinates[j] +
                       (s.arbitrary[j] ? ": any" : " = " + number(s.state.q[j])));
   for (size_t r : request.turning)
     parts.push_back(eq.coordinates[r] + "' = " + number(s.state.qd[r]));
   for (size_t d : s.dependentSpeeds)
     parts.push_back(eq.coordinates[d] + "' = " + number(s.state.qd[d]));
-  for (size_t k = 0; k < parts.size(); ++k)
-    out << (k == 0 ? "" : ", ") << parts[k];
-  out << "\n";
+  out << joined(parts) << "\n";
   std::vector<std::string> momenta;
   for (size_t i = 0; i < request.turning.size(); ++i)
     if (s.momentum[i])
       momenta.push_back("p_" + eq.coordinates[request.turning[i]] + " = " + number(*s.momentum[i]));
-  if (!momenta.empty()) {
-    out << "   momenta: ";
-    for (size_t k = 0; k < momenta.size(); ++k)
-      out << (k == 0 ? "" : ", ") << momenta[k];
-    out << "\n";
-  }
+  if (!momenta.empty())
+    out << "   momenta: " << joined(momenta) << "\n";
   out << "   " << verdictLine(s) << "\n";
   if (!s.amendedHessian.empty())
     out << "   eigenvalues of the Hessian of the amended potential: " << list(s.amendedHessian)
         << "\n";
   if (!s.eigenvalues.empty()) {
-    out << "   eigenvalues of the reduced linearization (in ";
-    for (size_t k = 0; k < s.reducedStates.size(); ++k)
-      out << (k == 0 ? "" : ", ") << s.reducedStates[k];
-    out << "):";
+    out << "   eigenvalues of the reduced linearization (in " << joined(s.reducedStates) << "):";
     for (size_t k = 0; k < s.eigenvalues.size(); ++k)
       out << (k == 0 ? " " : ", ") << complexNumber(s.eigenvalues[k]);
     out << "\n";
@@ -199,23 +189,19 @@ std::string steadyText(const mechanics::Equations &eq, const mechanics::SteadyRe
                        const std::vector<bool> &ignorable, bool timed,
                        const std::vector<mechanics::SteadyMotion> &found) {
   std::ostringstream out;
-  out << eq.model << ": " << found.size()
-      << (found.size() == 1 ? " steady motion" : " steady motions") << " with ";
+  std::vector<std::string> given, searched;
   for (size_t i = 0; i < request.turning.size(); ++i) {
     const std::string &name = eq.coordinates[request.turning[i]];
-    out << (i == 0 ? "" : ", ")
-        << (request.rates[i] ? name + "' = " + number(*request.rates[i])
-                             : "p_" + name + " = " + number(request.momenta[i]));
+    given.push_back(request.rates[i] ? name + "' = " + number(*request.rates[i])
+                                     : "p_" + name + " = " + number(request.momenta[i]));
   }
-  out << ", searching";
-  bool first = true;
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
-    if (!ignorable[j] &&
-        std::find(request.turning.begin(), request.turning.end(), j) == request.turning.end()) {
-      out << (first ? " " : ", ") << eq.coordinates[j] << " = " << number(request.box.lo[j]) << ".."
-          << number(request.box.hi[j]);
-      first = false;
-    }
+    if (!ignorable[j] && !turns(request, j))
+      searched.push_back(eq.coordinates[j] + " = " + number(request.box.lo[j]) + ".." +
+                         number(request.box.hi[j]));
+  out << eq.model << ": " << found.size()
+      << (found.size() == 1 ? " steady motion" : " steady motions") << " with " << joined(given)
+      << (searched.empty() ? "" : ", searching " + joined(searched));
   if (timed)
     out << " (t frozen at " << number(request.base.t) << ")";
   out << "\n";
@@ -227,10 +213,12 @@ std::string steadyText(const mechanics::Equations &eq, const mechanics::SteadyRe
 std::string steadyJson(const mechanics::Equations &eq, const mechanics::SteadyRequest &request,
                        const std::vector<mechanics::SteadyMotion> &found) {
   JsonWriter json;
-  json.beginObject().key("model").value(eq.model).key("turning").beginArray();
+  std::vector<std::string> turning;
   for (size_t r : request.turning)
-    json.value(eq.coordinates[r]);
-  json.endArray().key("steady_motions").beginArray();
+    turning.push_back(eq.coordinates[r]);
+  json.beginObject().key("model").value(eq.model);
+  jsonList(json, "turning", turning);
+  json.key("steady_motions").beginArray();
   for (const mechanics::SteadyMotion &s : found) {
     json.beginObject().key("q").beginObject();
     for (size_t j = 0; j < eq.coordinates.size(); ++j) {
@@ -253,22 +241,13 @@ std::string steadyJson(const mechanics::Equations &eq, const mechanics::SteadyRe
       json.null();
     else
       json.value(s.verdict != mechanics::SteadyVerdict::Unstable);
-    json.key("criterion").value(s.criterion).key("amended_hessian_eigenvalues").beginArray();
-    for (double v : s.amendedHessian)
-      json.value(v);
-    json.endArray().key("reduced_states").beginArray();
-    for (const std::string &name : s.reducedStates)
-      json.value(name);
-    json.endArray().key("eigenvalues").beginArray();
-    for (auto z : s.eigenvalues)
-      json.beginArray().value(z.real()).value(z.imag()).endArray();
-    json.endArray().key("frequencies").beginArray();
-    for (double v : s.frequencies)
-      json.value(v);
-    json.endArray().key("notes").beginArray();
-    for (const std::string &note : s.notes)
-      json.value(note);
-    json.endArray().endObject();
+    json.key("criterion").value(s.criterion);
+    jsonList(json, "amended_hessian_eigenvalues", s.amendedHessian);
+    jsonList(json, "reduced_states", s.reducedStates);
+    jsonList(json, "eigenvalues", s.eigenvalues);
+    jsonList(json, "frequencies", s.frequencies);
+    jsonList(json, "notes", s.notes);
+    json.endObject();
   }
   json.endArray().endObject();
   return json.str() + "\n";
@@ -284,7 +263,6 @@ int runSteady(const CommandLine &line, Session &session, const CommandIo &io) {
   }
   LoadedModel &loaded = session.loaded();
   const mechanics::Equations &eq = loaded.equations();
-  mechanics::SteadyMotionFinder finder(eq, loaded.paramValues());
   Turning turning;
   mechanics::SteadyRequest request;
   request.box = mechanics::defaultBox(eq);
@@ -302,8 +280,12 @@ int runSteady(const CommandLine &line, Session &session, const CommandIo &io) {
   request.cancelled = interruptRequested;
   if (auto status = applySearchRange(loaded, "steady", line.value("--in"), request.box, io))
     return fail(*status);
-  if (!parseTurning(loaded, line.value("--rates"), line.value("--momenta"), turning) ||
-      !chooseTurning(loaded, finder, turning, request))
+  if (!parseTurning(loaded, line.value("--rates"), line.value("--momenta"), turning))
+    return fail(kExitModelError);
+  // Built after the options are read: it decides the cyclic coordinates
+  // and builds the linearization program, the costly part of the setup.
+  mechanics::SteadyMotionFinder finder(eq, loaded.paramValues());
+  if (!chooseTurning(loaded, finder, turning, request))
     return fail(kExitModelError);
   if (request.turning.empty()) {
     if (finder.velocityConstraints())

@@ -92,11 +92,16 @@ public:
   SteadySearch(const Equations &eq, const std::vector<double> &params, const SteadyRequest &request,
                const Conservation *conservation, const PositionRoles &roles,
                const Linearizer &linearizer)
-      : eq_(eq), params_(params), request_(request), evaluator_(eq, params),
-        linearizer_(&linearizer), n_(eq.coordinates.size()), ignorable_(roles.ignorable),
-        dynamicsFree_(roles.dynamicsFree) {
-    if (conservation && !conservation->cyclic.empty())
+      : eq_(eq), request_(request), evaluator_(eq, params), linearizer_(&linearizer),
+        n_(eq.coordinates.size()), ignorable_(roles.ignorable), dynamicsFree_(roles.dynamicsFree) {
+    if (conservation && !conservation->cyclic.empty()) {
       momenta_.emplace(eq, *conservation, params);
+      for (size_t r : request.turning) {
+        const std::vector<std::string> &names = momenta_->names();
+        momentumIndex_.push_back(static_cast<size_t>(
+            std::find(names.begin(), names.end(), "p_" + eq.coordinates[r]) - names.begin()));
+      }
+    }
     turning_.assign(n_, false);
     for (size_t r : request.turning)
       turning_[r] = true;
@@ -244,12 +249,9 @@ public:
     x.insert(x.end(), s.qd.begin(), s.qd.end());
     std::vector<double> values(momenta_->size()), scales(momenta_->size());
     momenta_->evaluate(s.t, x.data(), values.data(), scales.data());
-    for (size_t i = 0; i < request_.turning.size(); ++i) {
-      std::string name = "p_" + eq_.coordinates[request_.turning[i]];
-      for (size_t k = 0; k < momenta_->size(); ++k)
-        if (momenta_->names()[k] == name)
-          p[i] = values[k];
-    }
+    for (size_t i = 0; i < momentumIndex_.size(); ++i)
+      if (momentumIndex_[i] < values.size())
+        p[i] = values[momentumIndex_[i]];
     return p;
   }
 
@@ -335,13 +337,22 @@ public:
 
   // The coordinates among those searched that the conditions do not fix
   // at the solution z (a zero column of the Jacobian): put back to their
-  // base values, as long as the state stays steady.
-  std::vector<bool> family(VectorXd &z) const {
-    std::vector<bool> arbitrary(n_, false);
+  // base values, as long as the state stays steady. Also how many
+  // directions of the unknowns the conditions leave free (the rank
+  // deficiency of the Jacobian): a continuous family.
+  struct Family {
+    std::vector<bool> arbitrary;
+    size_t freeDirections = 0;
+  };
+  Family family(VectorXd &z) const {
+    Family family{std::vector<bool>(n_, false), 0};
     std::optional<VectorXd> r = residual(z);
     std::optional<MatrixXd> J = r ? jacobian(z, r->size()) : std::nullopt;
-    if (!J)
-      return arbitrary;
+    if (!J || J->cols() == 0)
+      return family;
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(*J);
+    cod.setThreshold(1e-7);
+    family.freeDirections = static_cast<size_t>(J->cols() - cod.rank());
     double largest = 0;
     for (long k = 0; k < J->cols(); ++k)
       largest = std::max(largest, J->col(k).norm());
@@ -353,22 +364,10 @@ public:
       std::optional<VectorXd> still = residual(moved);
       if (still && still->lpNorm<Eigen::Infinity>() <= kSteadyTolerance) {
         z = moved;
-        arbitrary[searched_[k]] = true;
+        family.arbitrary[searched_[k]] = true;
       }
     }
-    return arbitrary;
-  }
-
-  // How many directions of the unknowns the conditions leave free at z
-  // (the rank deficiency of their Jacobian): a continuous family.
-  size_t freeDirections(const VectorXd &z) const {
-    std::optional<VectorXd> r = residual(z);
-    std::optional<MatrixXd> J = r ? jacobian(z, r->size()) : std::nullopt;
-    if (!J || J->cols() == 0)
-      return 0;
-    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(*J);
-    cod.setThreshold(1e-7);
-    return static_cast<size_t>(J->cols() - cod.rank());
+    return family;
   }
 
   std::vector<VectorXd> starts() const {
@@ -425,11 +424,11 @@ private:
   }
 
   const Equations &eq_;
-  const std::vector<double> &params_;
   const SteadyRequest &request_;
   Evaluator evaluator_;
   const Linearizer *linearizer_;
   mutable std::optional<ConservedEvaluator> momenta_; // evaluate() keeps scratch
+  std::vector<size_t> momentumIndex_; // per turning coordinate, into momenta_ (size(): none)
   size_t n_;
   std::vector<bool> turning_, ignorable_, dynamicsFree_, angle_;
   std::vector<size_t> searched_, unknownRates_, dependent_;
@@ -485,16 +484,15 @@ SteadyMotionFinder::SteadyMotionFinder(const Equations &equations, std::vector<d
   numericRoles(equations, linearizer_, roles_);
   if (velocityConstraints_)
     return;
-  Conservation conservation = findConserved(equations, /*forReading=*/false);
-  for (const CyclicCoordinate &c : conservation.cyclic)
+  conservation_ = findConserved(equations, /*forReading=*/false);
+  for (const CyclicCoordinate &c : conservation_->cyclic)
     cyclic_.push_back(c.index);
-  notCyclic_ = conservation.notCyclic;
 }
 
 std::string SteadyMotionFinder::whyNotTurning(size_t j) const {
   if (velocityConstraints_)
     return "";
-  for (const auto &[name, why] : notCyclic_)
+  for (const auto &[name, why] : conservation_->notCyclic)
     if (name == equations_.coordinates[j])
       return why;
   return "";
@@ -502,9 +500,6 @@ std::string SteadyMotionFinder::whyNotTurning(size_t j) const {
 
 std::optional<std::vector<SteadyMotion>> SteadyMotionFinder::find(const SteadyRequest &request,
                                                                   std::string &error) {
-  std::optional<Conservation> conservation;
-  if (!velocityConstraints_)
-    conservation = findConserved(equations_, /*forReading=*/false);
   for (size_t i = 0; i < request.turning.size(); ++i)
     if (!request.rates[i] && velocityConstraints_) {
       error = "momenta are given for the cyclic coordinates of models without velocity "
@@ -512,11 +507,12 @@ std::optional<std::vector<SteadyMotion>> SteadyMotionFinder::find(const SteadyRe
               equations_.coordinates[request.turning[i]] + "' instead";
       return std::nullopt;
     }
-  SteadySearch search(equations_, params_, request, conservation ? &*conservation : nullptr, roles_,
-                      linearizer_);
+  SteadySearch search(equations_, params_, request, conservation_ ? &*conservation_ : nullptr,
+                      roles_, linearizer_);
   std::vector<VectorXd> starts = search.starts();
   search.setScales(starts);
-  SteadyStability stability(equations_, params_, request.turning, !velocityConstraints_);
+  SteadyStability stability(equations_, params_, linearizer_, request.turning,
+                            !velocityConstraints_);
   std::vector<Found> found;
   for (const VectorXd &start : starts) {
     if (request.cancelled && request.cancelled())
@@ -530,11 +526,12 @@ std::optional<std::vector<SteadyMotion>> SteadyMotionFinder::find(const SteadyRe
     if (!search.inBox(*z))
       continue;
     Found f{*z, {}};
-    f.motion.arbitrary = search.family(f.z);
+    SteadySearch::Family family = search.family(f.z);
+    f.motion.arbitrary = family.arbitrary;
     size_t alongAxes = 0;
     for (size_t j : search.searched())
       alongAxes += f.motion.arbitrary[j];
-    if (size_t free = search.freeDirections(f.z); free > alongAxes)
+    if (size_t free = family.freeDirections; free > alongAxes)
       f.motion.notes.push_back(
           "one of a continuous family: the conditions leave " + std::to_string(free - alongAxes) +
           " combination" + (free - alongAxes == 1 ? "" : "s") +

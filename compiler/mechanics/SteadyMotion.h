@@ -26,6 +26,7 @@
 // "linearly stable (neutral), nonlinear stability undecided".
 #pragma once
 
+#include "mechanics/Conservation.h"
 #include "mechanics/Equilibria.h"
 #include "mechanics/Evaluation.h"
 #include "mechanics/Lagrange.h"
@@ -100,8 +101,8 @@ private:
   bool velocityConstraints_ = false;
   std::vector<size_t> cyclic_;
   PositionRoles roles_;
-  Linearizer linearizer_; // C and psi for the dependent speeds
-  std::vector<std::pair<std::string, std::string>> notCyclic_;
+  Linearizer linearizer_;                    // C and psi for the dependent speeds
+  std::optional<Conservation> conservation_; // without velocity constraints
 };
 
 } // namespace mech::mechanics

@@ -1,10 +1,11 @@
 // The stability of steady motions (mechanics/SteadyStability.h).
 #include "mechanics/SteadyStability.h"
 
+#include "support/NumberText.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace mech::mechanics {
 
@@ -12,26 +13,15 @@ namespace {
 
 using Eigen::MatrixXd;
 
-std::string shortNumber(double x) {
-  std::ostringstream out;
-  out.precision(6);
-  out << (std::abs(x) < 1e-12 ? 0.0 : x);
-  return out.str();
-}
-
-bool isConservative(const Equations &eq) {
-  return eq.conservative;
-}
-
 } // namespace
 
 SteadyStability::SteadyStability(const Equations &equations, const std::vector<double> &params,
-                                 std::vector<size_t> turning, bool routh)
+                                 const Linearizer &linearizer, std::vector<size_t> turning,
+                                 bool routh)
     : equations_(equations), params_(params), turning_(std::move(turning)), holonomic_(routh),
-      routh_(routh && equations.constraints.empty() && !turning_.empty()),
-      matrices_(equations, params) {
-  if (routh_)
-    linearizer_.emplace(equations, params);
+      routh_(routh && equations.constraints.empty() && !turning_.empty()), linearizer_(linearizer) {
+  if (!routh_)
+    matrices_.emplace(equations, params);
 }
 
 void SteadyStability::classify(SteadyMotion &motion) {
@@ -48,7 +38,7 @@ void SteadyStability::classify(SteadyMotion &motion) {
 // left is A_mu over (dq_S, dq_S') = [[0, I], [-M~^-1 K_mu, -M~^-1 G]], with
 // M~ = M_SS - M_SR M_RR^-1 M_RS, so K_mu = -M~ (A_mu's lower left).
 void SteadyStability::reduceByRouth(SteadyMotion &motion) {
-  LinearSample s = linearizer_->at(motion.state);
+  LinearSample s = linearizer_.at(motion.state);
   Matrix A = stateMatrix(s.M, s.K, s.D);
   if (A.empty()) {
     motion.verdict = SteadyVerdict::Undetermined;
@@ -109,7 +99,7 @@ void SteadyStability::reduceByRouth(SteadyMotion &motion) {
   bool minimum = !motion.amendedHessian.empty() &&
                  std::all_of(motion.amendedHessian.begin(), motion.amendedHessian.end(),
                              [&](double h) { return h > 1e-9 * largest; });
-  if (minimum && isConservative(equations_)) {
+  if (minimum && equations_.conservative) {
     decideByEigenvalues(motion, ""); // the frequencies; Routh's verdict is stronger
     motion.verdict = SteadyVerdict::Stable;
     motion.criterion = "Routh: at fixed momenta the amended potential V - T0 + 1/2 (p - b)^T "
@@ -125,7 +115,7 @@ void SteadyStability::reduceByRouth(SteadyMotion &motion) {
 // change) dropped, each one zero eigenvalue.
 void SteadyStability::dropStructuralZeros(SteadyMotion &motion) {
   std::string why;
-  std::optional<StateMatrix> A = matrices_.at(motion.state, params_, {}, why);
+  std::optional<StateMatrix> A = matrices_->at(motion.state, params_, {}, why);
   if (!A) {
     motion.verdict = SteadyVerdict::Undetermined;
     motion.criterion = "the linearization is not formed here: " + why;
@@ -167,7 +157,7 @@ void SteadyStability::decideByEigenvalues(SteadyMotion &motion, const std::strin
   // A conservative holonomic system's eigenvalues come in pairs +-lambda:
   // it cannot decay. A nonholonomic one can (a bicycle's weave), although
   // its energy is conserved.
-  bool conservative = isConservative(equations_) && holonomic_;
+  bool conservative = equations_.conservative && holonomic_;
   if (motion.eigenvalues.empty()) {
     motion.verdict = SteadyVerdict::Neutral;
     motion.criterion = prefix + "no coordinate is left to move after the reduction";
@@ -176,13 +166,13 @@ void SteadyStability::decideByEigenvalues(SteadyMotion &motion, const std::strin
     motion.criterion = prefix +
                        "an eigenvalue of the reduced linearization has a positive real "
                        "part (Re = " +
-                       shortNumber(top) + ")";
+                       formatNumber(top, 6) + ")";
   } else if (!conservative && top < -threshold) {
     motion.verdict = SteadyVerdict::AsymptoticallyStable;
     motion.criterion = prefix +
                        "every eigenvalue of the reduced linearization has a negative "
                        "real part" +
-                       (isConservative(equations_)
+                       (equations_.conservative
                             ? std::string(" (linearly; a nonholonomic system can decay although "
                                           "its energy is conserved)")
                             : "");

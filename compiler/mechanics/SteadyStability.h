@@ -18,7 +18,7 @@ class SteadyStability {
 public:
   // `routh`: the turning coordinates are cyclic and their momenta conserved.
   SteadyStability(const Equations &equations, const std::vector<double> &params,
-                  std::vector<size_t> turning, bool routh);
+                  const Linearizer &linearizer, std::vector<size_t> turning, bool routh);
 
   // Fills the verdict, its criterion, the eigenvalues and frequencies.
   void classify(SteadyMotion &motion);
@@ -33,8 +33,8 @@ private:
   std::vector<double> params_;
   std::vector<size_t> turning_;
   bool holonomic_, routh_;
-  std::optional<Linearizer> linearizer_;
-  StateMatrices matrices_;
+  const Linearizer &linearizer_;          // the finder's: M, K, D for Routh's reduction
+  std::optional<StateMatrices> matrices_; // with constraints: A in independent coordinates
 };
 
 } // namespace mech::mechanics
