@@ -14,7 +14,7 @@ assignment : initItem | TIME ASSIGN expr ;
 modelDecl   : MODEL name LBRACE decl* RBRACE ;
 
 decl
-    : paramDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
+    : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
     | outputDecl | forDecl | SEMI
@@ -22,6 +22,8 @@ decl
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
 paramItem       : name unit? ASSIGN expr ;
+inputDecl       : INPUT inputItem (COMMA inputItem)* ;
+inputItem       : name unit? ;
 coordDecl       : COORD coordItem (COMMA coordItem)* ;
 coordItem       : name (LBRACK expr RANGE expr RBRACK)? unit? ;
 letDecl         : LET declName (LBRACK indexName IN expr RANGE expr RBRACK)? unit? ASSIGN expr ;
@@ -81,6 +83,7 @@ name
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
 PARAM       : 'param' ;
+INPUT       : 'input' ;
 COORD       : 'coord' ;
 LET         : 'let' ;
 DEF         : 'def' ;

@@ -135,7 +135,7 @@ private:
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
     auto *type =
-        llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr});
+        llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -146,7 +146,7 @@ private:
         type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), b_.getInt64(nout),
                module_.getFunction("kernel_rhs"), module_.getFunction("kernel_constraints"),
                module_.getFunction("kernel_multipliers"), module_.getFunction("kernel_outputs"),
-               holonomic, module_.getFunction("kernel_mass_matrix")});
+               holonomic, module_.getFunction("kernel_mass_matrix"), b_.getInt64(library_.inputs)});
     return constantGlobal(value, "model");
   }
 
@@ -154,13 +154,14 @@ private:
   llvm::Constant *modelInfo(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i32 = b_.getInt32Ty(), *ptr = b_.getPtrTy();
     auto *type = llvm::StructType::get(
-        context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr});
+        context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32});
     auto count = [&](size_t k) { return b_.getInt32(static_cast<uint32_t>(k)); };
     auto *value = llvm::ConstantStruct::get(
-        type, {b_.getInt32(kLibraryAbiVersion), string(library_.name), count(nq), count(np),
-               count(nc), count(nout), strings(library_.coordinates), strings(library_.params),
-               strings(library_.constraints), strings(library_.outputs),
-               doubles(library_.paramDefaults), doubles(library_.initialState)});
+        type,
+        {b_.getInt32(kLibraryAbiVersion), string(library_.name), count(nq), count(np), count(nc),
+         count(nout), strings(library_.coordinates), strings(library_.params),
+         strings(library_.constraints), strings(library_.outputs), doubles(library_.paramDefaults),
+         doubles(library_.initialState), count(library_.inputs)});
     return constantGlobal(value, "info");
   }
 

@@ -14,7 +14,8 @@ namespace mech::jit {
 
 // Raised whenever a function's signature, a status code or the layout of
 // the model description changes incompatibly. 2: PREFIX_simulate_with and
-// PREFIX_sim_options (start time, multiplier and output columns).
+// PREFIX_sim_options (start time, multiplier and output columns, the
+// input function), and nu at the end of the model info.
 inline constexpr int kLibraryAbiVersion = 2;
 
 struct LibraryDescription {
@@ -24,6 +25,7 @@ struct LibraryDescription {
   std::vector<double> paramDefaults; // SI
   std::vector<double> initialState;  // (q, q')
   std::vector<bool> holonomic;       // one per constraint
+  size_t inputs = 0;                 // the last `inputs` params are the model's inputs
 };
 
 // A position-independent ELF object for the generic CPU of the host's

@@ -40,6 +40,12 @@ OptionSpec freezeTimeOption() {
           {}};
 }
 
+OptionSpec inputOption(const std::string &meaning) {
+  return {
+      "--input", "", T::List, "\"u=expr, ...\"", "0 for every input", "[syntax](#--input-inputs)",
+      meaning,   {}};
+}
+
 const std::string kStateSyntax = "[syntax](#--at-and---init-a-state)";
 
 CommandSpec checkCommand() {
@@ -118,7 +124,7 @@ CommandSpec equationsCommand() {
 
 CommandSpec evalCommand() {
   return {"eval",
-          "FILE [--at \"q=v, q'=w, t=v\"] [--set p=v ...] [--json]",
+          "FILE [--at \"q=v, q'=w, t=v\"] [--input \"u=expr\"] [--set p=v ...] [--json]",
           "evaluate everything at a state and solve for q'' (unlisted coordinates take the "
           "model's init values)",
           Operands::OneFile,
@@ -128,8 +134,9 @@ CommandSpec evalCommand() {
             "\"...\"",
             "the model's `init` (0 for what `init` does not set), t = 0",
             kStateSyntax,
-            "the state",
+            "the state, and the inputs' values there (`u=0.5`)",
             {}},
+           inputOption("the inputs, as expressions of t (read at the state's t)"),
            setOption(),
            jsonOption("eval---json")},
           {},
@@ -212,6 +219,9 @@ std::vector<OptionSpec> integrationOptions() {
 // goes, the back end and the treatment of the constraints.
 std::vector<OptionSpec> runOutputOptions() {
   return {
+      inputOption("the inputs against time: `u = 0.5*sin(2*t)` (an expression of t and the "
+                  "params) or `u = drive.csv` (a table of t and values, interpolated linearly, "
+                  "held at its ends)"),
       {"--set",
        "",
        T::Repeated,
@@ -293,7 +303,8 @@ CommandSpec simulateCommand() {
       "simulate",
       "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
-      "       [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
+      "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars "
+      "th1,th2]\n"
       "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
       "       [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
@@ -312,11 +323,12 @@ CommandSpec simulateCommand() {
 
 CommandSpec equilibriaCommand() {
   return {"equilibria",
-          "FILE [--in \"q=a..b, ...\"] [--time t0] [--set p=v ...] [--json]",
+          "FILE [--in \"q=a..b, ...\"] [--time t0] [--input \"u=expr\"] [--set p=v ...] [--json]",
           "the states of rest in a box, their stability and small oscillations",
           Operands::OneFile,
-          {searchBoxOption("the search box, per coordinate"), freezeTimeOption(), setOption(),
-           jsonOption("equilibria---json")},
+          {searchBoxOption("the search box, per coordinate"), freezeTimeOption(),
+           inputOption("the inputs, held at their values at t0 (or 0): constant loads"),
+           setOption(), jsonOption("equilibria---json")},
           {},
           true};
 }
@@ -324,7 +336,7 @@ CommandSpec equilibriaCommand() {
 CommandSpec steadyCommand() {
   return {"steady",
           "FILE [--rates \"q'=w, ...\"] [--momenta \"p_q=v, ...\"] [--in \"q=a..b, ...\"] "
-          "[--time t0] [--set p=v ...] [--json]",
+          "[--time t0] [--input \"u=expr\"] [--set p=v ...] [--json]",
           "steady motions (coordinates turning at constant rates, the others at rest), their "
           "stability by Routh's amended potential or the reduced linearization, and their "
           "small oscillations",
@@ -348,6 +360,7 @@ CommandSpec steadyCommand() {
             {}},
            searchBoxOption("the search box of the coordinates that do not turn"),
            freezeTimeOption(),
+           inputOption("the inputs, held at their values at t0 (or 0): constant loads"),
            setOption(),
            jsonOption("steady---json")},
           {},
@@ -357,7 +370,7 @@ CommandSpec steadyCommand() {
 CommandSpec linearizeCommand() {
   return {"linearize",
           "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
-          "[--plot FILE]] [--set p=v ...] [--json]",
+          "[--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
           "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
           "A in independent coordinates and speeds",
           Operands::OneFile,
@@ -400,6 +413,8 @@ CommandSpec linearizeCommand() {
             "path",
             "with --sweep: also write an SVG of the eigenvalues' real and imaginary parts",
             {}},
+           inputOption("the inputs' values at the state (read at its t); `--at \"u=v\"` also "
+                       "sets one"),
            setOption(),
            jsonOption("linearize---json")},
           {},

@@ -107,6 +107,7 @@ jit::LibraryDescription describeLibrary(const sema::CheckedModel &model,
     library.holonomic.push_back(constraint.holonomic);
   }
   library.outputs = eq.outputNames;
+  library.inputs = eq.inputs.size();
   return library;
 }
 
@@ -151,6 +152,7 @@ HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equ
   for (size_t i = 0; i < model.params.size(); ++i)
     header.params.push_back(
         {model.params[i].name, unitText(model.params[i].unit, model.params[i].dim), params[i]});
+  header.inputs = eq.inputs.size();
   for (const auto &constraint : eq.constraints) {
     header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});
     header.holonomic.push_back(constraint.holonomic);

@@ -51,11 +51,16 @@ typedef struct {
   double t0;       /* the start time in s (default 0) */
   int multipliers; /* nonzero: each row also holds lambda (nc values) */
   int outputs;     /* nonzero: each row also holds the outputs (nout values) */
+  /* The inputs against time: inputs(t, u, inputs_context) writes the nu
+   * inputs' values at t into u (the last nu entries of a copy of p) before
+   * each evaluation. NULL: the inputs keep their values in p. */
+  void (*inputs)(double t, double *u, void *context);
+  void *inputs_context;
 } )" + p +
          R"(_sim_options;
 
 #define )" +
-         P + "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0}\n";
+         P + "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0, 0, 0}\n";
 }
 
 // The opening comment: the model's names and units, the array layouts and
@@ -72,6 +77,11 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
   out << " *\n * Parameters p (np = " << np << "), SI units; the defaults are " << p
       << "_model()->param_defaults.\n";
   list(out, "p", model.params, true);
+  if (model.inputs > 0)
+    out << " * The last nu = " << model.inputs
+        << " of them are the model's inputs u (0 by default): every kernel\n"
+           " * reads them from p; "
+        << p << "_simulate_with can set them against time.\n";
   if (nc > 0) {
     out << " *\n * Constraints (nc = " << nc
         << "), each with a multiplier lambda, the generalized\n"
@@ -144,6 +154,7 @@ typedef struct {
       *const *output_names; /* nq, np, nc, nout names; NULL when the count is 0 */
   const double *param_defaults; /* np values, SI */
   const double *init_state;     /* 2*nq values: the model's init (q, q') */
+  int nu;                       /* inputs: the last nu of the np parameters */
 } )" << p
       << R"(_model_info;
 
@@ -206,8 +217,9 @@ int )" << p
  * lambda when options->multipliers is nonzero, then the nout outputs when
  * options->outputs is: rows of 1 + 2*nq [+ nc] [+ nout] values, the columns
  * of `mech simulate`. options NULL is )"
-      << P << R"(_NULL_POINTER; a size too small or
- * too large, or a t0 that is not finite, )"
+      << P << R"(_NULL_POINTER; a size other than
+ * this struct's and its first version's (the fields before inputs), or a t0
+ * that is not finite, )"
       << P << R"(_INVALID_ARGUMENT. */
 int )" << p
       << R"(_simulate_with(const double *x0, const double *p, double t_end, double dt,

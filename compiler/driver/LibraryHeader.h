@@ -18,6 +18,7 @@ struct HeaderModel {
   std::string file, command; // the header's file name; how mech was invoked
   std::vector<HeaderEntry> coordinates, params, constraints, outputs;
   std::vector<bool> holonomic;
+  size_t inputs = 0; // the last `inputs` params are the model's inputs
   int abiVersion = 1;
 };
 

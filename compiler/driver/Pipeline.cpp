@@ -7,11 +7,27 @@
 
 namespace mech::driver {
 
-std::vector<double> LoadedModel::paramValues() const {
+std::vector<double> LoadedModel::paramValues(double t) const {
   std::vector<double> values;
   for (const sema::Param &p : analysis.model->params)
     values.push_back(p.value);
+  if (inputs)
+    inputs->fill(t, values.data());
+  for (const auto &[param, value] : inputsAt)
+    values[param] = value;
   return values;
+}
+
+bool readInputs(LoadedModel &loaded, const std::string &text) {
+  // A session's model is reused: no command inherits the last one's inputs.
+  loaded.inputs.reset();
+  loaded.inputsAt.clear();
+  if (text.find_first_not_of(" \t") == std::string::npos)
+    return true;
+  auto signals = sema::parseInputSignals(*loaded.compilation, "--input", text, loaded.model());
+  if (signals)
+    loaded.inputs = std::make_shared<const sema::InputSignals>(std::move(*signals));
+  return signals.has_value();
 }
 
 const mechanics::KernelPrograms &LoadedModel::programs() {
@@ -116,6 +132,15 @@ bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::str
     return checkValueDimension(loaded.diagnostics(), a,
                                sema::DimInfo::known(sema::Dimension::time()));
   }
+  // --at may hold an input's value at the state (a plain number is in the
+  // input's declared unit).
+  for (size_t i = model.firstInput(); option == "--at" && i < model.params.size(); ++i)
+    if (model.params[i].name == a.name && a.primes == 0) {
+      const sema::Param &input = model.params[i];
+      bool plain = !a.dim.isKnown() || a.dim.dimension.isDimensionless();
+      loaded.inputsAt.emplace_back(i, a.value * (plain && input.unit ? input.unit->scale : 1.0));
+      return checkValueDimension(loaded.diagnostics(), a, input.dim);
+    }
   int found = coordinateIndex(model, a.name);
   if (found < 0 || a.primes > 1) {
     loaded.diagnostics().error(a.location,

@@ -7,6 +7,7 @@
 #include "mechanics/Kernels.h"
 #include "mechanics/Lagrange.h"
 #include "sema/Analyzer.h"
+#include "sema/InputSignals.h"
 #include "sema/Values.h"
 
 #include <memory>
@@ -24,7 +25,12 @@ struct LoadedModel {
   Diagnostics &diagnostics() { return compilation->diagnostics(); }
   const sema::CheckedModel &model() const { return *analysis.model; }
   const mechanics::Equations &equations() const { return derivation->equations; }
-  std::vector<double> paramValues() const;
+  // The inputs' values: signals from --input, values from --at (which win);
+  // 0 for an input given neither way.
+  std::shared_ptr<const sema::InputSignals> inputs;
+  std::vector<std::pair<size_t, double>> inputsAt;
+  // The params' values, the inputs' at time t among them (the last entries).
+  std::vector<double> paramValues(double t = 0) const;
   // The CSE'd programs of the derivation (mechanics::KernelPrograms), built
   // on first use and kept: a session's :eval, :sim and :build after one
   // another build them once. They do not depend on the param values.
@@ -59,6 +65,10 @@ std::unique_ptr<LoadedModel> loadModelText(const std::string &name, const std::s
                                            const std::vector<std::string> &settings,
                                            const sema::SearchPath &searchPath, bool derive,
                                            const std::vector<sema::Addition> &additions = {});
+
+// Reads `--input` text into loaded.inputs; false after errors (reported to
+// the diagnostics).
+bool readInputs(LoadedModel &loaded, const std::string &text);
 
 // Which values of a state were given, and where: on the command line (--at,
 // --init) or by the model's `init`. A projection onto the constraints keeps

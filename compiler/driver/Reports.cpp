@@ -132,7 +132,13 @@ std::string equationsText(const Equations &eq) {
   std::ostringstream out;
   size_t n = eq.coordinates.size();
   out << "model " << eq.model << ": " << n << (n == 1 ? " coordinate" : " coordinates") << " ("
-      << coordinateList(eq) << ")" << (eq.conservative ? ", conservative" : "") << "\n\n";
+      << coordinateList(eq) << ")" << (eq.conservative ? ", conservative" : "") << "\n";
+  for (const Equations::Input &u : eq.inputs) {
+    std::string unit = unitSuffix(u.dim);
+    out << "input " << u.name << (unit.empty() ? "" : " " + unit.substr(2))
+        << " (0 unless given with --input)\n";
+  }
+  out << "\n";
   out << "T = " << toMech(eq.T) << "\n";
   out << "V = " << toMech(eq.V) << "\n";
   if (!eq.D.isZero())

@@ -103,7 +103,12 @@ void checkJson(JsonWriter &out, const std::string &path, bool ok, int errors,
       out.value(q.name);
     out.endArray().key("parameters").beginArray();
     for (const sema::Param &p : m.params)
-      out.value(p.name);
+      if (!p.input)
+        out.value(p.name);
+    out.endArray().key("inputs").beginArray();
+    for (const sema::Param &p : m.params)
+      if (p.input)
+        out.value(p.name);
     out.endArray().key("constraints").beginArray();
     for (const sema::Constraint &c : m.constraints)
       out.value(c.name);
@@ -224,10 +229,12 @@ int runEval(const CommandLine &line, Session &session, const CommandIo &io) {
   // A state off the constraints is put onto them first, as simulate does.
   std::vector<std::string> notes;
   std::optional<mechanics::State> state =
-      consistentState(loaded, line.value("--at"), Velocities::GivenOrInit, notes);
+      readInputs(loaded, line.value("--input"))
+          ? consistentState(loaded, line.value("--at"), Velocities::GivenOrInit, notes)
+          : std::nullopt;
   std::optional<mechanics::Evaluation> evaluation;
   if (state) {
-    mechanics::Evaluator evaluator(loaded.equations(), loaded.paramValues());
+    mechanics::Evaluator evaluator(loaded.equations(), loaded.paramValues(state->t));
     evaluation = evaluator.at(*state, loaded.diagnostics(), loaded.model().location);
   }
   if (evaluation)

@@ -124,6 +124,10 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
   }
   LoadedModel *loaded = &session.loaded();
   const mechanics::Equations &eq = loaded->equations();
+  if (!readInputs(*loaded, line.value("--input"))) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
   mechanics::EquilibriaOptions search;
   search.box = mechanics::defaultBox(eq);
   search.t = t;
@@ -139,7 +143,7 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
-  mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  mechanics::Linearizer linearizer(eq, loaded->paramValues(t));
   search.cancelled = interruptRequested;
   auto found = mechanics::findEquilibria(linearizer, search, loaded->diagnostics(),
                                          loaded->model().location);

@@ -57,7 +57,7 @@ struct Linearization {
   const mechanics::LinearSample &s;
   const mechanics::RestWithConstraints &rest;
   const mechanics::ReducedLinearization *reduced;
-  Matrix A;
+  Matrix A, B; // B: dx'/du, when the model has inputs
   std::vector<std::string> stateNames;
   std::vector<std::complex<double>> eigenvalues;
   std::string whyNoA;
@@ -117,7 +117,15 @@ std::string linearizationJson(const Linearization &r) {
     json.key("state").beginArray();
     for (const std::string &name : r.stateNames)
       json.value(name);
-    json.endArray().key("eigenvalues").beginArray();
+    json.endArray();
+    if (!eq.inputs.empty()) {
+      jsonMatrix(json, "B", r.B);
+      json.key("inputs").beginArray();
+      for (const mechanics::Equations::Input &u : eq.inputs)
+        json.value(u.name);
+      json.endArray();
+    }
+    json.key("eigenvalues").beginArray();
     for (auto z : r.eigenvalues)
       json.beginArray().value(z.real()).value(z.imag()).endArray();
     json.endArray();
@@ -148,6 +156,15 @@ void printA(std::ostream &out, const Linearization &r) {
               (r.reduced ? "A, over (" : "A = [[0, I], [-M^-1 K, -M^-1 D]], over (") +
                   joined(r.stateNames) + ")",
               r.A);
+  if (!r.eq.inputs.empty()) {
+    std::vector<std::string> inputs;
+    for (const mechanics::Equations::Input &u : r.eq.inputs)
+      inputs.push_back(u.name);
+    printMatrix(out,
+                (r.reduced ? "B = dx'/du" : "B = [[0], [M^-1 df/du]]") + std::string(", over (") +
+                    joined(inputs) + ")",
+                r.B);
+  }
   out << "  eigenvalues of A:";
   for (size_t k = 0; k < r.eigenvalues.size(); ++k)
     out << (k == 0 ? " " : ", ") << complexNumber(r.eigenvalues[k]);
@@ -222,11 +239,14 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   // A state off the constraints is put onto them first.
   std::vector<std::string> notes;
   std::optional<mechanics::State> state =
-      choice ? consistentState(*loaded, at, Velocities::GivenOrInit, notes) : std::nullopt;
+      choice && readInputs(*loaded, line.value("--input"))
+          ? consistentState(*loaded, at, Velocities::GivenOrInit, notes)
+          : std::nullopt;
   session.printDiagnostics(io.err);
   if (!state)
     return kExitModelError;
-  mechanics::Linearizer linearizer(eq, loaded->paramValues());
+  std::vector<double> params = loaded->paramValues(state->t);
+  mechanics::Linearizer linearizer(eq, params);
   mechanics::LinearSample s = linearizer.at(*state);
   if (std::string bad = nonFiniteLinearization(eq, s); !bad.empty()) {
     loaded->diagnostics().error(loaded->model().location,
@@ -245,15 +265,16 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     force = std::max(force, std::abs(v));
   for (double v : s.f)
     scale = std::max(scale, std::abs(v));
-  Linearization report{
-      eq, *state, s, rest, nullptr, {}, {}, {}, "", notes, force > 1e-9 * std::max(1.0, scale)};
+  Linearization report{eq, *state, s,  rest, nullptr, {},
+                       {}, {},     {}, "",   notes,   force > 1e-9 * std::max(1.0, scale)};
   std::optional<mechanics::ReducedLinearization> reduced;
   if (eq.constraints.empty()) {
     report.A = mechanics::stateMatrix(s.M, s.K, s.D);
+    report.B = mechanics::inputMatrix(s);
     report.stateNames = stateNames(eq, nullptr);
     report.whyNoA = "the mass matrix is singular";
   } else {
-    mechanics::ConstrainedLinearizer constrained(eq, loaded->paramValues());
+    mechanics::ConstrainedLinearizer constrained(eq, params);
     reduced = constrained.at(*state, *choice, report.whyNoA);
     if (!reduced && (!choice->coordinates.empty() || !choice->speeds.empty())) {
       // The user's choice does not determine the rest: theirs to change.
@@ -264,6 +285,7 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     if (reduced) {
       report.reduced = &*reduced;
       report.A = reduced->A;
+      report.B = mechanics::inputMatrix(s, &reduced->coordinates, &reduced->speeds);
       report.stateNames = stateNames(eq, &*reduced);
     }
   }

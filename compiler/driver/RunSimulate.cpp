@@ -129,6 +129,10 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   if (auto status = checkOutputs("simulate", session, outputs, io))
     return *status;
   LoadedModel &loaded = session.loaded();
+  if (!readInputs(loaded, line.value("--input"))) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
   if (auto status = checkBeforeRun(loaded, options, io)) {
     session.printDiagnostics(io.err);
     return *status;

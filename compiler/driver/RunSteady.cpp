@@ -271,6 +271,8 @@ int runSteady(const CommandLine &line, Session &session, const CommandIo &io) {
     session.printDiagnostics(io.err);
     return status;
   };
+  if (!readInputs(loaded, line.value("--input")))
+    return fail(kExitModelError);
   // The turning and ignorable positions, and those along a family, are
   // the model's init: any value would do.
   std::optional<mechanics::State> init = parseState(loaded, "");
@@ -284,7 +286,7 @@ int runSteady(const CommandLine &line, Session &session, const CommandIo &io) {
     return fail(kExitModelError);
   // Built after the options are read: it decides the cyclic coordinates
   // and builds the linearization program, the costly part of the setup.
-  mechanics::SteadyMotionFinder finder(eq, loaded.paramValues());
+  mechanics::SteadyMotionFinder finder(eq, loaded.paramValues(request.base.t));
   if (!chooseTurning(loaded, finder, turning, request))
     return fail(kExitModelError);
   if (request.turning.empty()) {

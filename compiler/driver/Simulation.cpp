@@ -9,6 +9,7 @@
 #include "jit/ObjectCache.h"
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
+#include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
 #include "runtime/TimeGrid.h"
 #include "sema/Values.h"
@@ -471,6 +472,10 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       loaded.keepKernels(withMomentumForce, kernels);
   }
   summary.compileSeconds = since(compileStart);
+  // Inputs that follow signals are read at each call's t.
+  if (loaded.inputs && loaded.inputs->varies())
+    kernels = mechanics::withInputs(
+        kernels, [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); });
 
   double t0 = 0;
   std::optional<std::vector<double>> x0 =

@@ -341,6 +341,8 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   if (!deriveConstraints(model, lower, velocityPart, eq, diagnostics))
     return std::nullopt;
 
+  for (size_t i = model.firstInput(); i < model.params.size(); ++i)
+    eq.inputs.push_back({model.params[i].name, i, model.params[i].dim});
   for (const sema::Output &o : model.outputs) {
     eq.outputs.push_back(lower.scalar(o.value));
     eq.outputNames.push_back(o.name);

@@ -37,6 +37,14 @@ struct Equations {
   std::vector<sym::Expr> lhs;
   std::vector<sym::Expr> outputs;
   std::vector<std::string> outputNames;
+  // The inputs, each a param symbol (index `param`) that may appear in Q,
+  // f, the outputs and the multipliers.
+  struct Input {
+    std::string name;
+    size_t param = 0;
+    sema::DimInfo dim;
+  };
+  std::vector<Input> inputs;
   // Display only (simplified()): the named subexpressions x1, x2, ... that
   // large printed expressions use, in dependency order.
   std::vector<sym::NamedSubexpression> where;

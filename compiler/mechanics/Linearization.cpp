@@ -30,6 +30,15 @@ CoordinatePartials coordinatePartials(const Equations &eq) {
   return partials;
 }
 
+std::vector<sym::Differentiator> inputPartials(const Equations &eq) {
+  sym::Context &context = eq.T.context();
+  std::vector<sym::Differentiator> partials;
+  for (const Equations::Input &u : eq.inputs)
+    partials.push_back(
+        sym::partial(context.symbol(u.name, sym::SymbolKind::Param, static_cast<int>(u.param))));
+  return partials;
+}
+
 Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
     : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
       m_(eq.constraints.size()), layout_(linearizationLayout(eq, params_.size())) {
@@ -63,6 +72,10 @@ Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
   for (const Equations::Constraint &c : eq.constraints)
     for (size_t k = 0; k < n_; ++k)
       out.push_back(byQ[k](c.psi));
+  std::vector<sym::Differentiator> byU = inputPartials(eq);
+  for (size_t j = 0; j < n_; ++j)
+    for (sym::Differentiator &d : byU)
+      out.push_back(d(eq.f[j]));
   program_ = sym::Program(out, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
 }
 
@@ -95,6 +108,7 @@ LinearSample Linearizer::at(const State &state) const {
     s.phiHessian.push_back(matrix(n_, n_));
   s.psi = vector(m_);
   s.psiGradient = matrix(m_, n_);
+  s.F = matrix(n_, equations_.inputs.size());
   return s;
 }
 
@@ -129,6 +143,37 @@ std::string redundantMultipliersNote(const Equations &eq, const LinearSample &sa
   for (const std::vector<double> &row : sample.C)
     C.insert(C.end(), row.begin(), row.end());
   return redundantMultipliersNote(eq, C.data());
+}
+
+Matrix inputMatrix(const LinearSample &s, const std::vector<size_t> *coordinates,
+                   const std::vector<size_t> *speeds) {
+  auto n = static_cast<long>(s.M.size()), m = static_cast<long>(s.C.size());
+  long inputs = s.F.empty() ? 0 : static_cast<long>(s.F[0].size());
+  Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, inputs);
+  for (long i = 0; i < n; ++i) {
+    for (long j = 0; j < n; ++j)
+      kkt(i, j) = s.M[static_cast<size_t>(i)][static_cast<size_t>(j)];
+    for (long k = 0; k < inputs; ++k)
+      rhs(i, k) = s.F[static_cast<size_t>(i)][static_cast<size_t>(k)];
+  }
+  for (long r = 0; r < m; ++r)
+    for (long j = 0; j < n; ++j)
+      kkt(n + r, j) = kkt(j, n + r) = s.C[static_cast<size_t>(r)][static_cast<size_t>(j)];
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(kkt);
+  if (!lu.isInvertible())
+    return {};
+  Eigen::MatrixXd X = lu.solve(rhs);
+  std::vector<size_t> all(static_cast<size_t>(n));
+  for (size_t j = 0; j < all.size(); ++j)
+    all[j] = j;
+  const std::vector<size_t> &positions = coordinates ? *coordinates : all;
+  const std::vector<size_t> &rates = speeds ? *speeds : all;
+  Matrix B(positions.size() + rates.size(), std::vector<double>(static_cast<size_t>(inputs), 0.0));
+  for (size_t r = 0; r < rates.size(); ++r)
+    for (long k = 0; k < inputs; ++k)
+      B[positions.size() + r][static_cast<size_t>(k)] = X(static_cast<long>(rates[r]), k);
+  return B;
 }
 
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D) {

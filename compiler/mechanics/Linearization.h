@@ -33,6 +33,8 @@ struct LinearSample {
   // constraint is dPhi/dt, which must vanish for rest to be admissible.
   std::vector<double> psi;
   Matrix psiGradient;
+  // df/du (n x inputs): how the inputs enter M q'' = f.
+  Matrix F;
 };
 
 // The input layout of a linearization program of `eq` with `params`
@@ -45,6 +47,8 @@ struct CoordinatePartials {
   std::vector<sym::Expr> qdd;
 };
 CoordinatePartials coordinatePartials(const Equations &eq);
+// d/du_i for each input.
+std::vector<sym::Differentiator> inputPartials(const Equations &eq);
 
 class Linearizer {
 public:
@@ -83,6 +87,14 @@ RestWithConstraints restWithConstraints(const LinearSample &sample);
 std::string redundantMultipliersNote(const Equations &equations, const LinearSample &sample);
 
 Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
+
+// B = dx'/du, the inputs' column of x' = A x + B u, at the sample's state:
+// the accelerations X that M X = F (with constraints, M X + C^T L = F and
+// C X = 0) gives, under zero rows for the positions. Over (q, q') without
+// constraints (2n rows); with them over the reduced state (the positions of
+// `coordinates`, the speeds of `speeds`). Empty when the system is singular.
+Matrix inputMatrix(const LinearSample &sample, const std::vector<size_t> *coordinates = nullptr,
+                   const std::vector<size_t> *speeds = nullptr);
 
 // The eigenvalues of a square A, in Eigen's order (callers sort them).
 std::vector<std::complex<double>> eigenvaluesOf(const Matrix &A);

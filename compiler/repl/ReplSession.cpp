@@ -40,7 +40,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kModelKeywords = {
     "param",  "coord",      "let",         "kinetic",  "potential", "dissipation",
     "force",  "torque",     "generalized", "particle", "body",      "gravity",
-    "spring", "constraint", "init",        "output",   "for"};
+    "spring", "constraint", "init",        "output",   "for",       "input"};
 
 struct CommandHelp {
   const char *name, *usage, *what;
@@ -425,8 +425,11 @@ void ReplSession::printSummary() {
   for (const sema::Coord &c : m.coords)
     coordinates += (coordinates.empty() ? "" : ", ") + c.name;
   out_ << m.name << ": " << m.coords.size() << " coordinate" << (m.coords.size() == 1 ? "" : "s")
-       << (coordinates.empty() ? "" : " (" + coordinates + ")") << ", " << m.params.size()
-       << " parameter" << (m.params.size() == 1 ? "" : "s");
+       << (coordinates.empty() ? "" : " (" + coordinates + ")") << ", "
+       << m.params.size() - m.inputCount() << " parameter"
+       << (m.params.size() - m.inputCount() == 1 ? "" : "s");
+  if (m.inputCount() > 0)
+    out_ << ", " << m.inputCount() << " input" << (m.inputCount() == 1 ? "" : "s");
   if (!model()->derivation)
     out_ << "; no equations yet";
   out_ << "\n";

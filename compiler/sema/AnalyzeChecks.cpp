@@ -13,10 +13,12 @@ void Analyzer::check(const Instance &instance) {
 }
 
 // A value of a declaration, under the loop indices it was expanded with;
-// multipliers are allowed only in outputs.
-ExprRef Analyzer::resolve(const ast::Expr &e, const Instance &instance, bool allowMultipliers) {
+// multipliers are allowed only in outputs, inputs in forces and outputs.
+ExprRef Analyzer::resolve(const ast::Expr &e, const Instance &instance, bool allowMultipliers,
+                          bool allowInputs) {
   Env env = baseEnv(instance.bindings);
   env.allowMultipliers = allowMultipliers;
+  env.allowInputs = allowInputs;
   return resolver_.resolve(e, env);
 }
 

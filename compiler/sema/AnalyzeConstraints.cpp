@@ -46,7 +46,8 @@ void Analyzer::checkDecl(const ast::ConstraintDecl &c, const Instance &instance)
 }
 
 void Analyzer::checkDecl(const ast::OutputDecl &o, const Instance &instance) {
-  ExprRef value = resolve(*o.value, instance, /*allowMultipliers=*/true);
+  ExprRef value = resolve(*o.value, instance, /*allowMultipliers=*/true,
+                          /*allowInputs=*/true);
   if (!value)
     return;
   if (!expectShape(value, o.value->location, "an output", isScalar,

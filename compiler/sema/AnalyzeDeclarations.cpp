@@ -14,6 +14,7 @@ void Analyzer::declare(const ast::Decl &decl, const Bindings &bindings,
                        const std::vector<LoopVariable> &loops) {
   bool inLoop = !loops.empty();
   const char *forbidden = std::holds_alternative<ast::ParamDecl>(decl.node)   ? "param"
+                          : std::holds_alternative<ast::InputDecl>(decl.node) ? "input"
                           : std::holds_alternative<ast::CoordDecl>(decl.node) ? "coord"
                           : std::holds_alternative<ast::DefDecl>(decl.node)   ? "def"
                                                                               : nullptr;
@@ -23,6 +24,7 @@ void Analyzer::declare(const ast::Decl &decl, const Bindings &bindings,
     return;
   }
   if (std::holds_alternative<ast::ParamDecl>(decl.node) ||
+      std::holds_alternative<ast::InputDecl>(decl.node) ||
       std::holds_alternative<ast::DefDecl>(decl.node))
     return; // declared earlier
   if (auto *coords = std::get_if<ast::CoordDecl>(&decl.node)) {

@@ -27,6 +27,12 @@ void Analyzer::checkDecl(const ast::EnergyDecl &e, const Instance &instance) {
   std::string what = instance.name.empty() || instance.name == total
                          ? std::string(total)
                          : "'" + instance.name + "' (part of " + total + ")";
+  // A named term is resolved as a let, which may use inputs; T, V and D may not.
+  if (value->usesInput) {
+    diagnostics_.error(e.value->location, what + " uses an input; inputs can only be used in "
+                                                 "forces, torques, generalized forces and outputs");
+    return;
+  }
   if (!expectShape(value, e.value->location, what, isScalar, "a scalar"))
     return;
   bool ok = true;
@@ -50,7 +56,8 @@ void Analyzer::checkDecl(const ast::EnergyDecl &e, const Instance &instance) {
 // A force (of the velocities at most) at a point of application (of the
 // coordinates only), both of one shape.
 void Analyzer::checkDecl(const ast::ForceDecl &f, const Instance &instance) {
-  ExprRef force = resolve(*f.force, instance), point = resolve(*f.point, instance);
+  ExprRef force = resolve(*f.force, instance, false, /*allowInputs=*/true),
+          point = resolve(*f.point, instance);
   if (!force || !point)
     return;
   if (!expectShape(force, f.force->location, "a force", isPosition, "a vector or a scalar"))
@@ -73,7 +80,8 @@ void Analyzer::checkDecl(const ast::ForceDecl &f, const Instance &instance) {
 
 // A moment through an angle, of one shape, whose product is work.
 void Analyzer::checkDecl(const ast::TorqueDecl &t, const Instance &instance) {
-  ExprRef moment = resolve(*t.moment, instance), angle = resolve(*t.angle, instance);
+  ExprRef moment = resolve(*t.moment, instance, false, /*allowInputs=*/true),
+          angle = resolve(*t.angle, instance);
   if (!moment || !angle)
     return;
   if (moment->shape != angle->shape) {
@@ -90,7 +98,7 @@ void Analyzer::checkDecl(const ast::TorqueDecl &t, const Instance &instance) {
 
 // A scalar force on one coordinate, whose product with it is work.
 void Analyzer::checkDecl(const ast::GeneralizedDecl &g, const Instance &instance) {
-  ExprRef value = resolve(*g.value, instance);
+  ExprRef value = resolve(*g.value, instance, false, /*allowInputs=*/true);
   ExprRef coordinate = resolve(*g.coordinate, instance);
   if (!value || !coordinate)
     return;

@@ -44,6 +44,31 @@ void Analyzer::declareParams() {
     for (const ast::ParamItem &item : params->items)
       declareParam(item);
   }
+  for (const ast::Decl &decl : modelDecl_.body)
+    if (auto *inputs = std::get_if<ast::InputDecl>(&decl.node))
+      for (const ast::InputItem &item : inputs->items)
+        declareInput(item);
+}
+
+// An input is a param of value 0 that only forces and outputs may read;
+// its unit, on the name, gives its dimension and the scale of plain numbers
+// given for it (as `param m [g] = 200`).
+void Analyzer::declareInput(const ast::InputItem &item) {
+  Param input;
+  input.name = item.name;
+  input.location = item.location;
+  input.input = true;
+  input.dim = DimInfo::unchecked();
+  if (item.unit) {
+    std::optional<UnitValue> unit = evaluateUnit(*item.unit, diagnostics_);
+    if (unit) {
+      input.dim = DimInfo::known(unit->dimension);
+      input.unit = DeclaredUnit{formatUnit(*item.unit), unit->scaleAsDouble()};
+    }
+  }
+  model_->params.push_back(input);
+  declareSymbol(item.name, {}, SymbolKind::Input, static_cast<int>(model_->params.size() - 1),
+                item.location);
 }
 
 void Analyzer::declareParam(const ast::ParamItem &item) {
@@ -129,6 +154,13 @@ void Analyzer::applyOverride(Param &param) {
 void Analyzer::applyOverrides() {
   for (const ParamOverride &override : options_.overrides) {
     auto found = resolver_.symbols.find(override.name);
+    if (found != resolver_.symbols.end() && found->second.kind == SymbolKind::Input) {
+      std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";
+      diagnostics_.error(override.location, prefix + "'" + override.name +
+                                                "' is an input, not a param; give its value "
+                                                "with --input");
+      continue;
+    }
     if (found == resolver_.symbols.end() || found->second.kind != SymbolKind::Param ||
         override.primes > 0) {
       std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";

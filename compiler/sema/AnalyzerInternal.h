@@ -68,6 +68,7 @@ private:
   // ---- params and coordinates (AnalyzeParamsAndCoords.cpp) -----------------
   void declareParams();
   void declareParam(const ast::ParamItem &item);
+  void declareInput(const ast::InputItem &item);
   std::optional<double> paramValue(const ast::ParamItem &item, const ExprRef &value);
   bool applyParamUnit(const ast::ParamItem &item, const ExprRef &value, double &number,
                       Param &param);
@@ -103,7 +104,8 @@ private:
 
   // ---- what every checked value is held to (AnalyzeChecks.cpp) -------------
   void check(const Instance &instance);
-  ExprRef resolve(const ast::Expr &e, const Instance &instance, bool allowMultipliers = false);
+  ExprRef resolve(const ast::Expr &e, const Instance &instance, bool allowMultipliers = false,
+                  bool allowInputs = false);
   bool expectDimension(const ExprRef &value, const Location &loc, const std::string &what,
                        const Dimension &expected, const std::string &expectedName);
   bool expectShape(const ExprRef &value, const Location &loc, const std::string &what,

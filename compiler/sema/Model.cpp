@@ -53,6 +53,13 @@ const char *exprKindName(ExprKind kind) {
   return "?";
 }
 
+size_t CheckedModel::inputCount() const {
+  size_t count = 0;
+  for (const Param &param : params)
+    count += param.input ? 1 : 0;
+  return count;
+}
+
 std::vector<double> CheckedModel::initialState() const {
   std::vector<double> state(2 * coords.size(), 0.0);
   for (const Initial &init : initial)

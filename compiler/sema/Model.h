@@ -111,6 +111,7 @@ struct Node {
   int coordOrder = -1;   // highest derivative order of a coordinate; -1: none
   bool usesTime = false; // explicit t
   bool usesMultiplier = false;
+  bool usesInput = false; // an input, through lets and defs
 };
 
 // The unit a name was declared in, as the source wrote it: `N/m` for
@@ -129,6 +130,11 @@ struct Param {
   std::optional<DeclaredUnit> unit; // on the name or on a literal default
   bool structural = false;          // used as a range bound or index
   bool overridden = false;          // set from outside (--set)
+  // An input (`input u [N*m]`): a value given from outside while the model
+  // runs (0 by default), allowed only in forces, torques, generalized forces
+  // and outputs. Inputs follow every other param in CheckedModel::params, so
+  // that kernels read them where the parameters end.
+  bool input = false;
 };
 
 struct Coord {
@@ -231,6 +237,10 @@ struct CheckedModel {
   std::vector<Constraint> constraints;
   std::vector<Initial> initial;
   std::vector<Output> outputs;
+
+  // The number of inputs, the last entries of params.
+  size_t inputCount() const;
+  size_t firstInput() const { return params.size() - inputCount(); }
 
   // The model's initial state (q, q'), defaults 0 where `init` is silent.
   std::vector<double> initialState() const;

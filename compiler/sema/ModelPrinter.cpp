@@ -208,9 +208,12 @@ std::string dumpModel(const CheckedModel &model) {
   auto line = [&](const std::string &text) { out += "  " + text + "\n"; };
   auto expr = [&](const ExprRef &e) { return printExpr(model, e); };
   for (const Param &p : model.params)
-    line("param " + p.name + " = " + formatNumber(p.value) + unitSuffix(p.unit, p.dim) +
-         declaredNote(p.unit, "  # ") + (p.structural ? "  # structural" : "") +
-         (p.overridden ? "  # set" : ""));
+    if (p.input)
+      line("input " + p.name + unitSuffix(p.unit, p.dim) + declaredNote(p.unit, "  # "));
+    else
+      line("param " + p.name + " = " + formatNumber(p.value) + unitSuffix(p.unit, p.dim) +
+           declaredNote(p.unit, "  # ") + (p.structural ? "  # structural" : "") +
+           (p.overridden ? "  # set" : ""));
   for (const Coord &q : model.coords)
     line("coord " + q.name + unitSuffix(q.unit, q.dim));
   for (const Let &l : model.lets)
@@ -271,7 +274,10 @@ std::string summarizeModel(const CheckedModel &model) {
   std::string text = model.name + ": " + count(model.coords.size(), "coordinate", "coordinates");
   if (!coords.empty())
     text += " (" + coords + ")";
-  text += ", " + count(model.params.size(), "parameter", "parameters");
+  size_t inputs = model.inputCount();
+  text += ", " + count(model.params.size() - inputs, "parameter", "parameters");
+  if (inputs > 0)
+    text += ", " + count(inputs, "input", "inputs");
   text += ", " + count(model.constraints.size(), "constraint", "constraints");
   text += ", " + count(model.particles.size() + model.bodies.size(), "body", "bodies");
   return text;

@@ -57,19 +57,27 @@ std::optional<long> Resolver::resolveInteger(const ast::Expr &expr, const Env &e
 }
 
 std::optional<double> Resolver::evaluateConstant(const ExprRef &e) {
-  if (!e->shape.isScalar() || e->coordOrder >= 0 || e->usesTime || e->usesMultiplier)
+  return evaluateScalar(model_, e, std::nullopt);
+}
+
+std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e,
+                                     std::optional<double> time) {
+  if (!e->shape.isScalar() || e->coordOrder >= 0 || (e->usesTime && !time) || e->usesMultiplier ||
+      e->usesInput)
     return std::nullopt;
-  auto child = [&](size_t i) { return evaluateConstant(e->children[i]); };
+  auto child = [&](size_t i) { return evaluateScalar(model, e->children[i], time); };
   switch (e->kind) {
   case ExprKind::Number:
     return e->value;
   case ExprKind::Pi:
     return M_PI;
+  case ExprKind::Time:
+    return *time;
   case ExprKind::Param:
-    return model_.params[static_cast<size_t>(e->index)].value;
+    return model.params[static_cast<size_t>(e->index)].value;
   case ExprKind::Let: {
-    const Let &let = model_.lets[static_cast<size_t>(e->index)];
-    return let.value ? evaluateConstant(let.value) : std::nullopt;
+    const Let &let = model.lets[static_cast<size_t>(e->index)];
+    return let.value ? evaluateScalar(model, let.value, time) : std::nullopt;
   }
   case ExprKind::Neg: {
     auto x = child(0);
@@ -92,8 +100,8 @@ std::optional<double> Resolver::evaluateConstant(const ExprRef &e) {
       return std::nullopt;
     return std::pow(*x, *y);
   }
-  case ExprKind::Derivative:
-    return 0.0;
+  case ExprKind::Derivative: // of a constant; t' is not one
+    return e->usesTime ? std::nullopt : std::optional(0.0);
   case ExprKind::Call: {
     std::vector<double> args;
     for (size_t i = 0; i < e->children.size(); ++i) {

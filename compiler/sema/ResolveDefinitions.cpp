@@ -44,6 +44,7 @@ ExprRef Resolver::letReference(int index, Location use) {
   node->coordOrder = value->coordOrder;
   node->usesTime = value->usesTime;
   node->usesMultiplier = value->usesMultiplier;
+  node->usesInput = value->usesInput;
   return node;
 }
 
@@ -58,6 +59,7 @@ bool Resolver::resolvePendingLet(size_t let, Location use) {
   env.indices = pending.bindings;
   env.defs = pending.defs;
   env.declaringKeyword = "let";
+  env.allowInputs = true; // checked where the let is used
   env.declaringName = model_.lets[let].name;
   env.declaringValue = pending.value;
   ExprRef value = resolve(*pending.value, env);

@@ -31,8 +31,8 @@ void reportMissingMember(Diagnostics &diagnostics, const ast::Index &index,
 }
 
 bool isValueKind(SymbolKind kind) {
-  return kind == SymbolKind::Param || kind == SymbolKind::Coord || kind == SymbolKind::Let ||
-         kind == SymbolKind::Term || kind == SymbolKind::Constraint;
+  return kind == SymbolKind::Param || kind == SymbolKind::Input || kind == SymbolKind::Coord ||
+         kind == SymbolKind::Let || kind == SymbolKind::Term || kind == SymbolKind::Constraint;
 }
 
 } // namespace
@@ -64,7 +64,7 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
                                            symbolKindName(symbol->kind) + "s, not of values");
     return nullptr;
   }
-  return reference(symbol->kind, member->second, index.location);
+  return allowedInput(reference(symbol->kind, member->second, index.location), base->name, env);
 }
 
 // The model's symbol an indexed name refers to, unless an index or a def

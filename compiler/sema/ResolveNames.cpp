@@ -14,6 +14,8 @@ const char *symbolKindName(SymbolKind kind) {
   switch (kind) {
   case SymbolKind::Param:
     return "param";
+  case SymbolKind::Input:
+    return "input";
   case SymbolKind::Coord:
     return "coordinate";
   case SymbolKind::Let:
@@ -68,11 +70,13 @@ std::string Resolver::suggestion(const std::string &name, const Env &env) const 
 
 ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
   switch (kind) {
-  case SymbolKind::Param: {
+  case SymbolKind::Param:
+  case SymbolKind::Input: {
     const Param &param = model_.params[static_cast<size_t>(index)];
     auto node =
         std::const_pointer_cast<Node>(make(ExprKind::Param, Shape::scalar(), param.dim, loc, {}));
     node->index = index;
+    node->usesInput = param.input;
     return node;
   }
   case SymbolKind::Coord: {
@@ -97,6 +101,21 @@ ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
   default:
     internalError("reference to a symbol that is not a value");
   }
+}
+
+// Inputs vary while the model runs: they may drive forces and be read in
+// outputs, but positions, energies and constraints are differentiated along
+// the motion, where an input's rate is unknown. A let is judged where it is
+// used. `value` passes through unless that rule refuses it.
+ExprRef Resolver::allowedInput(ExprRef value, const std::string &name, const Env &env) {
+  if (value == nullptr || !value->usesInput || env.allowInputs)
+    return value;
+  bool isInput = value->kind == ExprKind::Param;
+  diagnostics_.error(value->location,
+                     (isInput ? "input '" + name + "'" : "'" + name + "' uses an input and") +
+                         " can only be used in forces, torques, generalized forces and outputs" +
+                         (env.declaringKeyword == "param" ? " (a param is a constant)" : ""));
+  return nullptr;
 }
 
 // Indices and def parameters come first, innermost first; then the model's
@@ -145,10 +164,11 @@ ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, con
   }
   switch (symbol.kind) {
   case SymbolKind::Param:
+  case SymbolKind::Input:
   case SymbolKind::Coord:
   case SymbolKind::Let:
   case SymbolKind::Term:
-    return reference(symbol.kind, symbol.index, name.location);
+    return allowedInput(reference(symbol.kind, symbol.index, name.location), name.name, env);
   case SymbolKind::Constraint:
     if (!env.allowMultipliers) {
       diagnostics_.error(name.location, "the multiplier of constraint '" + name.name +

@@ -246,6 +246,10 @@ ExprRef Resolver::resolvePrime(const ast::Prime &prime, const Env &env) {
     diagnostics_.error(prime.location, "a multiplier cannot be differentiated");
     return nullptr;
   }
+  if (value->usesInput) {
+    diagnostics_.error(prime.location, "an input cannot be differentiated (its rate is not known)");
+    return nullptr;
+  }
   for (int i = 0; i < prime.order; ++i) {
     DimInfo dim = value->dim;
     if (dim.isKnown()) {

@@ -26,6 +26,7 @@ ExprRef Resolver::make(ExprKind kind, Shape shape, DimInfo dim, Location loc,
     node->coordOrder = std::max(node->coordOrder, child->coordOrder);
     node->usesTime = node->usesTime || child->usesTime;
     node->usesMultiplier = node->usesMultiplier || child->usesMultiplier;
+    node->usesInput = node->usesInput || child->usesInput;
   }
   node->children = std::move(children);
   return node;
@@ -47,8 +48,9 @@ ExprRef Resolver::resolve(const ast::Expr &expr, const Env &env) {
   case ast::ExprKind::Number:
     return resolveNumber(static_cast<const ast::Number &>(expr));
   case ast::ExprKind::Time: {
-    auto node = std::const_pointer_cast<Node>(make(
-        ExprKind::Time, Shape::scalar(), DimInfo::known(Dimension::time()), expr.location, {}));
+    DimInfo dim = env.plainTime ? DimInfo::pure() : DimInfo::known(Dimension::time());
+    auto node = std::const_pointer_cast<Node>(
+        make(ExprKind::Time, Shape::scalar(), dim, expr.location, {}));
     node->usesTime = true;
     return node;
   }

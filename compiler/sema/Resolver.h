@@ -25,12 +25,21 @@ inline constexpr int kMaxDefinitionNesting = 256;
 // Thrown when expansion exceeds kMaxNodes; analysis stops with a diagnostic.
 struct ExpansionLimit {};
 
+// The value of a scalar expression of numbers, pi and the model's params
+// (and of t, when `time` is given); nullopt for anything else.
+std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e,
+                                     std::optional<double> time);
+
 struct Env {
   Bindings indices;                                  // loop and sum variables
   std::vector<std::pair<std::string, ExprRef>> args; // def parameters
   const FileScope *defs = nullptr;
   bool modelNames = true;
   bool allowMultipliers = false;
+  bool allowInputs = false; // forces, torques, generalized forces, outputs, lets
+  // t as a plain number of seconds, as the command line gives times
+  // (`--input "u = sin(2*t)"` needs no unit on 2).
+  bool plainTime = false;
   // The declaration whose value is being resolved, for hints on misplaced units.
   std::string declaringKeyword; // "param" or "let"
   std::string declaringName;
@@ -78,6 +87,7 @@ private:
   // Names and scopes (ResolveNames.cpp).
   ExprRef resolveName(const ast::Name &name, const Env &env);
   ExprRef resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env);
+  ExprRef allowedInput(ExprRef value, const std::string &name, const Env &env);
   ExprRef resolveCall(const ast::Call &call, const Env &env);
   ExprRef reference(SymbolKind kind, int index, Location loc);
   void checkShadowing(const std::string &name, Location loc, const Env &env);

@@ -26,7 +26,18 @@ struct FileScope {
   std::map<std::string, DefEntry> defs;
 };
 
-enum class SymbolKind { Param, Coord, Let, Term, Constraint, Particle, Body, Output, LoopIndex };
+enum class SymbolKind {
+  Param,
+  Input,
+  Coord,
+  Let,
+  Term,
+  Constraint,
+  Particle,
+  Body,
+  Output,
+  LoopIndex
+};
 
 const char *symbolKindName(SymbolKind kind);
 

@@ -23,9 +23,11 @@ std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation
     scratch.params = model->params;
   Resolver resolver(scratch, diagnostics);
   for (size_t i = 0; i < scratch.params.size(); ++i)
-    resolver.symbols.emplace(
-        scratch.params[i].name,
-        Symbol{SymbolKind::Param, scratch.params[i].location, false, static_cast<int>(i), {}, {}});
+    if (!scratch.params[i].input) // an input has no value here
+      resolver.symbols.emplace(
+          scratch.params[i].name,
+          Symbol{
+              SymbolKind::Param, scratch.params[i].location, false, static_cast<int>(i), {}, {}});
   Env env;
   std::vector<Assignment> result;
   bool ok = true;

@@ -180,6 +180,16 @@ struct ParamDecl {
   std::vector<ParamItem> items;
 };
 
+// input u [N*m]: an external input, 0 unless given from outside.
+struct InputItem {
+  std::string name;
+  Location location;
+  std::optional<Unit> unit;
+};
+struct InputDecl {
+  std::vector<InputItem> items;
+};
+
 struct Range {
   ExprPtr from, to;
 };
@@ -284,7 +294,7 @@ struct Comments {
 };
 
 struct Decl {
-  std::variant<ParamDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
+  std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
                InitDecl, OutputDecl, ForDecl>
       node;

@@ -380,6 +380,8 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
 
   if (auto *c = ctx->paramDecl()) {
     result.node = paramDecl(c);
+  } else if (auto *c = ctx->inputDecl()) {
+    result.node = inputDecl(c);
   } else if (auto *c = ctx->coordDecl()) {
     result.node = coordDecl(c);
   } else if (auto *c = ctx->letDecl()) {
@@ -442,6 +444,19 @@ ParamDecl AstBuilder::paramDecl(P::ParamDeclContext *c) {
       p.unit = unit(item->unit());
     p.value = expr(item->expr());
     node.items.push_back(std::move(p));
+  }
+  return node;
+}
+
+InputDecl AstBuilder::inputDecl(P::InputDeclContext *c) {
+  InputDecl node;
+  for (P::InputItemContext *item : c->inputItem()) {
+    InputItem u;
+    u.name = name(item->name());
+    u.location = at(item->name());
+    if (item->unit())
+      u.unit = unit(item->unit());
+    node.items.push_back(std::move(u));
   }
   return node;
 }

@@ -41,6 +41,7 @@ private:
   ast::Decl decl(MechParser::DeclContext *ctx);
   ast::Decl forBlock(MechParser::DeclContext *ctx, MechParser::ForDeclContext *c);
   ast::ParamDecl paramDecl(MechParser::ParamDeclContext *c);
+  ast::InputDecl inputDecl(MechParser::InputDeclContext *c);
   ast::CoordDecl coordDecl(MechParser::CoordDeclContext *c);
   ast::LetDecl letDecl(MechParser::LetDeclContext *c);
   ast::EnergyDecl energyDecl(MechParser::DeclContext *ctx);

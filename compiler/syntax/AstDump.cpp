@@ -140,6 +140,11 @@ public:
               unit(p.unit, depth + 1);
               expr(*p.value, depth + 1, "value");
             }
+          } else if constexpr (std::is_same_v<T, InputDecl>) {
+            for (const InputItem &u : n.items) {
+              line(depth, "Input " + u.name, u.location);
+              unit(u.unit, depth + 1);
+            }
           } else if constexpr (std::is_same_v<T, CoordDecl>) {
             for (const CoordItem &q : n.items) {
               line(depth, "Coord " + q.name, q.location);

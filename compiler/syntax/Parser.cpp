@@ -50,10 +50,10 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
   for (ssize_t type : expected.toList())
     types.push_back(type);
   std::set<ssize_t> declarationWords = {
-      MechLexer::PARAM,       MechLexer::COORD,      MechLexer::LET,      MechLexer::KINETIC,
-      MechLexer::POTENTIAL,   MechLexer::FORCE,      MechLexer::PARTICLE, MechLexer::BODY,
-      MechLexer::CONSTRAINT,  MechLexer::INIT,       MechLexer::OUTPUT,   MechLexer::FOR,
-      MechLexer::DISSIPATION, MechLexer::GENERALIZED};
+      MechLexer::PARAM,   MechLexer::INPUT,       MechLexer::COORD,      MechLexer::LET,
+      MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,      MechLexer::PARTICLE,
+      MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,       MechLexer::OUTPUT,
+      MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED};
   int declarationCount = 0;
   bool expression = false;
   for (ssize_t type : types) {

@@ -220,6 +220,13 @@ std::string paramText(const ParamDecl &d) {
   return s;
 }
 
+std::string inputText(const InputDecl &d) {
+  std::string s = "input ";
+  for (size_t i = 0; i < d.items.size(); ++i)
+    s += (i > 0 ? ", " : "") + d.items[i].name + unitSuffix(d.items[i].unit);
+  return s;
+}
+
 std::string coordText(const CoordDecl &d) {
   std::string s = "coord ";
   for (size_t i = 0; i < d.items.size(); ++i) {
@@ -278,6 +285,8 @@ private:
           using T = std::decay_t<decltype(node)>;
           if constexpr (std::is_same_v<T, ParamDecl>) {
             return paramText(node);
+          } else if constexpr (std::is_same_v<T, InputDecl>) {
+            return inputText(node);
           } else if constexpr (std::is_same_v<T, CoordDecl>) {
             return coordText(node);
           } else if constexpr (std::is_same_v<T, LetDecl>) {

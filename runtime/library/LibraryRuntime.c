@@ -235,10 +235,23 @@ typedef struct {
   const double *p;
   long size; /* 2 nq */
   double *y, *y1, *tmp, *k[7], *dense[5];
+  /* With an input function: a copy of p whose inputs it sets at each t. */
+  mechrt_input_function inputs;
+  void *inputs_context;
+  double *driven;
 } stepper;
 
+/* The parameters at t. Inputs enter only the rhs, the multipliers and the
+ * outputs (never M or the constraints), so only those read them here. */
+static const double *params_at(const stepper *s, double t) {
+  if (!s->inputs)
+    return s->p;
+  s->inputs(t, s->driven + (s->model->np - s->model->nu), s->inputs_context);
+  return s->driven;
+}
+
 static int evaluate(stepper *s, double t, const double *x, double *xdot) {
-  int status = s->model->rhs(t, x, s->p, xdot);
+  int status = s->model->rhs(t, x, params_at(s, t), xdot);
   if (status != MECHRT_OK)
     return status;
   return all_finite(xdot, s->size) ? MECHRT_OK : MECHRT_NON_FINITE;
@@ -361,7 +374,7 @@ static int append(const stepper *s, mechrt_kernel kernel, long count, double t, 
                   double *to) {
   if (count == 0)
     return MECHRT_OK;
-  int status = kernel(t, x, s->p, to);
+  int status = kernel(t, x, params_at(s, t), to);
   if (status != MECHRT_OK)
     return status;
   return all_finite(to, count) ? MECHRT_OK : MECHRT_NON_FINITE;
@@ -485,12 +498,12 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (!out)
     return MECHRT_NULL_POINTER;
 
-  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n);
+  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
   double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
   if (!workspace)
     return MECHRT_OUT_OF_MEMORY;
   double *next = workspace;
-  stepper s = {model, p, N, NULL, NULL, NULL, {NULL}, {NULL}};
+  stepper s = {model, p, N, NULL, NULL, NULL, {NULL}, {NULL}, NULL, NULL, NULL};
   s.y = next, next += N;
   s.y1 = next, next += N;
   s.tmp = next, next += N;
@@ -500,6 +513,12 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
     s.dense[i] = next, next += N;
   double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
   projection w = {model, p, next, gram, y, metric, metric + n * n, 0};
+  if (options->inputs && model->nu > 0) {
+    s.driven = metric + n * n + m * n;
+    memcpy(s.driven, p, sizeof(double) * (size_t)model->np);
+    s.inputs = options->inputs;
+    s.inputs_context = options->inputs_context;
+  }
   memcpy(s.y, x0, sizeof(double) * (size_t)N);
   int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
   long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
@@ -517,7 +536,7 @@ HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const do
   if (!rows)
     return MECHRT_NULL_POINTER;
   *rows = 0;
-  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0};
+  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0, NULL, NULL};
   return simulate(model, x0, p, t_end, dt, rtol, atol, &defaults, out, max_rows, rows);
 }
 
@@ -531,7 +550,8 @@ HIDDEN int mechrt_simulate_with(const mechrt_model *model, const double *x0, con
   if (!options)
     return MECHRT_NULL_POINTER;
   size_t size = options->size;
-  if (size < MECHRT_SIM_OPTIONS_MIN_SIZE || size > sizeof(mechrt_sim_options))
+  /* The size of one of the struct's versions: any other would cut a field. */
+  if (size != MECHRT_SIM_OPTIONS_MIN_SIZE && size != sizeof(mechrt_sim_options))
     return MECHRT_INVALID_ARGUMENT;
   /* The fields the caller's struct has; the rest keep their defaults (zero). */
   mechrt_sim_options known;

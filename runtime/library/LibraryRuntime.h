@@ -26,7 +26,11 @@ typedef struct {
   mechrt_kernel outputs;          /* nout values */
   const unsigned char *holonomic; /* nc flags: Phi(q, t) = 0 is a constraint */
   mechrt_kernel mass_matrix;      /* M at q (nq*nq), the projection's metric; NULL: Euclidean */
+  long nu;                        /* inputs: the last nu of the np parameters */
 } mechrt_model;
+
+/* Writes the inputs' values at t into u (nu values). */
+typedef void (*mechrt_input_function)(double t, double *u, void *context);
 
 /* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for
  * field: a contract with that file. Every default is the field's zero. */
@@ -34,10 +38,13 @@ typedef struct {
   size_t size; /* the caller's sizeof: fields beyond it take their defaults */
   double t0;
   int multipliers, outputs;
+  mechrt_input_function inputs; /* NULL: the inputs keep their values in p */
+  void *inputs_context;
 } mechrt_sim_options;
 
-/* The smallest size a caller may pass: the struct of ABI version 2, the
- * first with options. Later versions append fields and keep this minimum. */
+/* The sizes a caller may pass: the struct as first published (start time,
+ * rows) and as it is now (with the input function). Fields are only
+ * appended, so a struct of either size is read up to its end. */
 #define MECHRT_SIM_OPTIONS_MIN_SIZE (sizeof(size_t) + sizeof(double) + 2 * sizeof(int))
 
 /* The status codes of the C ABI, as documented in the generated header. */
@@ -73,8 +80,8 @@ int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p
 
 /* As mechrt_simulate, from options->t0 to t_end, each row followed by the
  * multipliers and the outputs at its state when the options ask for them.
- * The options are checked first: NULL is MECHRT_NULL_POINTER; a size below
- * MECHRT_SIM_OPTIONS_MIN_SIZE or above sizeof(mechrt_sim_options), a t0
+ * The options are checked first: NULL is MECHRT_NULL_POINTER; a size other
+ * than MECHRT_SIM_OPTIONS_MIN_SIZE and sizeof(mechrt_sim_options), a t0
  * that is not finite or after t_end, MECHRT_INVALID_ARGUMENT. */
 int mechrt_simulate_with(const mechrt_model *model, const double *x0, const double *p, double t_end,
                          double dt, double rtol, double atol, const mechrt_sim_options *options,

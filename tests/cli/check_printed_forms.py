@@ -243,6 +243,15 @@ def run(cmd, timeout=120):
 
 
 _PARAM = re.compile(r"^\s*param (\S+) = (\S+)(.*)$")
+_INPUT = re.compile(r"^\s*input (\S+)")
+
+
+def model_inputs(mech, path):
+    """The names of the model's inputs, from --dump=sema ('input F [N]')."""
+    rc, out, err = run([mech, "--dump=sema", path])
+    if rc != 0:
+        raise RuntimeError("--dump=sema failed: " + err.strip())
+    return [m.group(1) for m in map(_INPUT.match, out.splitlines()) if m]
 
 
 def model_params(mech, path):
@@ -435,6 +444,7 @@ def fmt_state(q, qd, t):
 def check_model(mech, path, rng, nstates, eq_override):
     t0 = time.time()
     params = model_params(mech, path)
+    inputs = model_inputs(mech, path)
     if eq_override:
         with open(eq_override) as fh:
             data = json.load(fh)
@@ -473,7 +483,12 @@ def check_model(mech, path, rng, nstates, eq_override):
         qd = {k: float(v) + rng.uniform(-1.0, 1.0)
               for k, v in init["qd"].items()}
         t = rng.uniform(0.0, 1.0)
-        ev, err = eval_json(mech, path, fmt_state(q, qd, t), ", ".join(sets))
+        # Inputs take random values through --at (0 would hide how they enter).
+        at = fmt_state(q, qd, t)
+        for name in inputs:
+            pvals[name] = rng.uniform(-2.0, 2.0)
+            at += ", %s=%r" % (name, pvals[name])
+        ev, err = eval_json(mech, path, at, ", ".join(sets))
         if ev is None:
             continue
         done += 1

@@ -335,7 +335,7 @@ expect "simulate.py, wrong prefix" 1 /usr/bin/python3 examples/python/simulate.p
 # --- k. PREFIX_simulate_with: t0, multiplier and output columns. ------------
 contains "header: the options struct" lib/oscillator.h "} osc_sim_options;"
 contains "header: the initializer" lib/oscillator.h \
-  "#define OSC_SIM_OPTIONS_INIT {sizeof(osc_sim_options), 0.0, 0, 0}"
+  "#define OSC_SIM_OPTIONS_INIT {sizeof(osc_sim_options), 0.0, 0, 0, 0, 0}"
 contains "header: ABI version 2" lib/oscillator.h "#define OSC_ABI_VERSION 2"
 # A driven oscillator, m x'' + k x = F cos(W t): x = cos(2 t) + C cos(3 t)
 # with w = sqrt(k/m) = 2 and C = (F/m)/(w^2 - W^2) = -0.3, started at

@@ -16,6 +16,9 @@ static double *make_stepper(stepper *s, const mechrt_model *model, const double 
   s->model = model;
   s->p = p;
   s->size = N;
+  s->inputs = NULL; /* the inputs stay as p holds them */
+  s->inputs_context = NULL;
+  s->driven = NULL;
   s->y = next, next += N;
   s->y1 = next, next += N;
   s->tmp = next, next += N;
