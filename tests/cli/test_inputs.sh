@@ -40,6 +40,20 @@ expect "the equations show the input" 0 "$mech" equations "$pole"
 contains "input line" out "input F [N] (0 unless given with --input)"
 contains "F enters the force on x" out "Qnc[x] = F  [N]"
 
+# With a constraint: a bob on a rod of length l (x, y), pushed along x. At
+# the state (l sin a, -l cos a) at rest the push's component along the
+# circle, F cos a, accelerates the bob: with x independent, x'' = F cos^2 a / m
+# per unit F (the rod takes the rest), so B over (x, x') is [0, cos^2 a / m].
+sed -e 's/^  particle bob/  input F [N]\n  generalized F on x\n  particle bob/' \
+  -e 's/^  param m = 1 \[kg\]/  param m = 2 [kg]/' examples/cartesian_pendulum.mech >"$work/pushed.mech"
+expect "constrained B" 0 "$mech" linearize "$work/pushed.mech" --at "x=0.6, y=-0.8" \
+  --independent "x, x'" --json
+check_json "B through the equations of the first kind" "$close
+c2, m = 0.8 ** 2, 2.0
+assert j['state'] == ['x', \"x'\"], j['state']
+close(j['B'][0][0], 0)
+close(j['B'][1][0], c2 / m)"
+
 # The driven oscillator, to t = 140: the transient has decayed by e^-28.
 expect "driven oscillator" 0 "$mech" simulate "$oscillator" --input "F = 0.8*cos(1.5*t)" \
   --until 140 --dt 0.05 --rtol 1e-11 --atol 1e-13 -o "$work/driven.csv"
