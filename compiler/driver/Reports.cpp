@@ -1,6 +1,7 @@
 // Formatting of equations and evaluations.
 #include "driver/Reports.h"
 
+#include "mechanics/IntegrableConstraints.h"
 #include "sema/ModelPrinter.h"
 #include "support/Json.h"
 #include "symbolic/Print.h"
@@ -171,8 +172,13 @@ std::string equationsText(const Equations &eq) {
   out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
          "its constraint):\n";
   for (const Equations::Constraint &k : eq.constraints) {
-    out << "  " << k.name << ": " << (k.holonomic ? "holonomic" : "nonholonomic")
+    out << "  " << k.name << ": "
+        << (k.holonomic    ? "holonomic"
+            : k.integrable ? "integrable"
+                           : "nonholonomic")
         << ", Phi = " << toMech(k.phi) << multiplierUnit(k.multiplierDim) << "\n";
+    if (k.integrable)
+      out << "    " << mechanics::integrableNote(eq, k) << "\n";
     for (size_t j = 0; j < n; ++j)
       if (!k.C[j].isZero())
         out << "    C[" << eq.coordinates[j] << "] = " << toMech(k.C[j]) << "\n";

@@ -11,6 +11,7 @@
 #include "driver/Pipeline.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Equilibria.h"
+#include "mechanics/IntegrableConstraints.h"
 #include "mechanics/Linearization.h"
 #include "sema/Values.h"
 #include "support/Json.h"
@@ -29,10 +30,37 @@ namespace {
 using mechanics::Matrix;
 using namespace analysis_text;
 
+// What holds for every equilibrium: the integrable velocity constraints,
+// treated as holonomic ones. Those written out keep their value at the
+// model's init (sampled in `init`); the others, one value per equilibrium.
+std::vector<std::string> modelNotes(const mechanics::Equations &eq,
+                                    const mechanics::LinearSample &init) {
+  std::vector<std::string> notes;
+  for (size_t i = 0; i < eq.constraints.size(); ++i) {
+    const mechanics::Equations::Constraint &k = eq.constraints[i];
+    std::string note = mechanics::integrableNote(eq, k);
+    if (k.integral)
+      note += ", kept at its value at the model's init, " + number(init.phi[i]);
+    else if (k.integrable)
+      note += ", kept at its value at the model's init (the line integral of its coefficients "
+              "from there)";
+    if (k.integrable && mechanics::demandsMotion(eq, k))
+      note += "; it asks for motion (its part without velocities is not 0): rest only where "
+              "that part vanishes";
+    if (k.integrable)
+      notes.push_back(note);
+  }
+  return notes;
+}
+
 std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box &box, double t,
-                           bool timed, const std::vector<mechanics::Equilibrium> &found) {
+                           bool timed, const std::vector<mechanics::Equilibrium> &found,
+                           const std::vector<std::string> &notes) {
   std::ostringstream out;
-  out << eq.model << ": " << found.size() << (found.size() == 1 ? " equilibrium" : " equilibria")
+  out << eq.model << ": "
+      << (found.empty()        ? std::string("no equilibrium")
+          : found.size() == 1 ? std::string("1 equilibrium")
+                              : std::to_string(found.size()) + " equilibria")
       << " in ";
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
     out << (j == 0 ? "" : ", ") << eq.coordinates[j] << " = " << number(box.lo[j]) << ".."
@@ -40,6 +68,8 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
   if (timed)
     out << " (t frozen at " << number(t) << ")";
   out << "\n";
+  for (const std::string &note : notes)
+    out << "note: " << note << "\n";
   for (size_t i = 0; i < found.size(); ++i) {
     const mechanics::Equilibrium &e = found[i];
     out << "\n" << i + 1 << ". " << stateText(eq, e.q, &e.arbitrary) << "\n";
@@ -78,7 +108,8 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
 }
 
 std::string equilibriaJson(const mechanics::Equations &eq,
-                           const std::vector<mechanics::Equilibrium> &found) {
+                           const std::vector<mechanics::Equilibrium> &found,
+                           const std::vector<std::string> &notes) {
   JsonWriter json;
   json.beginObject().key("model").value(eq.model).key("equilibria").beginArray();
   for (const mechanics::Equilibrium &e : found) {
@@ -109,7 +140,9 @@ std::string equilibriaJson(const mechanics::Equations &eq,
     jsonList(json, "damping_ratios", e.dampingRatios);
     json.endObject();
   }
-  json.endArray().endObject();
+  json.endArray();
+  jsonList(json, "notes", notes);
+  json.endObject();
   return json.str() + "\n";
 }
 
@@ -145,15 +178,21 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
   }
   mechanics::Linearizer linearizer(eq, loaded->paramValues(t));
   search.cancelled = interruptRequested;
+  // Integrable constraints keep their values at the model's init.
+  std::optional<mechanics::State> init = parseState(*loaded, "");
+  if (init)
+    search.reference = init->q;
   auto found = mechanics::findEquilibria(linearizer, search, loaded->diagnostics(),
                                          loaded->model().location);
   session.printDiagnostics(io.err);
-  if (!found)
+  if (!found || !init)
     return kExitModelError;
+  init->t = t;
+  std::vector<std::string> notes = modelNotes(eq, linearizer.at(*init));
   if (line.has("--json"))
-    io.out << equilibriaJson(eq, *found);
+    io.out << equilibriaJson(eq, *found, notes);
   else
-    io.out << equilibriaText(eq, search.box, t, timed, *found);
+    io.out << equilibriaText(eq, search.box, t, timed, *found, notes);
   return kExitOk;
 }
 

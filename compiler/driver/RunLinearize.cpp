@@ -8,6 +8,7 @@
 #include "driver/Session.h"
 #include "mechanics/ConstrainedLinearization.h"
 #include "mechanics/ConstraintProjection.h"
+#include "mechanics/IntegrableConstraints.h"
 #include "mechanics/Linearization.h"
 #include "support/Json.h"
 
@@ -257,6 +258,10 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   }
   if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
     notes.push_back(redundant);
+  for (const mechanics::Equations::Constraint &k : eq.constraints)
+    if (k.integrable)
+      notes.push_back(mechanics::integrableNote(eq, k) +
+                      " (its row of C chooses the independent coordinates)");
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.
   mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);

@@ -249,10 +249,11 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
   }
   const auto &[Fq, Fqd] = *F;
 
-  // The holonomic rows choose the independent coordinates, all rows the speeds.
+  // The holonomic rows (with the integrable velocity constraints, whose rows
+  // of C are dPhi/dq) choose the independent coordinates, all rows the speeds.
   std::vector<size_t> holonomicRows;
   for (size_t i = 0; i < m; ++i)
-    if (equations_.constraints[i].holonomic)
+    if (equations_.constraints[i].holonomic || equations_.constraints[i].integrable)
       holonomicRows.push_back(i);
   Dense H = pickRows(b.C, holonomicRows);
   std::string why;

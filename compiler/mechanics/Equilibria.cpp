@@ -7,6 +7,7 @@
 #include "mechanics/Equilibria.h"
 
 #include "mechanics/Halton.h"
+#include "mechanics/IntegrableConstraints.h"
 
 #include "mechanics/ConstraintProjection.h"
 
@@ -59,12 +60,15 @@ Matrix toRows(const MatrixXd &x) {
   return out;
 }
 
-// The constraints that move: Phi depends on t explicitly.
+// The constraints that move: Phi depends on t explicitly, or an integrable
+// velocity constraint asks for motion (s' == v0).
 std::vector<size_t> movingConstraints(const Equations &equations) {
   std::vector<size_t> moving;
-  for (size_t i = 0; i < equations.constraints.size(); ++i)
-    if (equations.constraints[i].phi.has(sym::kHasTime))
+  for (size_t i = 0; i < equations.constraints.size(); ++i) {
+    const Equations::Constraint &k = equations.constraints[i];
+    if (k.holonomic ? k.phi.has(sym::kHasTime) : demandsMotion(equations, k))
       moving.push_back(i);
+  }
   return moving;
 }
 
@@ -77,9 +81,17 @@ struct NewtonSample {
 
 class System {
 public:
-  System(const Linearizer &linearizer, double t)
+  System(const Linearizer &linearizer, double t, const std::vector<double> &reference)
       : lin_(linearizer), n_(linearizer.coordinates()), m_(linearizer.constraintCount()), t_(t),
-        moving_(movingConstraints(linearizer.equations())) {}
+        moving_(movingConstraints(linearizer.equations())), constant_(m_, 0.0),
+        levels_(linearizer.equations(), linearizer.params()), reference_(reference) {
+    // An integrable constraint with constant coefficients keeps its
+    // integral at the reference's value, as a holonomic constraint.
+    if (reference.size() == n_)
+      for (size_t i = 0; i < m_; ++i)
+        if (linearizer.equations().constraints[i].integral)
+          constant_[i] = sample(toEigen(reference)).phi[i];
+  }
 
   size_t n() const { return n_; }
   size_t m() const { return m_; }
@@ -106,12 +118,28 @@ public:
     MatrixXd C = toEigen(s.C, m_, n_);
     VectorXd lambda = z.tail(m);
     r.F.head(n) = toEigen(s.f) + C.transpose() * lambda;
-    r.F.segment(n, m) = toEigen(s.phi);
+    r.F.segment(n, m) = toEigen(s.phi) - toEigen(constant_);
+    std::vector<double> level;
+    if (!levels_.empty() && reference_.size() == n_)
+      level = levels_.difference(toStd(z.head(n)), reference_, t_);
     r.J.topLeftCorner(n, n) = -toEigen(s.K, n_, n_);
     for (size_t i = 0; i < m_; ++i)
       r.J.topLeftCorner(n, n) += lambda(static_cast<long>(i)) * toEigen(s.phiHessian[i], n_, n_);
     r.J.topRightCorner(n, m) = C.transpose();
     r.J.block(n, 0, m, n) = C;
+    // An integrable constraint whose integral is not written out keeps the
+    // reference's level set through the line integral of its coefficients;
+    // without a reference, each start keeps its own (its row asks only that
+    // rest be admissible).
+    for (size_t i = 0; i < m_; ++i) {
+      const Equations::Constraint &k = lin_.equations().constraints[i];
+      if (!k.integrable || k.integral)
+        continue;
+      if (level.empty())
+        r.J.row(n + static_cast<long>(i)).setZero();
+      else
+        r.F(n + static_cast<long>(i)) = level[i];
+    }
     for (long k = 0; k < p; ++k) {
       size_t i = moving_[static_cast<size_t>(k)];
       r.F(n + m + k) = psiWeight_ * s.psi[i];
@@ -137,6 +165,9 @@ private:
   size_t n_, m_;
   double t_;
   std::vector<size_t> moving_;
+  std::vector<double> constant_; // per constraint: what Phi keeps (0 unless integrable)
+  LevelSets levels_;
+  std::vector<double> reference_;
   double psiWeight_ = 1;
 };
 
@@ -220,29 +251,6 @@ MatrixXd nullSpace(const MatrixXd &R, size_t n) {
 }
 
 } // namespace
-
-std::optional<sym::Expr> integratedForm(const Equations &eq, const Equations::Constraint &k) {
-  if (k.holonomic || !k.gamma.isZero())
-    return std::nullopt;
-  // psi = sum a_j q_j' + b with constant a_j (params and numbers) and, as
-  // gamma = -d(psi)/dt|q''=0 vanishes, a constant b: psi = d/dt(sum a_j q_j + b t).
-  sym::Context &context = k.psi.context();
-  std::vector<sym::Expr> terms;
-  sym::Expr velocities = context.zero();
-  for (size_t j = 0; j < k.C.size(); ++j) {
-    if (k.C[j].has(sym::kHasCoord | sym::kHasVelocity | sym::kHasTime | sym::kHasFree))
-      return std::nullopt;
-    auto coordinate = context.coordinate(eq.coordinates[j], static_cast<int>(j));
-    terms.push_back(k.C[j] * coordinate.q);
-    velocities = velocities + k.C[j] * coordinate.qd;
-  }
-  sym::Expr b = k.psi - velocities;
-  if (b.has(sym::kHasCoord | sym::kHasVelocity | sym::kHasTime | sym::kHasFree))
-    return std::nullopt;
-  if (!b.isZero())
-    terms.push_back(b * context.time());
-  return context.add(terms);
-}
 
 std::vector<bool> angleCoordinates(const Equations &equations) {
   std::vector<bool> angles;
@@ -408,27 +416,32 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
                                                        const EquilibriaOptions &options,
                                                        Diagnostics &diagnostics, Location where) {
   const Equations &eq = linearizer.equations();
-  auto velocityConstraint = std::find_if(eq.constraints.begin(), eq.constraints.end(),
-                                         [](const auto &c) { return !c.holonomic; });
+  // An integrable velocity constraint holds its Phi at the start's value:
+  // at rest its row of C balances the forces as a holonomic one's does, and
+  // each start's Newton iteration keeps to its own level set (C dq = 0).
+  auto velocityConstraint =
+      std::find_if(eq.constraints.begin(), eq.constraints.end(),
+                   [](const auto &c) { return !c.holonomic && !c.integrable; });
   if (velocityConstraint != eq.constraints.end()) {
     Diagnostic &d =
         diagnostics.error(where, "equilibria of models with nonholonomic "
                                  "constraints are not supported (constraint '" +
                                      velocityConstraint->name + "' involves velocities)");
-    for (const Equations::Constraint &c : eq.constraints)
-      if (std::optional<sym::Expr> phi = integratedForm(eq, c))
-        Diagnostics::addNote(d, c.location,
-                             "'" + c.name + "' is integrable: it says d/dt(" + sym::toMech(*phi) +
-                                 ") = 0; as a position constraint with the constant c of the "
-                                 "start, write `constraint " +
-                                 c.name + ": " + sym::toMech(*phi) + " == c`");
+    Diagnostics::addNote(d, velocityConstraint->location,
+                         "it is not an exact form (the time derivative of a function of the "
+                         "coordinates), so it does not reduce to a position constraint");
     return std::nullopt;
   }
-  System system(linearizer, options.t);
+  System system(linearizer, options.t, options.reference);
   size_t n = system.n(), m = system.m();
   if (n == 0)
     return std::vector<Equilibrium>{};
   std::vector<bool> angles = angleCoordinates(eq);
+  // An angle that an integrable constraint ties to its constant (a wheel's
+  // turn, s - r*phi) is not periodic there: phi + 2 pi is another state.
+  for (const Equations::Constraint &k : eq.constraints)
+    for (size_t j = 0; k.integral && j < angles.size(); ++j)
+      angles[j] = angles[j] && k.C[j].isZero();
   const Box &box = options.box;
   size_t count = std::min(options.maxStarts, std::max<size_t>(64, 64 * n));
   std::vector<VectorXd> starts = startPoints(box, n, count);
@@ -517,11 +530,21 @@ Tangent tangentSpace(const LinearSample &s, const Equilibrium &e,
                      const PositionalForces &positional, size_t m, size_t n) {
   auto N = static_cast<long>(n);
   MatrixXd rows = toEigen(s.C, m, n);
+  // The family's directions E (its arbitrary coordinates) that stay on the
+  // constraints, E y with C E y = 0, are not perturbations: they are left
+  // out. Those that leave them change the constant of an integrable
+  // constraint and lead to another level set's equilibrium.
+  MatrixXd E(N, 0);
   for (size_t j = 0; j < n; ++j)
     if (e.arbitrary[j]) {
-      rows.conservativeResize(rows.rows() + 1, N);
-      rows.row(rows.rows() - 1) = VectorXd::Unit(N, static_cast<long>(j)).transpose();
+      E.conservativeResize(N, E.cols() + 1);
+      E.col(E.cols() - 1) = VectorXd::Unit(N, static_cast<long>(j));
     }
+  if (E.cols() > 0) {
+    MatrixXd along = E * nullSpace(rows * E, static_cast<size_t>(E.cols()));
+    rows.conservativeResize(rows.rows() + along.cols(), N);
+    rows.bottomRows(along.cols()) = along.transpose();
+  }
   MatrixXd basis = nullSpace(rows, n);
   MatrixXd curvature = MatrixXd::Zero(N, N); // -sum lambda_i Hess(Phi_i)
   for (size_t i = 0; i < m; ++i)

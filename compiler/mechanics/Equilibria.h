@@ -22,12 +22,6 @@
 
 namespace mech::mechanics {
 
-// For a velocity constraint with constant coefficients, sum a_j q_j' + b = 0
-// with constant a_j and b, the function whose time derivative it is,
-// sum a_j q_j + b t; nullopt for any other constraint (holonomic ones, and
-// exact forms with coefficients that vary, which are not integrated here).
-std::optional<sym::Expr> integratedForm(const Equations &eq, const Equations::Constraint &k);
-
 // Coordinates with a known dimensionless dimension ([rad], [deg], [rev], [1])
 // count as angles: their equilibria repeat every 2 pi.
 std::vector<bool> angleCoordinates(const Equations &equations);
@@ -61,6 +55,9 @@ struct Equilibrium {
 struct EquilibriaOptions {
   Box box;
   double t = 0;
+  // The state whose values the integrable velocity constraints keep (the
+  // model's init): their constant. Empty: each keeps the start's.
+  std::vector<double> reference;
   size_t maxStarts = 2048;
   // Asked between start points; true stops the search with what it found
   // and a warning (Ctrl-C in the REPL). Never asked when empty.

@@ -3,6 +3,8 @@
 // with accelerations dropped, so the cost stays proportional to the DAG.
 #include "mechanics/Lagrange.h"
 
+#include "mechanics/IntegrableConstraints.h"
+
 #include "symbolic/Diff.h"
 #include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
@@ -340,6 +342,11 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
 
   if (!deriveConstraints(model, lower, velocityPart, eq, diagnostics))
     return std::nullopt;
+  for (Equations::Constraint &k : eq.constraints) {
+    k.integrable = isExactForm(eq, k);
+    if (k.integrable)
+      k.integral = integratedForm(eq, k);
+  }
 
   for (size_t i = model.firstInput(); i < model.params.size(); ++i)
     eq.inputs.push_back({model.params[i].name, i, model.params[i].dim});

@@ -61,6 +61,12 @@ struct Equations {
     sym::Expr gamma;          // -(d psi/dt with q'' = 0)
     sema::DimInfo multiplierDim;
     Location location;
+    // A velocity constraint that is an exact form, d/dt Phi(q, t) = 0
+    // (mechanics/IntegrableConstraints.h): the analyses treat it as holonomic.
+    bool integrable = false;
+    // Its Phi without the constant, where the coefficients are constant
+    // (sum a_j q_j + b t); the analyses keep it at its value at the start.
+    std::optional<sym::Expr> integral;
   };
   std::vector<Constraint> constraints;
   std::vector<sym::Expr> multipliers; // the symbols lambda_i, named after the constraints

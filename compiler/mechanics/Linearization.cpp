@@ -46,7 +46,7 @@ Linearizer::Linearizer(const Equations &eq, std::vector<double> params)
   std::vector<sym::Expr> out(eq.f.begin(), eq.f.end());
   out.insert(out.end(), eq.Qnc.begin(), eq.Qnc.end());
   for (const Equations::Constraint &k : eq.constraints)
-    out.push_back(k.holonomic ? k.phi : k.psi);
+    out.push_back(k.holonomic ? k.phi : k.integral ? *k.integral : k.psi);
   auto square = [&](auto entry) {
     for (size_t j = 0; j < n_; ++j)
       for (size_t k = 0; k < n_; ++k)

@@ -24,11 +24,13 @@ using Matrix = std::vector<std::vector<double>>;
 
 // Everything the program gives at one state (q, q', t).
 struct LinearSample {
-  std::vector<double> f, Qnc, phi; // f (n), Q^nc (n), Phi (m)
-  Matrix M, K, D, H;               // n x n; H: Hessian of W = V - T0
-  Matrix dQnc;                     // dQ^nc/dq (n x n)
-  Matrix C;                        // m x n
-  std::vector<Matrix> phiHessian;  // per constraint, n x n
+  // f (n), Q^nc (n), Phi (m; psi for a velocity constraint, its integral
+  // without the constant for one with constant coefficients)
+  std::vector<double> f, Qnc, phi;
+  Matrix M, K, D, H;              // n x n; H: Hessian of W = V - T0
+  Matrix dQnc;                    // dQ^nc/dq (n x n)
+  Matrix C;                       // m x n
+  std::vector<Matrix> phiHessian; // per constraint, n x n
   // psi (m) at the state and dpsi/dq (m x n): at rest, psi of a holonomic
   // constraint is dPhi/dt, which must vanish for rest to be admissible.
   std::vector<double> psi;
@@ -59,6 +61,7 @@ public:
   void setParams(std::vector<double> params) { params_ = std::move(params); }
 
   const Equations &equations() const { return equations_; }
+  const std::vector<double> &params() const { return params_; }
   size_t coordinates() const { return n_; }
   size_t constraintCount() const { return m_; }
 
