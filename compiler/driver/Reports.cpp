@@ -206,6 +206,10 @@ std::string equationsJson(const Equations &eq) {
   for (const std::string &name : eq.coordinates)
     json.value(name);
   json.endArray();
+  json.key("inputs").beginArray();
+  for (const Equations::Input &u : eq.inputs)
+    json.value(u.name);
+  json.endArray();
   json.key("T").value(toMech(eq.T));
   json.key("V").value(toMech(eq.V));
   json.key("D").value(toMech(eq.D));
@@ -244,6 +248,7 @@ std::string equationsJson(const Equations &eq) {
     json.beginObject();
     json.key("name").value(k.name);
     json.key("holonomic").value(k.holonomic);
+    json.key("integrable").value(k.integrable);
     json.key("phi").value(toMech(k.phi));
     json.key("jacobian");
     byCoordinate(k.C);
