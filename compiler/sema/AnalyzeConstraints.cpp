@@ -45,9 +45,12 @@ void Analyzer::checkDecl(const ast::ConstraintDecl &c, const Instance &instance)
   constraint.rhs = rhs;
 }
 
+// An output's value is a let (declared with it), so that other outputs can
+// use it in any order; a cycle is the let's error.
 void Analyzer::checkDecl(const ast::OutputDecl &o, const Instance &instance) {
-  ExprRef value = resolve(*o.value, instance, /*allowMultipliers=*/true,
-                          /*allowInputs=*/true);
+  ExprRef value;
+  if (instance.slot >= 0 && resolver_.letReference(instance.slot, instance.decl->location))
+    value = model_->lets[static_cast<size_t>(instance.slot)].value;
   if (!value)
     return;
   if (!expectShape(value, o.value->location, "an output", isScalar,

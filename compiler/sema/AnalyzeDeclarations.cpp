@@ -65,6 +65,9 @@ bool Analyzer::declareNamed(const ast::DeclName &name, Instance &instance,
   if (auto *energy = std::get_if<ast::EnergyDecl>(&decl.node))
     slot = resolver_.declareLet(instance.name, name.location, energy->value.get(), nullptr,
                                 instance.bindings, &modelScope_);
+  if (auto *output = std::get_if<ast::OutputDecl>(&decl.node))
+    slot = resolver_.declareLet(instance.name, name.location, output->value.get(), nullptr,
+                                instance.bindings, &modelScope_, /*output=*/true);
   if (!declareSymbol(name.name, *indices, kind, slot, name.location))
     return false;
   if (auto *energy = std::get_if<ast::EnergyDecl>(&decl.node))

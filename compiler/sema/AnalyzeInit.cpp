@@ -56,9 +56,8 @@ ExprRef Analyzer::initTarget(const ast::InitItem &item, const Env &env) {
   auto found = resolver_.symbols.find(item.name);
   if (item.indices.empty()) {
     if (found != resolver_.symbols.end() && found->second.kind != SymbolKind::Coord) {
-      diagnostics_.error(item.location, "'" + item.name + "' is a " +
-                                            symbolKindName(found->second.kind) +
-                                            ", not a coordinate");
+      diagnostics_.error(item.location, "'" + item.name + "' is " +
+                                            aSymbolKind(found->second.kind) + ", not a coordinate");
       return nullptr;
     }
     if (found == resolver_.symbols.end()) {

@@ -5,6 +5,8 @@
 // outside a model may use.
 #include "sema/AnalyzerInternal.h"
 
+#include "support/EditDistance.h"
+
 #include <algorithm>
 
 namespace mech::sema {
@@ -180,7 +182,13 @@ private:
                                              " arguments, " + std::to_string(c.args.size()) +
                                              " given");
       } else if (!findBuiltin(c.callee)) {
-        diagnostics_.error(c.calleeLocation, "unknown function '" + c.callee + "'");
+        ClosestName closest(c.callee);
+        for (const std::string &builtin : builtinNames())
+          closest.consider(builtin);
+        for (const auto &[name, entry] : scope_.defs)
+          closest.consider(name);
+        diagnostics_.error(c.calleeLocation,
+                           "unknown function '" + c.callee + "'" + closest.hint());
       }
       for (const auto &arg : c.args)
         walk(*arg);

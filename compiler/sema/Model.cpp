@@ -31,6 +31,14 @@ std::optional<Builtin> findBuiltin(const std::string &name) {
   return std::nullopt;
 }
 
+std::vector<std::string> builtinNames() {
+  return {
+#define MECH_BUILTIN_TEXT(id, text, arity) text,
+      MECH_BUILTINS(MECH_BUILTIN_TEXT)
+#undef MECH_BUILTIN_TEXT
+  };
+}
+
 std::optional<std::string> squareMatrixProblem(Builtin b, Shape s) {
   std::string name = builtinName(b);
   if (!s.isMatrix() || s.rows != s.cols)

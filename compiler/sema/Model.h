@@ -55,6 +55,7 @@ enum class Builtin {
 
 const char *builtinName(Builtin b);
 std::optional<Builtin> findBuiltin(const std::string &name);
+std::vector<std::string> builtinNames();
 
 // det and inv expand by cofactors, whose terms grow as n!: they take
 // matrices of at most this many rows.
@@ -151,6 +152,9 @@ struct Let {
   Location location;
   ExprRef value;
   std::optional<DeclaredUnit> unit; // `let h [m] = ...`
+  // The value of an output, held as a let so that later (or earlier)
+  // outputs can use it; listed with the outputs, not the lets.
+  bool output = false;
 };
 
 struct Term {

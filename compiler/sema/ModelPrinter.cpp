@@ -217,10 +217,11 @@ std::string dumpModel(const CheckedModel &model) {
   for (const Coord &q : model.coords)
     line("coord " + q.name + unitSuffix(q.unit, q.dim));
   for (const Let &l : model.lets)
-    line("let " + l.name + " = " + expr(l.value) +
-         (l.value ? "  # " + l.value->shape.toString() + unitSuffix(l.unit, l.value->dim) +
-                        declaredNote(l.unit, ", ")
-                  : ""));
+    if (!l.output)
+      line("let " + l.name + " = " + expr(l.value) +
+           (l.value ? "  # " + l.value->shape.toString() + unitSuffix(l.unit, l.value->dim) +
+                          declaredNote(l.unit, ", ")
+                    : ""));
   auto terms = [&](const char *keyword, const std::vector<Term> &list) {
     for (const Term &t : list)
       line(std::string(keyword) + " " + (t.name.empty() ? "" : t.name + " = ") + expr(t.value) +

@@ -12,8 +12,9 @@ namespace mech::sema {
 // Lets
 
 int Resolver::declareLet(std::string name, Location location, const ast::Expr *value,
-                         const ast::Unit *unit, Bindings bindings, const FileScope *defs) {
-  model_.lets.push_back({std::move(name), location, nullptr, std::nullopt});
+                         const ast::Unit *unit, Bindings bindings, const FileScope *defs,
+                         bool output) {
+  model_.lets.push_back({std::move(name), location, nullptr, std::nullopt, output});
   PendingLet pending;
   pending.value = value;
   pending.unit = unit;
@@ -60,6 +61,7 @@ bool Resolver::resolvePendingLet(size_t let, Location use) {
   env.defs = pending.defs;
   env.declaringKeyword = "let";
   env.allowInputs = true; // checked where the let is used
+  env.allowMultipliers = model_.lets[let].output;
   env.declaringName = model_.lets[let].name;
   env.declaringValue = pending.value;
   ExprRef value = resolve(*pending.value, env);

@@ -31,8 +31,9 @@ void reportMissingMember(Diagnostics &diagnostics, const ast::Index &index,
 }
 
 bool isValueKind(SymbolKind kind) {
-  return kind == SymbolKind::Param || kind == SymbolKind::Input || kind == SymbolKind::Coord ||
-         kind == SymbolKind::Let || kind == SymbolKind::Term || kind == SymbolKind::Constraint;
+  return kind == SymbolKind::Param || kind == SymbolKind::Input || kind == SymbolKind::Output ||
+         kind == SymbolKind::Coord || kind == SymbolKind::Let || kind == SymbolKind::Term ||
+         kind == SymbolKind::Constraint;
 }
 
 } // namespace
@@ -64,6 +65,8 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
                                            symbolKindName(symbol->kind) + "s, not of values");
     return nullptr;
   }
+  if (symbol->kind == SymbolKind::Output && !outputAllowed(base->name, index.location, env))
+    return nullptr;
   return allowedInput(reference(symbol->kind, member->second, index.location), base->name, env);
 }
 

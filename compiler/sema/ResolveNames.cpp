@@ -36,25 +36,19 @@ const char *symbolKindName(SymbolKind kind) {
   return "name";
 }
 
+std::string aSymbolKind(SymbolKind kind) {
+  std::string name = symbolKindName(kind);
+  bool vowel = std::string("aeiou").find(name[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + name;
+}
+
 std::string Resolver::suggestion(const std::string &name, const Env &env) const {
   // Past the error limit the message is dropped: no hint is searched for,
   // so that many unknown names cost no more than a hundred.
   if (diagnostics_.full())
     return "";
-  std::string best;
-  // Short names are too close to everything to suggest anything useful.
-  int bestDistance = name.size() <= 2 ? 1 : name.size() <= 4 ? 2 : 3;
-  auto consider = [&](const std::string &candidate) {
-    // The distance is at least the difference in length: most candidates
-    // are rejected without the dynamic-programming table.
-    size_t longer = std::max(name.size(), candidate.size());
-    size_t shorter = std::min(name.size(), candidate.size());
-    if (candidate.size() <= 1 || longer - shorter >= static_cast<size_t>(bestDistance))
-      return;
-    int distance = editDistance(name, candidate);
-    if (distance > 0 && distance < bestDistance)
-      bestDistance = distance, best = candidate;
-  };
+  ClosestName closest(name);
+  auto consider = [&](const std::string &candidate) { closest.consider(candidate); };
   if (env.modelNames)
     for (const auto &[symbol, info] : symbols)
       consider(symbol);
@@ -65,7 +59,20 @@ std::string Resolver::suggestion(const std::string &name, const Env &env) const 
   if (env.defs)
     for (const auto &[def, entry] : env.defs->defs)
       consider(def);
-  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+  return closest.hint();
+}
+
+std::string Resolver::functionSuggestion(const std::string &name, const Env &env) const {
+  if (diagnostics_.full())
+    return "";
+  ClosestName closest(name);
+  for (const std::string &builtin : builtinNames())
+    closest.consider(builtin);
+  closest.consider("sum");
+  if (env.defs)
+    for (const auto &[def, entry] : env.defs->defs)
+      closest.consider(def);
+  return closest.hint();
 }
 
 ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
@@ -89,6 +96,7 @@ ExprRef Resolver::reference(SymbolKind kind, int index, Location loc) {
   }
   case SymbolKind::Let:
   case SymbolKind::Term:
+  case SymbolKind::Output:
     return letReference(index, loc);
   case SymbolKind::Constraint: {
     const Constraint &constraint = model_.constraints[static_cast<size_t>(index)];
@@ -116,6 +124,18 @@ ExprRef Resolver::allowedInput(ExprRef value, const std::string &name, const Env
                          " can only be used in forces, torques, generalized forces and outputs" +
                          (env.declaringKeyword == "param" ? " (a param is a constant)" : ""));
   return nullptr;
+}
+
+// Outputs observe the motion: other outputs may use them (in any order; a
+// cycle is reported as a let's), nothing that shapes the motion. Only an
+// output's value allows multipliers, so that flag marks where one is.
+bool Resolver::outputAllowed(const std::string &name, Location loc, const Env &env) {
+  if (env.allowMultipliers)
+    return true;
+  diagnostics_.error(loc, "'" + name +
+                              "' is an output: only other outputs can use it (for a value that "
+                              "other declarations use, write a let and use it in both)");
+  return false;
 }
 
 // Indices and def parameters come first, innermost first; then the model's
@@ -169,6 +189,10 @@ ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, con
   case SymbolKind::Let:
   case SymbolKind::Term:
     return allowedInput(reference(symbol.kind, symbol.index, name.location), name.name, env);
+  case SymbolKind::Output:
+    if (!outputAllowed(name.name, name.location, env))
+      return nullptr;
+    return reference(symbol.kind, symbol.index, name.location);
   case SymbolKind::Constraint:
     if (!env.allowMultipliers) {
       diagnostics_.error(name.location, "the multiplier of constraint '" + name.name +
@@ -178,7 +202,7 @@ ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, con
     return reference(symbol.kind, symbol.index, name.location);
   default:
     diagnostics_.error(name.location,
-                       "'" + name.name + "' is a " + symbolKindName(symbol.kind) + ", not a value");
+                       "'" + name.name + "' is " + aSymbolKind(symbol.kind) + ", not a value");
     return nullptr;
   }
 }
@@ -214,13 +238,13 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
     return nullptr;
   }
   if (env.modelNames && symbols.count(call.callee)) {
-    diagnostics_.error(call.calleeLocation, "'" + call.callee + "' is a " +
-                                                symbolKindName(symbols.at(call.callee).kind) +
+    diagnostics_.error(call.calleeLocation, "'" + call.callee + "' is " +
+                                                aSymbolKind(symbols.at(call.callee).kind) +
                                                 ", not a function (write * for a product)");
     return nullptr;
   }
-  diagnostics_.error(call.calleeLocation,
-                     "unknown function '" + call.callee + "'" + suggestion(call.callee, env));
+  diagnostics_.error(call.calleeLocation, "unknown function '" + call.callee + "'" +
+                                              functionSuggestion(call.callee, env));
   return nullptr;
 }
 

@@ -61,8 +61,10 @@ public:
 
   // Lazily resolved lets: registered when declared, resolved on first use
   // (ResolveDefinitions.cpp).
+  // An output's let (`output`) is resolved as outputs are: multipliers and
+  // inputs allowed.
   int declareLet(std::string name, Location location, const ast::Expr *value, const ast::Unit *unit,
-                 Bindings bindings, const FileScope *defs);
+                 Bindings bindings, const FileScope *defs, bool output = false);
   ExprRef letReference(int index, Location use);
   void resolveAllLets();
 
@@ -82,12 +84,15 @@ public:
   // "did you mean" for an unknown name, from the names in scope
   // (ResolveNames.cpp).
   std::string suggestion(const std::string &name, const Env &env) const;
+  // The same among the functions: built-ins, sum and the defs in scope.
+  std::string functionSuggestion(const std::string &name, const Env &env) const;
 
 private:
   // Names and scopes (ResolveNames.cpp).
   ExprRef resolveName(const ast::Name &name, const Env &env);
   ExprRef resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env);
   ExprRef allowedInput(ExprRef value, const std::string &name, const Env &env);
+  bool outputAllowed(const std::string &name, Location loc, const Env &env);
   ExprRef resolveCall(const ast::Call &call, const Env &env);
   ExprRef reference(SymbolKind kind, int index, Location loc);
   void checkShadowing(const std::string &name, Location loc, const Env &env);

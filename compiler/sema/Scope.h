@@ -40,6 +40,8 @@ enum class SymbolKind {
 };
 
 const char *symbolKindName(SymbolKind kind);
+// With its article: "a param", "an input", "an output".
+std::string aSymbolKind(SymbolKind kind);
 
 struct Symbol {
   SymbolKind kind;

@@ -2,6 +2,7 @@
 #include "support/EditDistance.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace mech {
@@ -20,6 +21,27 @@ int editDistance(const std::string &a, const std::string &b) {
     }
   }
   return row[b.size()];
+}
+
+ClosestName::ClosestName(std::string name)
+    : name_(std::move(name)), bestDistance_(name_.size() <= 2   ? 1
+                                            : name_.size() <= 4 ? 2
+                                                                : 3) {}
+
+void ClosestName::consider(const std::string &candidate) {
+  // The distance is at least the difference in length: most candidates are
+  // rejected without the dynamic-programming table.
+  size_t longer = std::max(name_.size(), candidate.size());
+  size_t shorter = std::min(name_.size(), candidate.size());
+  if (candidate.size() <= 1 || longer - shorter >= static_cast<size_t>(bestDistance_))
+    return;
+  int distance = editDistance(name_, candidate);
+  if (distance > 0 && distance < bestDistance_)
+    bestDistance_ = distance, best_ = candidate;
+}
+
+std::string ClosestName::hint() const {
+  return best_.empty() ? "" : " (did you mean '" + best_ + "'?)";
 }
 
 } // namespace mech
