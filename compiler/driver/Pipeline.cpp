@@ -121,6 +121,14 @@ int coordinateIndex(const sema::CheckedModel &model, const std::string &name) {
   return -1;
 }
 
+std::vector<int> familyMembers(const sema::CheckedModel &model, const std::string &name) {
+  std::vector<int> members;
+  for (size_t j = 0; j < model.coords.size(); ++j)
+    if (!model.coords[j].indices.empty() && model.coords[j].family == name)
+      members.push_back(static_cast<int>(j));
+  return members;
+}
+
 namespace {
 
 // Applies one assignment of the state text; false after reporting an error.
@@ -141,19 +149,30 @@ bool applyToState(LoadedModel &loaded, const sema::Assignment &a, const std::str
       loaded.inputsAt.emplace_back(i, a.value * (plain && input.unit ? input.unit->scale : 1.0));
       return checkValueDimension(loaded.diagnostics(), a, input.dim);
     }
+  // A family's name sets each member (th = 0.1 for th[1..n]).
   int found = coordinateIndex(model, a.name);
-  if (found < 0 || a.primes > 1) {
-    loaded.diagnostics().error(a.location,
-                               found < 0 ? "'" + a.name + "' is not a coordinate of " + model.name
-                                         : option + " sets coordinates and velocities, "
-                                                    "not accelerations");
+  std::vector<int> targets = found >= 0 ? std::vector<int>{found} : familyMembers(model, a.name);
+  if (targets.empty() || a.primes > 1) {
+    loaded.diagnostics().error(
+        a.location, targets.empty() ? "'" + a.name + "' is not a coordinate of " + model.name
+                                    : option + " sets coordinates and velocities, "
+                                               "not accelerations");
     return false;
   }
-  if (!checkValueDimension(loaded.diagnostics(), a, coordinateDimension(model, found, a.primes)))
+  if (!checkValueDimension(loaded.diagnostics(), a,
+                           coordinateDimension(model, targets[0], a.primes)))
     return false;
-  (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(found)] = a.value;
-  (a.primes == 0 ? given.positions : given.velocities)[static_cast<size_t>(found)] = true;
+  for (int j : targets) {
+    (a.primes == 0 ? state.q : state.qd)[static_cast<size_t>(j)] = a.value;
+    (a.primes == 0 ? given.positions : given.velocities)[static_cast<size_t>(j)] = true;
+  }
   return true;
+}
+
+// Families first, so that a member named in the same text wins over its
+// family's value wherever it is written.
+bool namesFamily(const sema::CheckedModel &model, const sema::Assignment &a) {
+  return coordinateIndex(model, a.name) < 0 && !familyMembers(model, a.name).empty();
 }
 
 // The sets to keep: the command line's with the init's, then the command
@@ -203,8 +222,10 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
   if (!assignments)
     return std::nullopt;
   bool ok = true;
-  for (const sema::Assignment &a : *assignments)
-    ok = applyToState(loaded, a, option, state, given) && ok;
+  for (bool families : {true, false})
+    for (const sema::Assignment &a : *assignments)
+      if (namesFamily(model, a) == families)
+        ok = applyToState(loaded, a, option, state, given) && ok;
   if (!ok)
     return std::nullopt;
   return state;

@@ -93,6 +93,9 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
 
 // The index of the coordinate called `name`, or -1.
 int coordinateIndex(const sema::CheckedModel &model, const std::string &name);
+// The members of the coordinate family called `name` (th for th[1..n]), in
+// order; empty when `name` is no family.
+std::vector<int> familyMembers(const sema::CheckedModel &model, const std::string &name);
 
 // The dimension of coordinate `coord` of `model` differentiated `primes`
 // times in time (unknown for a coordinate declared without a unit).

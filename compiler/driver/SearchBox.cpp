@@ -8,74 +8,109 @@ namespace mech::driver {
 
 namespace {
 
-// Splits at the commas outside parentheses and brackets.
-std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> items(1);
+// One `q = low..high` item: where it is in the option's text.
+struct RangeItem {
+  size_t begin = 0, end = 0; // [begin, end), the comma excluded
+};
+
+// The items, split at the commas outside parentheses and brackets.
+std::vector<RangeItem> splitItems(const std::string &text) {
+  std::vector<RangeItem> items;
   int depth = 0;
-  for (char c : text) {
+  size_t begin = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
     depth += (c == '(' || c == '[') - (c == ')' || c == ']');
-    if (c == ',' && depth == 0)
-      items.emplace_back();
-    else
-      items.back() += c;
+    if (c == ',' && depth == 0) {
+      items.push_back({begin, i});
+      begin = i + 1;
+    }
   }
   return items;
 }
 
-// The coordinate that a range of --in bounds, with `low` and `high` its
-// bounds as assignments; -1 after reporting a name that is no coordinate (a
-// velocity included: the box is of positions) or a bound of the wrong
-// dimension.
-int rangeCoordinate(LoadedModel &loaded, const sema::Assignment &low,
-                    const sema::Assignment &high) {
+// The text with everything outside [keep1) and [keep2) blanked, so that a
+// part parses alone while carets still point into the whole option.
+std::string keepOnly(const std::string &text, std::pair<size_t, size_t> keep1,
+                     std::pair<size_t, size_t> keep2) {
+  std::string out(text.size(), ' ');
+  for (size_t i = 0; i < text.size(); ++i) {
+    bool kept = (i >= keep1.first && i < keep1.second) || (i >= keep2.first && i < keep2.second);
+    out[i] = kept || text[i] == '\n' ? text[i] : ' ';
+  }
+  return out;
+}
+
+// The coordinates that a range of --in bounds (a family's name bounds each
+// member), with `low` and `high` its bounds as assignments; empty after
+// reporting a name that is no coordinate (a velocity included: the box is
+// of positions) or a bound of the wrong dimension.
+std::vector<int> rangeCoordinates(LoadedModel &loaded, const sema::Assignment &low,
+                                  const sema::Assignment &high) {
   const sema::CheckedModel &model = loaded.model();
   int found = coordinateIndex(model, low.name);
-  if (found < 0) {
+  std::vector<int> targets = found >= 0 ? std::vector<int>{found} : familyMembers(model, low.name);
+  if (targets.empty()) {
     loaded.diagnostics().error(low.location,
                                "'" + low.name + "' is not a coordinate of " + model.name);
-    return -1;
+    return {};
   }
   if (low.primes != 0) {
     loaded.diagnostics().error(low.location, "--in takes coordinates, not velocities ('" +
                                                  low.name + std::string(low.primes, '\'') + "')");
-    return -1;
+    return {};
   }
-  sema::DimInfo dim = coordinateDimension(model, found, 0);
+  sema::DimInfo dim = coordinateDimension(model, targets[0], 0);
   bool lowOk = checkValueDimension(loaded.diagnostics(), low, dim);
   bool highOk = checkValueDimension(loaded.diagnostics(), high, dim);
-  return lowOk && highOk ? found : -1;
+  return lowOk && highOk ? targets : std::vector<int>{};
 }
+
+struct Range {
+  std::vector<int> coordinates;
+  bool family = false;
+  double lo = 0, hi = 0;
+};
 
 } // namespace
 
 // Applies --in "q = a..b, ..." to the box; nullopt on success, else the exit
-// code (usage errors for the shape, model errors for the values).
+// code (usage errors for the shape, model errors for the values). A family's
+// range applies to each member; a member's own range wins, wherever written.
 std::optional<int> applySearchRange(LoadedModel &loaded, const std::string &command,
                                     const std::string &text, mechanics::Box &box,
                                     const CommandIo &io) {
   const sema::CheckedModel &model = loaded.model();
-  for (const std::string &item : splitList(text)) {
-    if (item.find_first_not_of(" \t") == std::string::npos)
+  std::vector<Range> ranges;
+  for (const RangeItem &item : splitItems(text)) {
+    std::string part = text.substr(item.begin, item.end - item.begin);
+    if (part.find_first_not_of(" \t") == std::string::npos)
       continue;
-    size_t equals = item.find('='), dots = item.find("..");
+    size_t equals = part.find('='), dots = part.find("..");
     if (equals == std::string::npos || dots == std::string::npos || dots < equals)
-      return io.usageError(command + ": --in expects 'q = low..high', got '" + item + "'");
-    std::string name = item.substr(0, equals);
-    std::string low = name + "=" + item.substr(equals + 1, dots - equals - 1);
-    std::string high = name + "=" + item.substr(dots + 2);
-    auto a = sema::parseAssignments(*loaded.compilation, "--in", low, &model);
-    auto b = sema::parseAssignments(*loaded.compilation, "--in", high, &model);
-    if (!a || !b || a->size() != 1 || b->size() != 1)
+      return io.usageError(command + ": --in expects 'q = low..high', got '" + part + "'");
+    size_t b = item.begin;
+    std::string low = keepOnly(text, {b, b + dots}, {0, 0});
+    std::string high = keepOnly(text, {b, b + equals + 1}, {b + dots + 2, item.end});
+    auto a = sema::parseAssignments(*loaded.compilation, "--in", low, &model, text);
+    auto c = sema::parseAssignments(*loaded.compilation, "--in", high, &model, text);
+    if (!a || !c || a->size() != 1 || c->size() != 1)
       return kExitModelError;
-    int found = rangeCoordinate(loaded, (*a)[0], (*b)[0]);
-    if (found < 0)
+    Range range{rangeCoordinates(loaded, (*a)[0], (*c)[0]), false, (*a)[0].value, (*c)[0].value};
+    if (range.coordinates.empty())
       return kExitModelError;
-    double lo = (*a)[0].value, hi = (*b)[0].value;
-    if (!(lo < hi))
+    if (!(range.lo < range.hi))
       return io.usageError(command + ": --in range for '" + (*a)[0].name + "' is empty");
-    box.lo[static_cast<size_t>(found)] = lo;
-    box.hi[static_cast<size_t>(found)] = hi;
+    range.family = coordinateIndex(model, (*a)[0].name) < 0;
+    ranges.push_back(range);
   }
+  for (bool families : {true, false})
+    for (const Range &range : ranges)
+      for (int j = 0; range.family == families && j < static_cast<int>(range.coordinates.size());
+           ++j) {
+        box.lo[static_cast<size_t>(range.coordinates[static_cast<size_t>(j)])] = range.lo;
+        box.hi[static_cast<size_t>(range.coordinates[static_cast<size_t>(j)])] = range.hi;
+      }
   return std::nullopt;
 }
 

@@ -125,13 +125,14 @@ std::string readTable(InputSignal &signal, double scale) {
 bool parseExpressions(Compilation &compilation, const std::string &origin, std::string text,
                       const std::vector<Item> &tables, InputSignals &result,
                       const std::shared_ptr<CheckedModel> &scratch) {
+  const std::string shown = text;
   for (const Item &item : tables)
     for (size_t i = item.begin; i < std::min(item.end + 1, text.size()); ++i)
       text[i] = ' ';
   if (trim(text).empty())
     return true;
   Diagnostics &diagnostics = compilation.diagnostics();
-  const SourceFile &source = compilation.sources().add("<" + origin + ">", text);
+  const SourceFile &source = compilation.sources().add("<" + origin + ">", text, shown);
   auto items = mech::parseAssignments(source, diagnostics);
   if (!items)
     return false;

@@ -8,12 +8,11 @@
 
 namespace mech::sema {
 
-std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation,
-                                                        const std::string &origin,
-                                                        const std::string &text,
-                                                        const CheckedModel *model) {
+std::optional<std::vector<Assignment>>
+parseAssignments(Compilation &compilation, const std::string &origin, const std::string &text,
+                 const CheckedModel *model, const std::string &shown) {
   Diagnostics &diagnostics = compilation.diagnostics();
-  const SourceFile &source = compilation.sources().add("<" + origin + ">", text);
+  const SourceFile &source = compilation.sources().add("<" + origin + ">", text, shown);
   auto items = mech::parseAssignments(source, diagnostics);
   if (!items)
     return std::nullopt;

@@ -25,10 +25,11 @@ struct Assignment {
 // Parses and evaluates a list of assignments given as text (`origin` names
 // the option in diagnostics). Params of `model`, when given, may be used in
 // the values. Returns nullopt after reporting errors.
-std::optional<std::vector<Assignment>> parseAssignments(Compilation &compilation,
-                                                        const std::string &origin,
-                                                        const std::string &text,
-                                                        const CheckedModel *model);
+// `shown`, when given, is the option's whole text, which diagnostics echo
+// (text is then that text with the parts not parsed here blanked out).
+std::optional<std::vector<Assignment>>
+parseAssignments(Compilation &compilation, const std::string &origin, const std::string &text,
+                 const CheckedModel *model, const std::string &shown = "");
 
 // Turns --set assignments into overrides for analysis.
 std::vector<ParamOverride> toOverrides(const std::vector<Assignment> &assignments);

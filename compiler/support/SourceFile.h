@@ -13,17 +13,20 @@ namespace mech {
 
 class SourceFile {
 public:
-  SourceFile(std::string path, std::string text);
+  // `shown`, when given, is what diagnostics print in place of the text:
+  // the whole of an option whose parts are parsed one at a time, each with
+  // the others blanked out (same length, same lines).
+  SourceFile(std::string path, std::string text, std::string shown = "");
 
   const std::string &path() const { return path_; }
   const std::string &text() const { return text_; }
-  // The text of a 1-based line, without its line terminator.
+  // The text of a 1-based line as shown, without its line terminator.
   std::string_view line(int number) const;
   int lineCount() const { return static_cast<int>(lineStarts_.size()); }
 
 private:
   std::string path_;
-  std::string text_;
+  std::string text_, shown_;
   std::vector<size_t> lineStarts_;
 };
 
@@ -42,7 +45,7 @@ struct Location {
 // lines), so that Locations stay valid for the compilation's lifetime.
 class SourceManager {
 public:
-  const SourceFile &add(std::string path, std::string text);
+  const SourceFile &add(std::string path, std::string text, std::string shown = "");
 
 private:
   std::deque<std::unique_ptr<SourceFile>> files_;
