@@ -216,6 +216,8 @@ std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::strin
   mechanics::State state;
   state.q.assign(initial.begin(), initial.begin() + static_cast<long>(n));
   state.qd.assign(initial.begin() + static_cast<long>(n), initial.end());
+  if (option == "--at")
+    loaded.inputsAt.clear(); // the inputs' values belong to the state parsed last
   if (text.find_first_not_of(" \t") == std::string::npos)
     return state;
   auto assignments = sema::parseAssignments(*loaded.compilation, option, text, &model);

@@ -231,18 +231,20 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  LoadedModel *loaded = &session.loaded();
+  if (!readInputs(*loaded, line.value("--input"))) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
   if (line.has("--sweep"))
     return runLinearizeSweep(line, session, io);
-  LoadedModel *loaded = &session.loaded();
   const mechanics::Equations &eq = loaded->equations();
   std::optional<mechanics::IndependentChoice> choice =
       independentChoice(*loaded, line.value("--independent"));
   // A state off the constraints is put onto them first.
   std::vector<std::string> notes;
   std::optional<mechanics::State> state =
-      choice && readInputs(*loaded, line.value("--input"))
-          ? consistentState(*loaded, at, Velocities::GivenOrInit, notes)
-          : std::nullopt;
+      choice ? consistentState(*loaded, at, Velocities::GivenOrInit, notes) : std::nullopt;
   session.printDiagnostics(io.err);
   if (!state)
     return kExitModelError;

@@ -141,6 +141,9 @@ contains "times increase" err "unsorted.csv:4: the times must increase"
 printf '0,1,2\n1,2,3\n' >"$work/wide.csv"
 expect "ambiguous table" 1 "$mech" simulate "$oscillator" --input "F=$work/wide.csv" --until 1
 contains "name the column" err "3 columns and none named 'F'"
+expect "--input is read by a sweep too" 1 "$mech" linearize "$pole" --at "x=0, th=0" \
+  --sweep "l=0.4..0.6:3" --input "G=1"
+contains "not ignored" err "'G' is not an input of CartPole"
 expect "an expression of the state is refused" 1 "$mech" simulate "$oscillator" --input "F=x" --until 1
 contains "unknown name" err "unknown name 'x'"
 
