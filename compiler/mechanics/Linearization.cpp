@@ -149,6 +149,8 @@ Matrix inputMatrix(const LinearSample &s, const std::vector<size_t> *coordinates
                    const std::vector<size_t> *speeds) {
   auto n = static_cast<long>(s.M.size()), m = static_cast<long>(s.C.size());
   long inputs = s.F.empty() ? 0 : static_cast<long>(s.F[0].size());
+  if (inputs == 0) // Eigen's solvers do not take empty right-hand sides
+    return {};
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
   Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, inputs);
   for (long i = 0; i < n; ++i) {

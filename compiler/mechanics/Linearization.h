@@ -95,7 +95,8 @@ Matrix stateMatrix(const Matrix &M, const Matrix &K, const Matrix &D);
 // the accelerations X that M X = F (with constraints, M X + C^T L = F and
 // C X = 0) gives, under zero rows for the positions. Over (q, q') without
 // constraints (2n rows); with them over the reduced state (the positions of
-// `coordinates`, the speeds of `speeds`). Empty when the system is singular.
+// `coordinates`, the speeds of `speeds`). Empty when the system is singular
+// or the model has no inputs.
 Matrix inputMatrix(const LinearSample &sample, const std::vector<size_t> *coordinates = nullptr,
                    const std::vector<size_t> *speeds = nullptr);
 
