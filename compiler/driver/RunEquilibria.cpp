@@ -58,7 +58,7 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
                            const std::vector<std::string> &notes) {
   std::ostringstream out;
   out << eq.model << ": "
-      << (found.empty()        ? std::string("no equilibrium")
+      << (found.empty()       ? std::string("no equilibrium")
           : found.size() == 1 ? std::string("1 equilibrium")
                               : std::to_string(found.size()) + " equilibria")
       << " in ";
