@@ -5,6 +5,7 @@
 
 #include "driver/Session.h"
 #include "driver/Simulation.h"
+#include "support/ListItems.h"
 #include "support/OutputFile.h"
 
 #include <chrono>
@@ -18,17 +19,10 @@ namespace {
 // one name.
 std::vector<std::string> splitNames(const std::string &text) {
   std::vector<std::string> names;
-  std::string item;
-  int depth = 0;
-  for (char c : text + ",") {
-    depth += (c == '[') - (c == ']');
-    if (c != ',' || depth > 0) {
-      item += c;
-      continue;
-    }
+  for (const ListItem &span : splitListItems(text)) {
+    std::string item = text.substr(span.begin, span.end - span.begin);
     if (item.find_first_not_of(" \t") != std::string::npos)
       names.push_back(item.substr(item.find_first_not_of(" \t")));
-    item.clear();
   }
   return names;
 }

@@ -3,31 +3,11 @@
 
 #include "driver/Pipeline.h"
 #include "sema/Values.h"
+#include "support/ListItems.h"
 
 namespace mech::driver {
 
 namespace {
-
-// One `q = low..high` item: where it is in the option's text.
-struct RangeItem {
-  size_t begin = 0, end = 0; // [begin, end), the comma excluded
-};
-
-// The items, split at the commas outside parentheses and brackets.
-std::vector<RangeItem> splitItems(const std::string &text) {
-  std::vector<RangeItem> items;
-  int depth = 0;
-  size_t begin = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    char c = i < text.size() ? text[i] : ',';
-    depth += (c == '(' || c == '[') - (c == ')' || c == ']');
-    if (c == ',' && depth == 0) {
-      items.push_back({begin, i});
-      begin = i + 1;
-    }
-  }
-  return items;
-}
 
 // The text with everything outside [keep1) and [keep2) blanked, so that a
 // part parses alone while carets still point into the whole option.
@@ -82,7 +62,7 @@ std::optional<int> applySearchRange(LoadedModel &loaded, const std::string &comm
                                     const CommandIo &io) {
   const sema::CheckedModel &model = loaded.model();
   std::vector<Range> ranges;
-  for (const RangeItem &item : splitItems(text)) {
+  for (const ListItem &item : splitListItems(text)) {
     std::string part = text.substr(item.begin, item.end - item.begin);
     if (part.find_first_not_of(" \t") == std::string::npos)
       continue;

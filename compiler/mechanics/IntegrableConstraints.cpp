@@ -139,9 +139,11 @@ std::optional<sym::Expr> integratedForm(const Equations &eq, const Equations::Co
   return context.add(terms);
 }
 
-std::string integrableNote(const Equations &eq, const Equations::Constraint &k) {
-  if (std::optional<sym::Expr> phi = integratedForm(eq, k))
-    return "'" + k.name + "' integrates to " + sym::toMech(*phi) + " = const: treated as holonomic";
+std::string integrableNote(const Equations &, const Equations::Constraint &k) {
+  // The derivation stored the integral (Equations::Constraint::integral).
+  if (k.integral)
+    return "'" + k.name + "' integrates to " + sym::toMech(*k.integral) +
+           " = const: treated as holonomic";
   return "'" + k.name +
          "' is an exact form, the time derivative of a function of the coordinates: treated "
          "as holonomic";

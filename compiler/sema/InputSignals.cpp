@@ -3,6 +3,7 @@
 #include "sema/InputSignals.h"
 
 #include "sema/Resolver.h"
+#include "support/ListItems.h"
 #include "syntax/Parser.h"
 
 #include <algorithm>
@@ -28,27 +29,20 @@ std::string trim(const std::string &s, size_t *leading = nullptr) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// The items, split at the commas outside brackets and parentheses.
+// The items, each split at its first '='.
 std::vector<Item> splitItems(const std::string &text) {
   std::vector<Item> items;
-  int depth = 0;
-  size_t begin = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    char c = i < text.size() ? text[i] : ',';
-    depth += (c == '(' || c == '[') ? 1 : (c == ')' || c == ']') ? -1 : 0;
-    if (c != ',' || depth > 0)
-      continue;
-    Item item{begin, i, "", "", 0};
-    std::string part = text.substr(begin, i - begin);
+  for (const ListItem &span : splitListItems(text)) {
+    Item item{span.begin, span.end, "", "", 0};
+    std::string part = text.substr(span.begin, span.end - span.begin);
     size_t eq = part.find('=');
     if (eq != std::string::npos) {
       item.name = trim(part.substr(0, eq));
       size_t leading = 0;
       item.value = trim(part.substr(eq + 1), &leading);
-      item.valueColumn = begin + eq + 1 + leading;
+      item.valueColumn = span.begin + eq + 1 + leading;
     }
     items.push_back(item);
-    begin = i + 1;
   }
   return items;
 }
