@@ -21,7 +21,7 @@ decl
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
-paramItem       : name unit? ASSIGN expr ;
+paramItem       : name (LBRACK (indexName IN)? expr RANGE expr RBRACK)? unit? ASSIGN expr ;
 inputDecl       : INPUT inputItem (COMMA inputItem)* ;
 inputItem       : name unit? ;
 coordDecl       : COORD coordItem (COMMA coordItem)* ;
@@ -59,8 +59,10 @@ postfix   : primary postfixOp* ;
 postfixOp
     : PRIME                          # primeOp
     | DOT name                       # componentOp
-    | LBRACK expr (COMMA expr)* RBRACK  # indexOp
+    | LBRACK indexItem (COMMA indexItem)* RBRACK  # indexOp
     ;
+// An index, or `:` for a whole row or column of a matrix (W[:, 2]).
+indexItem : expr | COLON ;
 primary
     : NUMBER unit?                                                   # numberPrimary
     | TIME                                                           # timePrimary

@@ -49,7 +49,8 @@ std::unique_ptr<LoadedModel> load(const std::string &name, const std::vector<std
   sema::AnalysisOptions options;
   bool ok = true;
   for (const std::string &text : settings) {
-    auto assignments = sema::parseAssignments(*loaded->compilation, "--set", text, nullptr);
+    auto assignments = sema::parseAssignments(*loaded->compilation, "--set", text, nullptr, "",
+                                              /*allowLists=*/true);
     if (!assignments) {
       ok = false;
       continue;

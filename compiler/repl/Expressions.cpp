@@ -17,6 +17,7 @@
 #include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -95,6 +96,8 @@ public:
       return component(static_cast<const ast::Component &>(e));
     case ast::ExprKind::Index:
       return index(static_cast<const ast::Index &>(e));
+    case ast::ExprKind::Colon:
+      return fail(e.location, "':' stands for a whole row or column and can only be an index");
     }
     return fail(e.location, "unsupported expression");
   }
@@ -328,8 +331,12 @@ private:
   }
 
   std::optional<Tensor> index(const ast::Index &ix) {
-    std::vector<long> at;
+    std::vector<long> at; // 0 stands for ':', the whole row or column
     for (const ast::ExprPtr &e : ix.indices) {
+      if (e->kind == ast::ExprKind::Colon) {
+        at.push_back(0);
+        continue;
+      }
       auto k = integer(*e);
       if (!k)
         return std::nullopt;
@@ -348,24 +355,34 @@ private:
     auto value = eval(*ix.operand);
     if (!value)
       return std::nullopt;
-    // An entry of a vector or matrix, counted from 1 as in the textbooks.
-    if (value->isScalar())
-      return fail(ix.location, "a scalar has no entries");
-    long rows = value->rows, cols = value->cols;
-    auto outside = [&](long k, long size) { return k < 1 || k > size; };
-    if (cols == 0 && at.size() == 1 && !outside(at[0], rows))
-      return Tensor::scalar(value->v[static_cast<size_t>(at[0] - 1)]);
-    if (cols > 0 && at.size() == 2 && !outside(at[0], rows) && !outside(at[1], cols))
-      return Tensor::scalar(value->v[static_cast<size_t>((at[0] - 1) * cols + at[1] - 1)]);
-    if (cols > 0 && at.size() == 1 && !outside(at[0], rows)) {
-      Tensor row{static_cast<int>(cols), 0, {}};
-      for (long j = 0; j < cols; ++j)
-        row.v.push_back(value->v[static_cast<size_t>((at[0] - 1) * cols + j)]);
-      return row;
-    }
-    return fail(ix.location, std::string("no such entry of ") + shapeName(*value) + " (" +
-                                 std::to_string(rows) + (cols ? "x" + std::to_string(cols) : "") +
-                                 "; entries count from 1)");
+    return entries(*value, at, ix.location);
+  }
+
+  // An entry, row or column of a vector or matrix, counted from 1 as in the
+  // textbooks; W[i] is row i.
+  std::optional<Tensor> entries(const Tensor &value, const std::vector<long> &given, Location loc) {
+    if (value.isScalar())
+      return fail(loc, "a scalar has no entries");
+    long rows = value.rows, cols = value.cols;
+    std::array<long, 2> at{given.empty() ? -1 : given[0], given.size() > 1 ? given[1] : 0};
+    auto outside = [&](long k, long size) { return k < 0 || k > size; };
+    bool fits = cols == 0 ? given.size() == 1 && !outside(at[0], rows)
+                          : given.size() <= 2 && !outside(at[0], rows) && !outside(at[1], cols);
+    if (!fits)
+      return fail(loc, std::string("no such entry of ") + shapeName(value) + " (" +
+                           std::to_string(rows) + (cols ? "x" + std::to_string(cols) : "") +
+                           "; entries count from 1)");
+    if (cols == 0)
+      return at[0] == 0 ? value : Tensor::scalar(value.v[static_cast<size_t>(at[0] - 1)]);
+    if (at[0] == 0 && at[1] == 0)
+      return value;
+    if (at[0] > 0 && at[1] > 0)
+      return Tensor::scalar(value.v[static_cast<size_t>((at[0] - 1) * cols + at[1] - 1)]);
+    Tensor line{static_cast<int>(at[0] > 0 ? cols : rows), 0, {}};
+    for (long k = 0; k < line.rows; ++k)
+      line.v.push_back(
+          value.v[static_cast<size_t>(at[0] > 0 ? (at[0] - 1) * cols + k : k * cols + at[1] - 1)]);
+    return line;
   }
 
   std::optional<Tensor> sum(const ast::SumOver &s) {

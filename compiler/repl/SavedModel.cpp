@@ -6,6 +6,7 @@
 #include "sema/Units.h"
 #include "support/NumberText.h"
 #include "syntax/Parser.h"
+#include "syntax/Printer.h"
 
 #include <algorithm>
 
@@ -59,6 +60,36 @@ std::string valueText(const sema::Param &param, const ast::ParamItem &item) {
   return text;
 }
 
+struct FamilyEdit {
+  size_t from, to;
+  std::string value;
+};
+
+// A family with a member set from outside is written out as a list of its
+// members' values (`m[1..3] [kg] = [1, 5, 3]`), from its name to the end of
+// its default.
+std::optional<FamilyEdit> familyEdit(const std::string &text, const ast::ParamItem &item,
+                                     const std::vector<sema::Param> &params) {
+  std::vector<std::string> values;
+  bool overridden = false;
+  for (const sema::Param &param : params)
+    if (param.family == item.name) {
+      overridden = overridden || param.overridden;
+      values.push_back(valueText(param, item));
+    }
+  if (!overridden || !item.value)
+    return std::nullopt;
+  size_t from = offsetOf(text, item.location.line, item.location.column);
+  size_t valueFrom = offsetOf(text, item.value->location.line, item.value->location.column);
+  std::string list;
+  for (size_t i = 0; i < values.size(); ++i)
+    list += (i ? ", " : "") + values[i];
+  std::string unit = item.unit ? " [" + formatUnit(*item.unit) + "]" : "";
+  return FamilyEdit{from, defaultEnd(text, valueFrom),
+                    item.name + "[" + formatExpr(*item.family->from) + ".." +
+                        formatExpr(*item.family->to) + "]" + unit + " = [" + list + "]"};
+}
+
 } // namespace
 
 std::string withParamValues(const std::string &text, const std::vector<sema::Param> &params) {
@@ -77,6 +108,11 @@ std::string withParamValues(const std::string &text, const std::vector<sema::Par
     if (paramDecl == nullptr)
       continue;
     for (const ast::ParamItem &item : paramDecl->items) {
+      if (item.family) {
+        if (auto edit = familyEdit(text, item, params))
+          edits.push_back({edit->from, edit->to, edit->value});
+        continue;
+      }
       auto param = std::find_if(params.begin(), params.end(),
                                 [&](const sema::Param &p) { return p.name == item.name; });
       if (param == params.end() || !param->overridden || !item.value)

@@ -4,6 +4,7 @@
 // anywhere, loop variables that would shadow a name, and the names a def
 // outside a model may use.
 #include "sema/AnalyzerInternal.h"
+#include "sema/ResolverInternal.h"
 
 #include "support/EditDistance.h"
 
@@ -181,7 +182,7 @@ private:
                                              std::to_string(def->second.decl->params.size()) +
                                              " arguments, " + std::to_string(c.args.size()) +
                                              " given");
-      } else if (!findBuiltin(c.callee)) {
+      } else if (!findBuiltin(c.callee) && !isFrameFunction(c.callee)) {
         ClosestName closest(c.callee);
         for (const std::string &builtin : builtinNames())
           closest.consider(builtin);
@@ -229,8 +230,17 @@ private:
       walk(*static_cast<const ast::Component &>(e).operand);
       return;
     case ast::ExprKind::Index: {
+      // Entries of a parameter's vector or matrix (W[i, j]) are fine; a
+      // family of a model is out of sight.
       auto &x = static_cast<const ast::Index &>(e);
-      diagnostics_.error(x.location, "a def outside a model cannot index a family");
+      if (x.operand->kind == ast::ExprKind::Name &&
+          !known(static_cast<const ast::Name &>(*x.operand).name)) {
+        diagnostics_.error(x.location, "a def outside a model cannot index a family");
+        return;
+      }
+      walk(*x.operand);
+      for (const auto &i : x.indices)
+        walk(*i);
       return;
     }
     default:

@@ -72,43 +72,113 @@ void Analyzer::declareInput(const ast::InputItem &item) {
 }
 
 void Analyzer::declareParam(const ast::ParamItem &item) {
+  if (item.family) {
+    declareParamFamily(item);
+    return;
+  }
   Env env = baseEnv({});
   env.declaringKeyword = "param";
   env.declaringName = item.name;
   env.declaringValue = item.value.get();
-  ExprRef value = resolver_.resolve(*item.value, env);
+  addParam(item, item.name, {}, resolver_.resolve(*item.value, env), 0, 1);
+}
+
+// `param m[k in a..b] = e(k)`: e resolved once per k; `param c[a..b] = v`:
+// one value for every member, or a vector with one entry per member.
+void Analyzer::declareParamFamily(const ast::ParamItem &item) {
+  auto bounds = range(*item.family, {}, item.location);
+  if (!bounds)
+    return;
+  if (bounds->second < bounds->first) {
+    diagnostics_.error(item.location, "the family '" + item.name + "' is empty (" +
+                                          std::to_string(bounds->first) + ".." +
+                                          std::to_string(bounds->second) + ")");
+    return;
+  }
+  long count = bounds->second - bounds->first + 1;
+  Env env = baseEnv({});
+  env.declaringKeyword = "param";
+  env.declaringName = item.name;
+  env.declaringValue = item.value.get();
+  // A list gives one value per member, resolved one by one (a list may be
+  // longer than the 2- and 3-vectors of geometry).
+  std::vector<ExprRef> values;
+  if (item.familyIndex) {
+    recordLoopVariable(*item.familyIndex, item.familyIndexLocation);
+  } else if (item.value->kind == ast::ExprKind::Vector) {
+    auto &list = static_cast<const ast::Vector &>(*item.value);
+    if (static_cast<long>(list.elements.size()) != count) {
+      diagnostics_.error(item.value->location,
+                         "the family '" + item.name + "' has " + std::to_string(count) +
+                             " members, the list gives " + std::to_string(list.elements.size()) +
+                             " values");
+      return;
+    }
+    for (const ast::ExprPtr &element : list.elements)
+      values.push_back(resolver_.resolve(*element, env));
+  } else {
+    values.assign(static_cast<size_t>(count), resolver_.resolve(*item.value, env));
+  }
+  for (long i = bounds->first; i <= bounds->second; ++i) {
+    ExprRef value;
+    if (item.familyIndex) {
+      env.indices = {{*item.familyIndex, i}};
+      value = resolver_.resolve(*item.value, env);
+    } else {
+      value = values[static_cast<size_t>(i - bounds->first)];
+    }
+    int errorsBefore = diagnostics_.errorCount();
+    addParam(item, memberName(item.name, {i}), {i}, value, i - bounds->first, count);
+    if (diagnostics_.errorCount() > errorsBefore)
+      return; // one report for the family, not one per member
+  }
+}
+
+// One param (or member `ordinal` of a family of `count`), its value checked,
+// its unit applied and any override given from outside taking its place.
+void Analyzer::addParam(const ast::ParamItem &item, const std::string &name,
+                        const std::vector<long> &indices, const ExprRef &value, long ordinal,
+                        long count) {
   Param param;
-  param.name = item.name;
+  param.name = name;
   param.location = item.location;
-  std::optional<double> number = paramValue(item, value);
+  if (!indices.empty()) {
+    param.family = item.name;
+    param.indices = indices;
+  }
+  std::optional<double> number = paramValue(item, name, value);
   bool ok = number.has_value();
   param.dim = ok && value->dim.isKnown() ? value->dim : DimInfo::unchecked();
   ok = ok && applyParamUnit(item, value, *number, param);
   if (ok && !std::isfinite(*number)) {
-    diagnostics_.error(item.value->location, "the value of '" + item.name + "' is not finite");
+    diagnostics_.error(value->location, "the value of '" + name + "' is not finite");
     ok = false;
   }
   param.value = ok ? *number : 0.0;
-  applyOverride(param);
+  applyOverride(param, ordinal, count);
   model_->params.push_back(param);
-  declareSymbol(item.name, {}, SymbolKind::Param, static_cast<int>(model_->params.size() - 1),
+  declareSymbol(item.name, indices, SymbolKind::Param, static_cast<int>(model_->params.size() - 1),
                 item.location);
 }
 
 // The value of a param's default: a scalar constant; nullopt after an error.
-std::optional<double> Analyzer::paramValue(const ast::ParamItem &item, const ExprRef &value) {
+std::optional<double> Analyzer::paramValue(const ast::ParamItem &item, const std::string &name,
+                                           const ExprRef &value) {
   if (value == nullptr)
     return std::nullopt;
   if (!value->shape.isScalar()) {
-    diagnostics_.error(item.value->location,
-                       "a param is a scalar, found " + value->shape.toString());
+    diagnostics_.error(
+        item.value->location,
+        "a param is a scalar, found " + value->shape.toString() +
+            (item.family ? ""
+                         : "; a family of params is declared as " + item.name + "[1..n] = [...]"));
     return std::nullopt;
   }
   std::optional<double> number = resolver_.evaluateConstant(value);
   if (!number)
-    diagnostics_.error(item.value->location, "the value of param '" + item.name +
-                                                 "' must be a constant (numbers, pi and "
-                                                 "earlier params)");
+    diagnostics_.error(value->location, "the value of param '" + name +
+                                            "' must be a constant (numbers, pi and "
+                                            "earlier params)");
   return number;
 }
 
@@ -137,39 +207,83 @@ bool Analyzer::applyParamUnit(const ast::ParamItem &item, const ExprRef &value, 
   return true;
 }
 
-// An override of the param's dimension replaces its value; one of another
-// dimension is reported by applyOverrides.
-void Analyzer::applyOverride(Param &param) {
-  for (const ParamOverride &override : options_.overrides)
-    if (override.name == param.name && override.primes == 0) {
+// An override of the param's dimension replaces its value: first those
+// naming the param's family (one value for all, or the list's entry
+// `ordinal` of `count`), then those naming the param itself, which win.
+// One of another dimension or a list of another length is reported by
+// applyOverrides.
+void Analyzer::applyOverride(Param &param, long ordinal, long count) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (const ParamOverride &override : options_.overrides) {
+      const std::string &target = pass == 0 ? param.family : param.name;
+      if (target.empty() || override.name != target || override.primes != 0)
+        continue;
       if (param.dim.isKnown() && override.dim.isKnown() &&
           !(param.dim.dimension == override.dim.dimension))
-        continue; // reported by applyOverrides
-      param.value = override.value;
+        continue;
+      if (!override.values.empty() && (pass == 1 || override.values.size() != size_t(count)))
+        continue;
+      param.value =
+          override.values.empty() ? override.value : override.values[static_cast<size_t>(ordinal)];
       param.overridden = true;
     }
 }
 
-// Overrides that name no param, or give a value of another dimension.
+// The params an override names: the param itself, a member of a family
+// (m[2]) or the whole family (m); empty when it names none.
+std::vector<const Param *> Analyzer::overrideTargets(const ParamOverride &override) const {
+  std::vector<const Param *> targets;
+  for (const Param &param : model_->params)
+    if (!param.input && (param.name == override.name || param.family == override.name))
+      targets.push_back(&param);
+  return targets;
+}
+
+// Overrides that name no param, or give a value of another dimension, or a
+// list that does not match the family.
 void Analyzer::applyOverrides() {
   for (const ParamOverride &override : options_.overrides) {
+    std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";
     auto found = resolver_.symbols.find(override.name);
     if (found != resolver_.symbols.end() && found->second.kind == SymbolKind::Input) {
-      std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";
       diagnostics_.error(override.location, prefix + "'" + override.name +
                                                 "' is an input, not a param; give its value "
                                                 "with --input");
       continue;
     }
-    if (found == resolver_.symbols.end() || found->second.kind != SymbolKind::Param ||
-        override.primes > 0) {
-      std::string prefix = override.location.valid() ? "" : "--set " + override.name + ": ";
-      diagnostics_.error(override.location, prefix + "'" + override.name + "' is not a param of " +
-                                                model_->name +
-                                                resolver_.suggestion(override.name, baseEnv({})));
+    std::vector<const Param *> targets = overrideTargets(override);
+    std::string base = override.name.substr(0, override.name.find('['));
+    auto family = resolver_.symbols.find(base);
+    if (targets.empty() && base != override.name && family != resolver_.symbols.end() &&
+        family->second.kind == SymbolKind::Param && family->second.family) {
+      const auto &members = family->second.members;
+      diagnostics_.error(override.location,
+                         prefix + "'" + override.name + "' does not exist: the index of '" + base +
+                             "' runs over " + std::to_string(members.begin()->first[0]) + ".." +
+                             std::to_string(members.rbegin()->first[0]));
       continue;
     }
-    Param &param = model_->params[static_cast<size_t>(found->second.index)];
+    if (targets.empty() || override.primes > 0) {
+      diagnostics_.error(override.location, prefix + "'" + override.name + "' is not a param of " +
+                                                model_->name +
+                                                resolver_.suggestion(base, baseEnv({})));
+      continue;
+    }
+    const Param &param = *targets.front();
+    bool isFamily = targets.size() > 1 || !param.family.empty();
+    if (!override.values.empty() && (param.name == override.name || !isFamily)) {
+      diagnostics_.error(override.location, prefix + "'" + override.name +
+                                                "' is one param; a list of values sets a "
+                                                "family of params");
+      continue;
+    }
+    if (!override.values.empty() && override.values.size() != targets.size()) {
+      diagnostics_.error(override.location, prefix + "the family '" + override.name + "' has " +
+                                                std::to_string(targets.size()) +
+                                                " members, the list gives " +
+                                                std::to_string(override.values.size()) + " values");
+      continue;
+    }
     if (param.dim.isKnown() && override.dim.isKnown() &&
         !(param.dim.dimension == override.dim.dimension))
       diagnostics_.error(override.location,

@@ -14,8 +14,11 @@
 namespace mech::sema {
 
 struct ParamOverride {
-  std::string name;
+  std::string name; // m, or a family member m[2]
   double value = 0; // SI
+  // A list of values for a family, in the order of its members
+  // (`--set "m=[1, 2, 3]"`); empty for one value.
+  std::vector<double> values;
   DimInfo dim = DimInfo::pure();
   Location location; // of the assignment, when it was given as text
   int primes = 0;

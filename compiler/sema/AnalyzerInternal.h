@@ -68,11 +68,16 @@ private:
   // ---- params and coordinates (AnalyzeParamsAndCoords.cpp) -----------------
   void declareParams();
   void declareParam(const ast::ParamItem &item);
+  void declareParamFamily(const ast::ParamItem &item);
+  void addParam(const ast::ParamItem &item, const std::string &name,
+                const std::vector<long> &indices, const ExprRef &value, long ordinal, long count);
   void declareInput(const ast::InputItem &item);
-  std::optional<double> paramValue(const ast::ParamItem &item, const ExprRef &value);
+  std::optional<double> paramValue(const ast::ParamItem &item, const std::string &name,
+                                   const ExprRef &value);
   bool applyParamUnit(const ast::ParamItem &item, const ExprRef &value, double &number,
                       Param &param);
-  void applyOverride(Param &param);
+  void applyOverride(Param &param, long ordinal, long count);
+  std::vector<const Param *> overrideTargets(const ParamOverride &override) const;
   void applyOverrides();
   void declareCoord(const ast::CoordItem &item);
 

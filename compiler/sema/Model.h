@@ -124,7 +124,9 @@ struct DeclaredUnit {
 };
 
 struct Param {
-  std::string name;
+  std::string name;   // m[2] for a member of a family
+  std::string family; // m for a member of a family, else empty
+  std::vector<long> indices;
   Location location;
   double value = 0;
   DimInfo dim;

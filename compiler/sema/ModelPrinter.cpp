@@ -149,10 +149,19 @@ private:
       out += ']';
       return;
     }
-    case ExprKind::Component:
+    case ExprKind::Component: {
+      // .x, .y, .z of a 2- or 3-vector; otherwise the entry counted from 1.
+      const Shape &of = e.children[0]->shape;
       print(*e.children[0], kPostfix);
-      out += e.index == 0 ? ".x" : e.index == 1 ? ".y" : ".z";
+      if (of.isMatrix())
+        out += "[" + std::to_string(e.index / of.cols + 1) + ", " +
+               std::to_string(e.index % of.cols + 1) + "]";
+      else if (of.rows <= 3)
+        out += e.index == 0 ? ".x" : e.index == 1 ? ".y" : ".z";
+      else
+        out += "[" + std::to_string(e.index + 1) + "]";
       return;
+    }
     case ExprKind::Derivative:
       print(*e.children[0], kPostfix);
       out += '\'';

@@ -44,6 +44,13 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
                               : nullptr;
   const Symbol *symbol = indexedSymbol(base, env);
   if (symbol == nullptr || !symbol->family) {
+    // An entry of a vector or matrix, unless the bracket is a misplaced
+    // unit (`l [m]`) or the name is unknown.
+    bool unit = index.indices.size() == 1 && looksLikeUnit(*index.indices[0]) &&
+                !namesInScope(*index.indices[0], env);
+    bool unknown = base != nullptr && symbol == nullptr && !namesInScope(*base, env);
+    if (!unit && !unknown)
+      return resolveEntry(index, env);
     reportNotAFamily(index, base, symbol, env);
     return nullptr;
   }
@@ -109,6 +116,32 @@ void Resolver::reportNotAFamily(const ast::Index &index, const ast::Name *base,
   diagnostics_.error(index.location,
                      "only an indexed family can be indexed ('" + formatExpr(*index.operand) +
                          "' is not one); use .x, .y, .z for the components of a vector");
+}
+
+// True when some name in e is a symbol, an index or a def parameter in env
+// (`v[m]` with a param m is an entry, not a unit).
+bool Resolver::namesInScope(const ast::Expr &e, const Env &env) const {
+  switch (e.kind) {
+  case ast::ExprKind::Name: {
+    const std::string &name = static_cast<const ast::Name &>(e).name;
+    for (const auto &[index, value] : env.indices)
+      if (index == name)
+        return true;
+    for (const auto &[arg, value] : env.args)
+      if (arg == name)
+        return true;
+    return env.modelNames && symbols.count(name) > 0;
+  }
+  case ast::ExprKind::Mul:
+    for (const auto &f : static_cast<const ast::Mul &>(e).factors)
+      if (namesInScope(*f.value, env))
+        return true;
+    return false;
+  case ast::ExprKind::Pow:
+    return namesInScope(*static_cast<const ast::Pow &>(e).base, env);
+  default:
+    return false;
+  }
 }
 
 // Every index is resolved (and each error reported) before giving up.

@@ -3,6 +3,7 @@
 // def, a built-in), references to symbols, shadowing of indices, and the
 // "did you mean" suggestion for an unknown name.
 #include "sema/Resolver.h"
+#include "sema/ResolverInternal.h"
 
 #include "support/EditDistance.h"
 
@@ -69,6 +70,8 @@ std::string Resolver::functionSuggestion(const std::string &name, const Env &env
   for (const std::string &builtin : builtinNames())
     closest.consider(builtin);
   closest.consider("sum");
+  closest.consider("omega");
+  closest.consider("omega_body");
   if (env.defs)
     for (const auto &[def, entry] : env.defs->defs)
       closest.consider(def);
@@ -232,6 +235,11 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
     if (!ok)
       return nullptr;
     return resolveBuiltin(*builtin, call, std::move(args));
+  }
+  if (isFrameFunction(call.callee)) {
+    if (!ok)
+      return nullptr;
+    return resolveAngularVelocity(call, std::move(args));
   }
   if (call.callee == "sum") {
     diagnostics_.error(call.location, "sum takes an index and a range: sum(i in 1..n, expr)");

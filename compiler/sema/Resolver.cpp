@@ -82,6 +82,10 @@ ExprRef Resolver::resolve(const ast::Expr &expr, const Env &env) {
     return resolveComponent(static_cast<const ast::Component &>(expr), env);
   case ast::ExprKind::Index:
     return resolveIndex(static_cast<const ast::Index &>(expr), env);
+  case ast::ExprKind::Colon:
+    diagnostics_.error(expr.location,
+                       "':' stands for a whole row or column and can only be an index");
+    return nullptr;
   }
   internalError("unhandled expression kind in resolver");
 }

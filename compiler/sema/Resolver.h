@@ -103,6 +103,15 @@ private:
   void reportNotAFamily(const ast::Index &index, const ast::Name *base, const Symbol *symbol,
                         const Env &env);
   std::optional<std::vector<long>> resolveIndices(const ast::Index &index, const Env &env);
+  // Entries, rows and columns of vectors and matrices (ResolveEntries.cpp).
+  ExprRef resolveEntry(const ast::Index &index, const Env &env);
+  std::optional<long> entryIndex(const ast::Index &index, size_t which, long size, const Env &env,
+                                 const Shape &shape);
+  ExprRef entry(const ExprRef &value, int flat, Location loc);
+  bool namesInScope(const ast::Expr &e, const Env &env) const;
+  // omega(R) and omega_body(R) (ResolveFrames.cpp).
+  ExprRef resolveAngularVelocity(const ast::Call &call, std::vector<ExprRef> args);
+  bool checkRotationArgument(const ast::Call &call, const std::vector<ExprRef> &args);
   ExprRef resolveSum(const ast::SumOver &sum, const Env &env);
 
   // Built-in functions (ResolveBuiltins.cpp).

@@ -27,4 +27,7 @@ std::string describeDimension(const DimInfo &d);
 // unit symbol: `[1/s]` written after something that is not a number.
 bool looksLikeUnit(const ast::Expr &e);
 
+// omega and omega_body: built in, but not reserved (ResolveFrames.cpp).
+bool isFrameFunction(const std::string &name);
+
 } // namespace mech::sema

@@ -18,6 +18,7 @@ struct Assignment {
   std::vector<long> indices; // of an indexed name
   int primes = 0;
   double value = 0;
+  std::vector<double> values; // a list `[1, 2, 3]`, where lists are allowed
   DimInfo dim;
   Location location;
 };
@@ -27,9 +28,11 @@ struct Assignment {
 // the values. Returns nullopt after reporting errors.
 // `shown`, when given, is the option's whole text, which diagnostics echo
 // (text is then that text with the parts not parsed here blanked out).
+// With `allowLists` a value may be a list of numbers of one dimension, for a
+// family (`--set "m=[1, 2, 3]"`).
 std::optional<std::vector<Assignment>>
 parseAssignments(Compilation &compilation, const std::string &origin, const std::string &text,
-                 const CheckedModel *model, const std::string &shown = "");
+                 const CheckedModel *model, const std::string &shown = "", bool allowLists = false);
 
 // Turns --set assignments into overrides for analysis.
 std::vector<ParamOverride> toOverrides(const std::vector<Assignment> &assignments);

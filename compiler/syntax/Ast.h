@@ -29,7 +29,8 @@ namespace mech::ast {
   X(Pow)                                                                                           \
   X(Prime)                                                                                         \
   X(Component)                                                                                     \
-  X(Index)
+  X(Index)                                                                                         \
+  X(Colon)
 
 enum class ExprKind {
 #define MECH_AST_ENUM(name) name,
@@ -153,11 +154,17 @@ struct Component : Expr {
       : Expr(ExprKind::Component, loc), operand(std::move(o)), component(std::move(c)) {}
 };
 
-// operand[i, j]: an element of an indexed family, or a misplaced unit.
+// operand[i, j]: a member of an indexed family, an entry, row or column of
+// a vector or matrix (counted from 1), or a misplaced unit.
 struct Index : Expr {
   ExprPtr operand;
   std::vector<ExprPtr> indices;
   Index(Location loc, ExprPtr o) : Expr(ExprKind::Index, loc), operand(std::move(o)) {}
+};
+
+// `:` as an index: the whole row or column (W[:, 2]).
+struct Colon : Expr {
+  explicit Colon(Location loc) : Expr(ExprKind::Colon, loc) {}
 };
 
 // ---------------------------------------------------------------------------
@@ -170,9 +177,17 @@ struct DeclName {
   std::vector<ExprPtr> indices;
 };
 
+struct Range {
+  ExprPtr from, to;
+};
+
+// param m = 2; a family param m[k in 1..n] = e(k) or c[1..3] = [10, 20, 30].
 struct ParamItem {
   std::string name;
   Location location;
+  std::optional<std::string> familyIndex; // k in m[k in 1..n]
+  Location familyIndexLocation;
+  std::optional<Range> family;
   std::optional<Unit> unit;
   ExprPtr value;
 };
@@ -188,10 +203,6 @@ struct InputItem {
 };
 struct InputDecl {
   std::vector<InputItem> items;
-};
-
-struct Range {
-  ExprPtr from, to;
 };
 
 struct CoordItem {

@@ -220,7 +220,9 @@ ExprPtr AstBuilder::postfix(P::PostfixContext *ctx) {
       value = measured(std::move(node));
     } else if (auto *index = dynamic_cast<P::IndexOpContext *>(op)) {
       auto node = std::make_unique<Index>(loc, std::move(value));
-      node->indices = exprs(index->expr());
+      for (P::IndexItemContext *item : index->indexItem())
+        node->indices.push_back(item->COLON() ? std::make_unique<Colon>(at(item))
+                                              : expr(item->expr()));
       value = measured(std::move(node));
     }
   }
@@ -440,9 +442,19 @@ ParamDecl AstBuilder::paramDecl(P::ParamDeclContext *c) {
     ParamItem p;
     p.name = name(item->name());
     p.location = at(item->name());
+    std::vector<P::ExprContext *> e = item->expr();
+    // A family, `param m[k in a..b] = e`: the bounds are the first two
+    // expressions, the value the last.
+    if (item->RANGE()) {
+      if (item->indexName()) {
+        p.familyIndex = name(item->indexName()->name());
+        p.familyIndexLocation = at(item->indexName());
+      }
+      p.family = Range{expr(e[0]), expr(e[1])};
+    }
     if (item->unit())
       p.unit = unit(item->unit());
-    p.value = expr(item->expr());
+    p.value = expr(e.back());
     node.items.push_back(std::move(p));
   }
   return node;

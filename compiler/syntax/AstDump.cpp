@@ -36,6 +36,7 @@ public:
     }
     case ExprKind::Time:
     case ExprKind::Pi:
+    case ExprKind::Colon:
       line(depth, head, e.location);
       return;
     case ExprKind::Name:
@@ -137,6 +138,10 @@ public:
           if constexpr (std::is_same_v<T, ParamDecl>) {
             for (const ParamItem &p : n.items) {
               line(depth, "Param " + p.name, p.location);
+              if (p.familyIndex)
+                line(depth + 1, "family index " + *p.familyIndex, p.familyIndexLocation);
+              if (p.family)
+                range(*p.family, depth + 1);
               unit(p.unit, depth + 1);
               expr(*p.value, depth + 1, "value");
             }

@@ -72,6 +72,9 @@ private:
     case ExprKind::Pi:
       out += "pi";
       return;
+    case ExprKind::Colon:
+      out += ':';
+      return;
     case ExprKind::Name:
       out += static_cast<const Name &>(e).name;
       return;
@@ -215,7 +218,10 @@ std::string paramText(const ParamDecl &d) {
   std::string s = "param ";
   for (size_t i = 0; i < d.items.size(); ++i) {
     const ParamItem &p = d.items[i];
-    s += (i > 0 ? ", " : "") + p.name + unitSuffix(p.unit) + " = " + formatExpr(*p.value);
+    s += (i > 0 ? ", " : "") + p.name;
+    if (p.family)
+      s += "[" + (p.familyIndex ? *p.familyIndex + " in " : std::string()) + range(*p.family) + "]";
+    s += unitSuffix(p.unit) + " = " + formatExpr(*p.value);
   }
   return s;
 }
