@@ -119,9 +119,11 @@ public:
       loc.line = static_cast<int>(line);
       loc.column = static_cast<int>(column) + 1;
     }
-    // One error per position: ANTLR's recovery may report the same spot again.
-    if (loc.line == lastLine_ && loc.column == lastColumn_)
+    // One error per line: ANTLR's recovery may report the same spot again,
+    // or the rest of a line it could not make sense of (`param input = 2`).
+    if (loc.line == lastLine_ && loc.file == lastFile_)
       return;
+    lastFile_ = loc.file;
     lastLine_ = loc.line, lastColumn_ = loc.column;
     std::string message =
         offending ? "unexpected " + describeToken(offending) : std::string("syntax error");
@@ -139,6 +141,7 @@ private:
   const SourceFile &source_;
   Diagnostics &diagnostics_;
   int lastLine_ = -1, lastColumn_ = -1;
+  const SourceFile *lastFile_ = nullptr;
 };
 
 // Everything one parse needs, kept alive together.
