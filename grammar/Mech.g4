@@ -35,7 +35,7 @@ forceDecl       : FORCE expr AT expr ;
 torqueDecl      : TORQUE expr ON expr ;
 generalizedDecl : GENERALIZED expr ON expr ;
 particleDecl    : PARTICLE declName MASS expr AT expr ;
-bodyDecl        : BODY declName MASS expr AT expr (ANGLE expr | ROTATION expr) INERTIA expr ;
+bodyDecl        : BODY declName MASS expr AT expr (ANGLE expr | ROTATION expr) INERTIA expr (ABOUT expr)? ;
 gravityDecl     : GRAVITY expr ;
 springDecl      : SPRING expr BETWEEN expr AND expr (REST expr)? ;
 constraintDecl  : CONSTRAINT (declName COLON)? expr EQ expr ;
@@ -80,7 +80,7 @@ unitExpr   : unitFactor ((STAR | SLASH) unitFactor)* ;
 unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUMBER)? ;
 
 name
-    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | BETWEEN | AND | REST | ON | IN ;
+    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | BETWEEN | AND | REST | ON | IN ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -111,6 +111,7 @@ AT       : 'at' ;
 ANGLE    : 'angle' ;
 ROTATION : 'rotation' ;
 INERTIA  : 'inertia' ;
+ABOUT    : 'about' ;
 BETWEEN  : 'between' ;
 AND      : 'and' ;
 REST     : 'rest' ;

@@ -4,6 +4,7 @@
 // the solution and with the model's own values.
 #include "mechanics/Admissibility.h"
 
+#include "mechanics/BodyInertia.h"
 #include "mechanics/Kernels.h"
 #include "symbolic/Diff.h"
 #include "symbolic/Program.h"
@@ -33,7 +34,7 @@ std::vector<Use> uses(const sema::CheckedModel &model, Lowering &lowering) {
   for (const sema::Body &b : model.bodies) {
     result.push_back(
         {{lowering.scalar(b.mass)}, "the mass of body '" + b.name + "'", b.mass->dim, b.location});
-    Tensor inertia = lowering.lower(b.inertia);
+    Tensor inertia = *centroidalInertia(lowering, b);
     result.push_back({inertia.v,
                       std::string(inertia.isScalar() ? "the moment of inertia"
                                                      : "the smallest principal moment of inertia") +

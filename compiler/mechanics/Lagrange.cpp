@@ -3,6 +3,8 @@
 // with accelerations dropped, so the cost stays proportional to the DAG.
 #include "mechanics/Lagrange.h"
 
+#include "mechanics/BodyInertia.h"
+
 #include "mechanics/IntegrableConstraints.h"
 
 #include "symbolic/Diff.h"
@@ -113,12 +115,12 @@ bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics)
 // The kinetic energy of a rigid body's rotation about its centre:
 // 1/2 omega' I omega in the planar case, with the body-frame angular
 // velocity from the skew matrix R^T R' in space.
-Expr rotationalEnergy(sym::Context &c, Lowering &lower, const sema::Body &b) {
+Expr rotationalEnergy(sym::Context &c, Lowering &lower, const sema::Body &b, const Tensor &I) {
   if (b.planar) {
     Expr omega = lower.timeDerivative()(lower.scalar(b.orientation));
-    return half(c) * lower.scalar(b.inertia) * omega * omega;
+    return half(c) * I.v[0] * omega * omega;
   }
-  Tensor R = lower.lower(b.orientation), I = lower.lower(b.inertia);
+  Tensor R = lower.lower(b.orientation);
   Tensor Rd = derivative(lower.timeDerivative(), R);
   auto entry = [&](const Tensor &m, int i, int j) { return m.v[static_cast<size_t>(i * 3 + j)]; };
   auto skew = [&](int i, int j) {
@@ -135,8 +137,10 @@ Expr rotationalEnergy(sym::Context &c, Lowering &lower, const sema::Body &b) {
   return half(c) * c.add(terms);
 }
 
-// T: the model's kinetic terms, then its particles' and bodies'.
-Expr kineticEnergy(const sema::CheckedModel &model, Lowering &lower) {
+// T: the model's kinetic terms, then its particles' and bodies'; nullopt
+// after a body's inertia was given about a point not fixed in it.
+std::optional<Expr> kineticEnergy(const sema::CheckedModel &model, Lowering &lower,
+                                  Diagnostics &diagnostics) {
   sym::Context &c = lower.context();
   std::vector<Expr> kinetic;
   for (const sema::Term &term : model.kinetic)
@@ -149,7 +153,10 @@ Expr kineticEnergy(const sema::CheckedModel &model, Lowering &lower) {
     Tensor v = derivative(lower.timeDerivative(), lower.lower(b.position));
     Expr mass = lower.scalar(b.mass);
     kinetic.push_back(half(c) * mass * dot(c, v, v));
-    kinetic.push_back(rotationalEnergy(c, lower, b));
+    std::optional<Tensor> inertia = centroidalInertia(lower, b, &diagnostics);
+    if (!inertia)
+      return std::nullopt;
+    kinetic.push_back(rotationalEnergy(c, lower, b, *inertia));
   }
   return c.add(kinetic);
 }
@@ -310,7 +317,10 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     eq.coordinateDims.push_back(coord.dim);
   }
 
-  eq.T = kineticEnergy(model, lower);
+  std::optional<Expr> T = kineticEnergy(model, lower, diagnostics);
+  if (!T)
+    return std::nullopt;
+  eq.T = *T;
   eq.V = potentialEnergy(model, lower);
   std::vector<Expr> dissipation;
   for (const sema::Term &term : model.dissipation)

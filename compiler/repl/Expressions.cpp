@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <unordered_set>
 
 namespace mech::repl {
@@ -330,11 +331,13 @@ private:
     return static_cast<long>(value->v[0]->num.rational().num());
   }
 
+  static constexpr long kWhole = std::numeric_limits<long>::min();
+
   std::optional<Tensor> index(const ast::Index &ix) {
-    std::vector<long> at; // 0 stands for ':', the whole row or column
+    std::vector<long> at; // kWhole stands for ':', the whole row or column
     for (const ast::ExprPtr &e : ix.indices) {
       if (e->kind == ast::ExprKind::Colon) {
-        at.push_back(0);
+        at.push_back(kWhole);
         continue;
       }
       auto k = integer(*e);
@@ -364,7 +367,13 @@ private:
     if (value.isScalar())
       return fail(loc, "a scalar has no entries");
     long rows = value.rows, cols = value.cols;
-    std::array<long, 2> at{given.empty() ? -1 : given[0], given.size() > 1 ? given[1] : 0};
+    // From here 0 is ':' and every index a user wrote is at least 1.
+    auto axis = [&](size_t i) -> long {
+      if (i >= given.size())
+        return i == 1 ? 0 : -1;
+      return given[i] == kWhole ? 0 : given[i] < 1 ? -1 : given[i];
+    };
+    std::array<long, 2> at{axis(0), axis(1)};
     auto outside = [&](long k, long size) { return k < 0 || k > size; };
     bool fits = cols == 0 ? given.size() == 1 && !outside(at[0], rows)
                           : given.size() <= 2 && !outside(at[0], rows) && !outside(at[1], cols);

@@ -31,7 +31,8 @@ void Analyzer::checkDecl(const ast::BodyDecl &b, const Instance &instance) {
   ExprRef mass = resolve(*b.mass, instance), position = resolve(*b.position, instance);
   ExprRef orientation = resolve(*b.orientation, instance);
   ExprRef inertia = resolve(*b.inertia, instance);
-  if (!mass || !position || !orientation || !inertia)
+  ExprRef about = b.about ? resolve(*b.about, instance) : nullptr;
+  if (!mass || !position || !orientation || !inertia || (b.about && !about))
     return;
   bool planar = b.kind == ast::BodyKind::Planar;
   bool ok = expectShape(mass, b.mass->location, "a mass", isScalar, "a scalar");
@@ -43,7 +44,11 @@ void Analyzer::checkDecl(const ast::BodyDecl &b, const Instance &instance) {
                      "a scalar") &&
          ok;
     ok = expectShape(inertia, b.inertia->location, "the inertia of a planar body", isScalar,
-                     "a scalar (the moment of inertia about the centre of mass)") &&
+                     b.about ? "a scalar (the moment of inertia about the point)"
+                             : "a scalar (the moment of inertia about the centre of mass)") &&
+         ok;
+    ok = (!about || expectShape(about, b.about->location, "the point of a planar body's inertia",
+                                isVector, "a 2-vector (a point, as its position)")) &&
          ok;
   } else {
     ok = expectShape(position, b.position->location, "the position of a spatial body", is3Vector,
@@ -54,6 +59,9 @@ void Analyzer::checkDecl(const ast::BodyDecl &b, const Instance &instance) {
          ok;
     ok = expectShape(inertia, b.inertia->location, "the inertia of a spatial body", is3x3,
                      "a 3x3 tensor") &&
+         ok;
+    ok = (!about || expectShape(about, b.about->location, "the point of a spatial body's inertia",
+                                is3Vector, "a 3-vector (a point, as its position)")) &&
          ok;
   }
   if (!ok)
@@ -69,13 +77,24 @@ void Analyzer::checkDecl(const ast::BodyDecl &b, const Instance &instance) {
   ok = expectDimension(inertia, b.inertia->location, "the inertia", inertiaDim,
                        "a moment of inertia") &&
        ok;
+  if (about) {
+    ok = expectDimension(about, b.about->location, "the point", Dimension::length(), "a length") &&
+         ok;
+    ok = ok && expectOrder(about, b.about->location, "the point of a body's inertia", 0);
+    if (ok && !(about->shape == position->shape)) {
+      diagnostics_.error(b.about->location, "the point is " + about->shape.toString() +
+                                                " and the body's position " +
+                                                position->shape.toString());
+      ok = false;
+    }
+  }
   for (const auto &[value, loc] :
        {std::pair{mass, b.mass->location}, std::pair{position, b.position->location},
         std::pair{orientation, b.orientation->location}, std::pair{inertia, b.inertia->location}})
     ok = ok && expectOrder(value, loc, "a body's mass, position, orientation or inertia", 0);
   if (ok)
-    model_->bodies.push_back(
-        {instance.name, instance.decl->location, planar, mass, position, orientation, inertia});
+    model_->bodies.push_back({instance.name, instance.decl->location, planar, mass, position,
+                              orientation, inertia, about});
 }
 
 void Analyzer::checkDecl(const ast::GravityDecl &g, const Instance &instance) {

@@ -194,6 +194,10 @@ struct Body {
   ExprRef mass, position;
   ExprRef orientation; // planar: angle; spatial: rotation matrix body -> world
   ExprRef inertia;     // planar: scalar J; spatial: 3x3 tensor in body axes
+  // The point (world components) the inertia is given about, fixed in the
+  // body; null when it is given about the centre of mass. The mechanics
+  // layer shifts it to the centre (mechanics/BodyInertia).
+  ExprRef about;
 };
 
 struct Gravity {

@@ -250,7 +250,7 @@ std::string dumpModel(const CheckedModel &model) {
   for (const Body &b : model.bodies)
     line("body " + b.name + " mass " + expr(b.mass) + " at " + expr(b.position) +
          (b.planar ? " angle " : " rotation ") + expr(b.orientation) + " inertia " +
-         expr(b.inertia));
+         expr(b.inertia) + (b.about ? " about " + expr(b.about) : ""));
   for (const Gravity &g : model.gravity)
     line("gravity " + expr(g.acceleration));
   for (const Spring &s : model.springs)

@@ -260,6 +260,7 @@ struct BodyDecl {
   ExprPtr mass, position;
   ExprPtr orientation; // angle (planar) or rotation matrix (spatial)
   ExprPtr inertia;
+  ExprPtr about; // the point the inertia is given about; null: the centre of mass
 };
 struct GravityDecl {
   ExprPtr acceleration;

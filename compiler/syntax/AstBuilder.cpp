@@ -532,6 +532,8 @@ BodyDecl AstBuilder::bodyDecl(P::BodyDeclContext *c) {
   node.position = expr(c->expr(1));
   node.orientation = expr(c->expr(2));
   node.inertia = expr(c->expr(3));
+  if (c->ABOUT())
+    node.about = expr(c->expr(4));
   return node;
 }
 

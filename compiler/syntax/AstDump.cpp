@@ -198,6 +198,8 @@ public:
             expr(*n.position, depth + 1, "at");
             expr(*n.orientation, depth + 1, n.kind == BodyKind::Planar ? "angle" : "rotation");
             expr(*n.inertia, depth + 1, "inertia");
+            if (n.about)
+              expr(*n.about, depth + 1, "about");
           } else if constexpr (std::is_same_v<T, GravityDecl>) {
             line(depth, "Gravity", loc);
             expr(*n.acceleration, depth + 1);

@@ -325,7 +325,8 @@ private:
             return "body " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
                    formatExpr(*node.position) +
                    (node.kind == BodyKind::Planar ? " angle " : " rotation ") +
-                   formatExpr(*node.orientation) + " inertia " + formatExpr(*node.inertia);
+                   formatExpr(*node.orientation) + " inertia " + formatExpr(*node.inertia) +
+                   (node.about ? " about " + formatExpr(*node.about) : "");
           } else if constexpr (std::is_same_v<T, GravityDecl>) {
             return "gravity " + formatExpr(*node.acceleration);
           } else if constexpr (std::is_same_v<T, SpringDecl>) {
