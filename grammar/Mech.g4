@@ -5,7 +5,7 @@
 grammar Mech;
 
 file        : (importDecl | defDecl | SEMI)* (modelDecl (importDecl | defDecl | SEMI)*)* EOF ;
-importDecl  : IMPORT STRING ;
+importDecl  : IMPORT STRING (AS name)? ;
 // Entry points for text that is not a whole file (command line, REPL).
 standaloneExpr  : expr EOF ;
 standaloneDecls : decl* EOF ;
@@ -68,7 +68,7 @@ primary
     | TIME                                                           # timePrimary
     | PI                                                             # piPrimary
     | name LPAREN indexName IN expr RANGE expr COMMA expr RPAREN     # sumPrimary
-    | name LPAREN (expr (COMMA expr)*)? RPAREN                       # callPrimary
+    | name (DOT name)? LPAREN (expr (COMMA expr)*)? RPAREN           # callPrimary
     | name                                                           # namePrimary
     | LPAREN expr RPAREN                                             # parenPrimary
     | LBRACK expr (COMMA expr)* RBRACK                               # vectorPrimary
@@ -80,7 +80,7 @@ unitExpr   : unitFactor ((STAR | SLASH) unitFactor)* ;
 unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUMBER)? ;
 
 name
-    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | BETWEEN | AND | REST | ON | IN ;
+    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | IN ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -112,6 +112,7 @@ ANGLE    : 'angle' ;
 ROTATION : 'rotation' ;
 INERTIA  : 'inertia' ;
 ABOUT    : 'about' ;
+AS       : 'as' ;
 BETWEEN  : 'between' ;
 AND      : 'and' ;
 REST     : 'rest' ;

@@ -1,6 +1,9 @@
 // The session's lazily computed stages (driver/Session.h).
 #include "driver/Session.h"
 
+#include "support/ListItems.h"
+#include "support/NumberText.h"
+
 #include "mechanics/Lagrange.h"
 #include "syntax/Printer.h"
 
@@ -82,8 +85,62 @@ bool Session::derive() {
   return loaded_->derivation.has_value();
 }
 
+// The settings after a :set, as one text naming every param set so far by
+// its value (plain numbers are SI): a later setting of a family then wins
+// over an earlier one of a member, as it does in a session, while one text
+// keeps the rule that a member named explicitly wins over its family.
+std::vector<std::string> Session::settledSettings(const sema::CheckedModel &model) {
+  std::string text;
+  for (const sema::Param &p : model.params)
+    if (p.overridden)
+      text += (text.empty() ? "" : ", ") + p.name + " = " + shortestNumber(p.value);
+  if (text.empty())
+    return {};
+  return {text};
+}
+
+namespace {
+
+// The name an assignment `m[2] = 3` sets, without blanks.
+std::string assignedName(const std::string &item) {
+  std::string name;
+  for (char c : item.substr(0, item.find('=')))
+    if (c != ' ' && c != '\t')
+      name += c;
+  return name;
+}
+
+// The earlier settings without the assignments a new text sets again (the
+// family m covers m[2] too), so that in a session the later value wins.
+std::vector<std::string> withoutCovered(const std::vector<std::string> &settings,
+                                        const std::string &text) {
+  std::vector<std::string> names;
+  for (const ListItem &item : splitListItems(text))
+    names.push_back(assignedName(text.substr(item.begin, item.end - item.begin)));
+  auto covered = [&](const std::string &name) {
+    for (const std::string &n : names)
+      if (name == n || (n.find('[') == std::string::npos && name.rfind(n + "[", 0) == 0))
+        return true;
+    return false;
+  };
+  std::vector<std::string> kept;
+  for (const std::string &setting : settings) {
+    std::string rest;
+    for (const ListItem &item : splitListItems(setting)) {
+      std::string assignment = setting.substr(item.begin, item.end - item.begin);
+      if (!covered(assignedName(assignment)))
+        rest += (rest.empty() ? "" : ",") + assignment;
+    }
+    if (!rest.empty())
+      kept.push_back(rest);
+  }
+  return kept;
+}
+
+} // namespace
+
 std::optional<Session::SetOutcome> Session::set(const std::string &text) {
-  std::vector<std::string> settings = settings_;
+  std::vector<std::string> settings = withoutCovered(settings_, text);
   settings.push_back(text);
   loaded();
   std::unique_ptr<LoadedModel> next = check(settings);
@@ -98,7 +155,7 @@ std::optional<Session::SetOutcome> Session::set(const std::string &text) {
   for (size_t i = 0; sameStructure && i < current.params.size(); ++i)
     sameStructure =
         !current.params[i].structural || current.params[i].value == checkedNext.params[i].value;
-  settings_ = std::move(settings);
+  settings_ = settledSettings(checkedNext);
   SetOutcome outcome;
   if (!sameStructure) {
     outcome.rederived = true;

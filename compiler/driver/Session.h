@@ -46,6 +46,7 @@ public:
   const std::string &file() const { return file_; }
   const std::string &name() const { return name_; }
   const std::vector<std::string> &settings() const { return settings_; }
+  static std::vector<std::string> settledSettings(const sema::CheckedModel &model);
   const sema::SearchPath &searchPath() const { return searchPath_; }
 
   // Whether a model checked; the loaded model (also when it did not, for

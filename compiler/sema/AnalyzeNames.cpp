@@ -34,7 +34,12 @@ bool Analyzer::reservedName(const std::string &name, Location loc) {
     return true;
   }
   if (modelScope_.defs.count(name)) {
-    Diagnostic &d = diagnostics_.error(loc, "'" + name + "' is already a def");
+    const ast::ImportDecl *import = modelScope_.defs.at(name).import;
+    std::string hint = import ? ", imported from " + import->path +
+                                    "; import it under a name (import \"" + import->path +
+                                    "\" as N) and call N." + name + "(...)"
+                              : "";
+    Diagnostic &d = diagnostics_.error(loc, "'" + name + "' is already a def" + hint);
     Diagnostics::addNote(d, modelScope_.defs.at(name).decl->location, "the def is here");
     return true;
   }
@@ -188,8 +193,8 @@ private:
           closest.consider(builtin);
         for (const auto &[name, entry] : scope_.defs)
           closest.consider(name);
-        diagnostics_.error(c.calleeLocation,
-                           "unknown function '" + c.callee + "'" + closest.hint());
+        diagnostics_.error(c.calleeLocation, "unknown function '" + c.callee + "'" +
+                                                 renamedNote(c.callee) + closest.hint());
       }
       for (const auto &arg : c.args)
         walk(*arg);

@@ -3,6 +3,7 @@
 // (--set, the REPL); a coordinate's unit (coherent SI only) and the members
 // of a coordinate family.
 #include "sema/AnalyzerInternal.h"
+#include "sema/ResolverInternal.h"
 
 #include "sema/Units.h"
 #include "syntax/Printer.h"
@@ -96,10 +97,7 @@ void Analyzer::declareParamFamily(const ast::ParamItem &item) {
     return;
   }
   long count = bounds->second - bounds->first + 1;
-  Env env = baseEnv({});
-  env.declaringKeyword = "param";
-  env.declaringName = item.name;
-  env.declaringValue = item.value.get();
+  Env env = baseEnv({}); // no hint on misplaced units: it would drop the family's range
   // A list gives one value per member, resolved one by one (a list may be
   // longer than the 2- and 3-vectors of geometry).
   std::vector<ExprRef> values;
@@ -108,29 +106,47 @@ void Analyzer::declareParamFamily(const ast::ParamItem &item) {
   } else if (item.value->kind == ast::ExprKind::Vector) {
     auto &list = static_cast<const ast::Vector &>(*item.value);
     if (static_cast<long>(list.elements.size()) != count) {
+      // The members are still declared (value 0), so that their uses are
+      // not reported as unknown names too.
       diagnostics_.error(item.value->location,
                          "the family '" + item.name + "' has " + std::to_string(count) +
                              " members, the list gives " + std::to_string(list.elements.size()) +
                              " values");
-      return;
+      values.assign(static_cast<size_t>(count), nullptr);
+    } else {
+      for (const ast::ExprPtr &element : list.elements)
+        values.push_back(resolver_.resolve(*element, env));
     }
-    for (const ast::ExprPtr &element : list.elements)
-      values.push_back(resolver_.resolve(*element, env));
   } else {
     values.assign(static_cast<size_t>(count), resolver_.resolve(*item.value, env));
   }
+  // After one report the remaining members are declared with value 0 and
+  // no report of their own.
+  bool failed = false;
   for (long i = bounds->first; i <= bounds->second; ++i) {
     ExprRef value;
-    if (item.familyIndex) {
+    if (failed) {
+      value = nullptr;
+    } else if (item.familyIndex) {
       env.indices = {{*item.familyIndex, i}};
       value = resolver_.resolve(*item.value, env);
     } else {
       value = values[static_cast<size_t>(i - bounds->first)];
     }
     int errorsBefore = diagnostics_.errorCount();
+    if (value && !item.unit && i > bounds->first) {
+      const DimInfo &previous = model_->params.back().dim;
+      if (previous.isKnown() && value->dim.isKnown() &&
+          !(previous.dimension == value->dim.dimension)) {
+        diagnostics_.error(value->location,
+                           "the members of '" + item.name +
+                               "' must have one dimension: " + describeDimension(previous) +
+                               " and " + describeDimension(value->dim));
+        value = nullptr;
+      }
+    }
     addParam(item, memberName(item.name, {i}), {i}, value, i - bounds->first, count);
-    if (diagnostics_.errorCount() > errorsBefore)
-      return; // one report for the family, not one per member
+    failed = failed || diagnostics_.errorCount() > errorsBefore;
   }
 }
 

@@ -194,8 +194,10 @@ void Compilation::resolveImports(LoadedFile &file) {
 
 void Compilation::buildScope(LoadedFile &file) {
   std::map<std::string, std::string> origin; // def name -> file it comes from
+  // A def is known by its name, or as I.name when its file is imported as I.
   auto addDef = [&](const ast::DefDecl &def, const FileScope *scope, const std::string &from,
-                    Location where) {
+                    Location where, const ast::ImportDecl *import) {
+    std::string key = import && import->alias ? *import->alias + "." + def.name : def.name;
     if (findBuiltin(def.name) || def.name == "sum") {
       if (scope == &file.scope)
         diagnostics_.error(def.location, "'" + def.name +
@@ -203,23 +205,26 @@ void Compilation::buildScope(LoadedFile &file) {
                                              "be redefined");
       return;
     }
-    auto existing = file.scope.defs.find(def.name);
+    auto existing = file.scope.defs.find(key);
     if (existing != file.scope.defs.end()) {
       if (existing->second.decl == &def)
         return;
-      std::string message = "def '" + def.name + "' is defined twice";
-      if (origin[def.name] != from)
-        message += " (in " + origin[def.name] + " and in " + from + ")";
+      std::string message = "def '" + key + "' is defined twice";
+      if (origin[key] != from)
+        message += " (in " + origin[key] + " and in " + from + ")";
       Diagnostic &d = diagnostics_.error(where, message);
       Diagnostics::addNote(d, existing->second.decl->location, "the other definition is here");
+      if (import && !import->alias)
+        d.message += "; import one of the files under a name (import \"" + import->path +
+                     "\" as N) and call N." + def.name + "(...)";
       return;
     }
-    file.scope.defs[def.name] = {&def, scope, false};
-    origin[def.name] = from;
+    file.scope.defs[key] = {&def, scope, false, import && !import->alias ? import : nullptr};
+    origin[key] = from;
   };
   for (const ast::TopItem &item : file.ast->items)
     if (auto *def = std::get_if<ast::DefDecl>(&item.node))
-      addDef(*def, &file.scope, file.path, def->location);
+      addDef(*def, &file.scope, file.path, def->location, nullptr);
   for (const ast::TopItem &item : file.ast->items) {
     auto *import = std::get_if<ast::ImportDecl>(&item.node);
     if (import == nullptr)
@@ -233,7 +238,7 @@ void Compilation::buildScope(LoadedFile &file) {
       continue;
     for (const ast::TopItem &other : imported->second->ast->items)
       if (auto *def = std::get_if<ast::DefDecl>(&other.node))
-        addDef(*def, &imported->second->scope, imported->second->path, import->location);
+        addDef(*def, &imported->second->scope, imported->second->path, import->location, import);
   }
 }
 

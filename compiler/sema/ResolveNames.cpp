@@ -63,6 +63,35 @@ std::string Resolver::suggestion(const std::string &name, const Env &env) const 
   return closest.hint();
 }
 
+// The standard library's defs renamed so as not to take the names models
+// give their bodies: a call of an old name says the new one.
+std::string renamedNote(const std::string &callee) {
+  static const std::map<std::string, std::string> renamed = {
+      {"disk", "disk_axis"}, {"ring", "ring_axis"}, {"box", "box_tensor"}};
+  std::string bare = callee.substr(callee.find('.') + 1);
+  auto found = renamed.find(bare);
+  if (found == renamed.end())
+    return "";
+  return " (inertia.mech's '" + bare + "' is now '" + found->second + "')";
+}
+
+namespace {
+
+// For I.f where no file is imported as I.
+std::string namespaceNote(const std::string &callee, const Env &env) {
+  size_t dot = callee.find('.');
+  if (dot == std::string::npos || env.defs == nullptr)
+    return "";
+  std::string prefix = callee.substr(0, dot + 1);
+  for (const auto &[name, entry] : env.defs->defs)
+    if (name.compare(0, prefix.size(), prefix) == 0)
+      return "";
+  return ": no file is imported as '" + callee.substr(0, dot) + "' (import \"file.mech\" as " +
+         callee.substr(0, dot) + ")";
+}
+
+} // namespace
+
 std::string Resolver::functionSuggestion(const std::string &name, const Env &env) const {
   if (diagnostics_.full())
     return "";
@@ -251,8 +280,9 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
                                                 ", not a function (write * for a product)");
     return nullptr;
   }
-  diagnostics_.error(call.calleeLocation, "unknown function '" + call.callee + "'" +
-                                              functionSuggestion(call.callee, env));
+  diagnostics_.error(call.calleeLocation,
+                     "unknown function '" + call.callee + "'" + renamedNote(call.callee) +
+                         namespaceNote(call.callee, env) + functionSuggestion(call.callee, env));
   return nullptr;
 }
 

@@ -27,6 +27,10 @@ std::string describeDimension(const DimInfo &d);
 // unit symbol: `[1/s]` written after something that is not a number.
 bool looksLikeUnit(const ast::Expr &e);
 
+// " (inertia.mech's 'disk' is now 'disk_axis')" for a renamed standard
+// library def, else empty (ResolveNames.cpp).
+std::string renamedNote(const std::string &callee);
+
 // omega and omega_body: built in, but not reserved (ResolveFrames.cpp).
 bool isFrameFunction(const std::string &name);
 

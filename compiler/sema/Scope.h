@@ -16,8 +16,9 @@ struct FileScope;
 
 struct DefEntry {
   const ast::DefDecl *decl = nullptr;
-  const FileScope *scope = nullptr; // where the body's names resolve
-  bool inModel = false;             // a model's own def also sees the model's names
+  const FileScope *scope = nullptr;        // where the body's names resolve
+  bool inModel = false;                    // a model's own def also sees the model's names
+  const ast::ImportDecl *import = nullptr; // the plain import that brought it, if any
 };
 
 // The defs visible in one file: its own and those of the files it imports

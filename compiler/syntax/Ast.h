@@ -85,7 +85,7 @@ struct Name : Expr {
 };
 
 struct Call : Expr {
-  std::string callee;
+  std::string callee; // f, or I.f for a def of a file imported as I
   Location calleeLocation;
   std::vector<ExprPtr> args;
   Call(Location loc, std::string c) : Expr(ExprKind::Call, loc), callee(std::move(c)) {}
@@ -314,9 +314,12 @@ struct Decl {
   Comments comments;
 };
 
+// import "file.mech", or import "file.mech" as I (its defs called I.f(...)).
 struct ImportDecl {
   std::string path; // without the quotes
   Location location;
+  std::optional<std::string> alias;
+  Location aliasLocation;
 };
 
 struct ModelDecl {

@@ -252,8 +252,12 @@ ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
     return measured(std::move(node));
   }
   if (auto *call = dynamic_cast<P::CallPrimaryContext *>(ctx)) {
-    auto node = std::make_unique<Call>(loc, name(call->name()));
-    node->calleeLocation = at(call->name());
+    // I.f(...) calls the def f of the file imported as I.
+    std::string callee = name(call->name(0));
+    if (call->DOT())
+      callee += "." + name(call->name(1));
+    auto node = std::make_unique<Call>(loc, callee);
+    node->calleeLocation = at(call->name(0));
     node->args = exprs(call->expr());
     return measured(std::move(node));
   }
@@ -663,7 +667,12 @@ std::unique_ptr<File> AstBuilder::file(P::FileContext *ctx) {
     if (auto *import = dynamic_cast<P::ImportDeclContext *>(child)) {
       item.comments = takeComments(import);
       std::string text = import->STRING()->getText();
-      ImportDecl node{text.substr(1, text.size() - 2), at(import->STRING()->getSymbol())};
+      ImportDecl node{
+          text.substr(1, text.size() - 2), at(import->STRING()->getSymbol()), std::nullopt, {}};
+      if (import->name()) {
+        node.alias = name(import->name());
+        node.aliasLocation = at(import->name());
+      }
       item.location = at(import->getStart());
       item.node = std::move(node);
     } else if (auto *def = dynamic_cast<P::DefDeclContext *>(child)) {

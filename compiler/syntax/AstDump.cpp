@@ -249,7 +249,9 @@ std::string dumpAst(const File &file, bool withLocations) {
   dumper.line(0, "File", {});
   for (const TopItem &item : file.items) {
     if (auto *import = std::get_if<ImportDecl>(&item.node)) {
-      dumper.line(1, "Import \"" + import->path + "\"", import->location);
+      dumper.line(
+          1, "Import \"" + import->path + "\"" + (import->alias ? " as " + *import->alias : ""),
+          import->location);
     } else if (auto *def = std::get_if<DefDecl>(&item.node)) {
       dumper.def(*def, 1);
     } else if (auto *model = std::get_if<ModelDecl>(&item.node)) {

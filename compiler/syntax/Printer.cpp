@@ -397,7 +397,8 @@ std::string formatFile(const File &file) {
       printer.out += '\n';
     printer.comments(item.comments.leading, 0);
     if (auto *import = std::get_if<ImportDecl>(&item.node)) {
-      printer.out += "import \"" + import->path + "\"";
+      printer.out +=
+          "import \"" + import->path + "\"" + (import->alias ? " as " + *import->alias : "");
     } else if (auto *def = std::get_if<DefDecl>(&item.node)) {
       printer.out += defText(*def);
     } else if (auto *model = std::get_if<ModelDecl>(&item.node)) {

@@ -144,9 +144,9 @@ TEST_CASE("inertia.mech: the parallel- and perpendicular-axis theorems", "[stdli
   std::vector<double> disk =
       letEntries("inertia.mech", params + "  let J = disk_tensor(m, r)", "J");
   CHECK(disk[8] == Approx(disk[0] + disk[4]).epsilon(1e-14));
-  CHECK(disk[8] == Approx(letEntries("inertia.mech", params + "  let I = disk(m, r)", "I")[0]));
+  CHECK(disk[8] == Approx(letEntries("inertia.mech", params + "  let I = disk_axis(m, r)", "I")[0]));
   // A box: I_x = m (b^2 + c^2)/12, ...; zero products of inertia.
-  checkEntries(letEntries("inertia.mech", params + "  let J = box(m, a, b, c)", "J"),
+  checkEntries(letEntries("inertia.mech", params + "  let J = box_tensor(m, a, b, c)", "J"),
                {m * (b * b + c * c) / 12, 0, 0, 0, m * (a * a + c * c) / 12, 0, 0, 0,
                 m * (a * a + b * b) / 12});
   // A cylinder thinner and thinner tends to a rod about its centre: m h^2/12 at r = 0.
@@ -158,5 +158,19 @@ TEST_CASE("inertia.mech: the parallel- and perpendicular-axis theorems", "[stdli
         Approx(2.0 / 3 * m * r * r).epsilon(1e-14));
   CHECK(letEntries("inertia.mech", params + "  let I = solid_sphere(m, r)", "I")[0] ==
         Approx(0.4 * m * r * r).epsilon(1e-14));
+  // The shifts: a rod about its end from its centre (d = l/2 along x); a
+  // box about a corner, written out by hand: I_xx = m((b^2 + c^2)/12 +
+  // (dy^2 + dz^2)), I_xy = -m dx dy with d = (a, b, c)/2.
+  CHECK(letEntries("inertia.mech",
+                   params + "  let I = parallel_axis(rod_center(m, l), m, [l/2, 0])", "I")[0] ==
+        Approx(m * l * l / 3).epsilon(1e-14));
+  double dx = a / 2, dy = b / 2, dz = c / 2;
+  checkEntries(
+      letEntries("inertia.mech",
+                 params + "  let J = parallel_axis_tensor(box_tensor(m, a, b, c), m, [a, b, c]/2)",
+                 "J"),
+      {m * ((b * b + c * c) / 12 + dy * dy + dz * dz), -m * dx * dy, -m * dx * dz, -m * dx * dy,
+       m * ((a * a + c * c) / 12 + dx * dx + dz * dz), -m * dy * dz, -m * dx * dz, -m * dy * dz,
+       m * ((a * a + b * b) / 12 + dx * dx + dy * dy)});
   (void)h;
 }
