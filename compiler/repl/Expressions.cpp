@@ -457,10 +457,38 @@ private:
       return builtinCall(*builtin, call, args);
     if (auto def = scope_.defs.find(f); def != scope_.defs.end())
       return callDef(*def->second, call, std::move(args));
+    if (f == "omega" || f == "omega_body")
+      return angularVelocity(call, args);
     return fail(call.calleeLocation,
                 "unknown function '" + f +
                     "' (the REPL has the language's built-ins and diff, simplify, expand, subs, "
                     "taylor, eval)");
+  }
+
+  // omega(R), omega_body(R): the axial vectors of R'·Rᵀ and Rᵀ·R', as a
+  // model has them (sema/ResolveFrames.cpp).
+  std::optional<Tensor> angularVelocity(const ast::Call &call, const std::vector<Tensor> &args) {
+    if (args.size() != 1)
+      return fail(call.location,
+                  call.callee + " takes 1 argument, " + std::to_string(args.size()) + " given");
+    if (args[0].rows != 3 || args[0].cols != 3)
+      return fail(call.args[0]->location,
+                  call.callee + " expects a 3x3 rotation matrix, found " + shapeName(args[0]));
+    if (!scope_.timeDerivative)
+      return fail(call.location, call.callee + " differentiates along the motion and needs a "
+                                               "model: load one with :load FILE");
+    const Tensor &R = args[0];
+    Tensor rate = map(R, scope_.timeDerivative);
+    bool body = call.callee == "omega_body";
+    auto at = [](const Tensor &m, int i, int j) { return m.v[static_cast<size_t>(i * 3 + j)]; };
+    // W[i][j] = sum_k A[i][k] B[k][j] with A, B = R', Rᵀ (world) or Rᵀ, R' (body).
+    auto skew = [&](int i, int j) {
+      std::vector<Expr> terms;
+      for (int k = 0; k < 3; ++k)
+        terms.push_back(body ? at(R, k, i) * at(rate, k, j) : at(rate, i, k) * at(R, j, k));
+      return c_.add(terms);
+    };
+    return Tensor{3, 0, {skew(2, 1), skew(0, 2), skew(1, 0)}};
   }
 
   // A built-in function: the language's shape rule (sema::builtinShape) and

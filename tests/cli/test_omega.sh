@@ -168,4 +168,13 @@ expect "omega as a let name" 0 "$mech" eval let_name.mech --at "a=0.4, a'=1.5" -
 check_json "the let and the built-in" "o = j['outputs']
 assert o == {'p': 7.5, 'r': 1.5}, o"
 
+# The REPL has them too, on a loaded model's coordinates: the z-x-z body
+# components are Goldstein's, and a constant rotation does not turn.
+printf 'import "spatial.mech"\nsimplify(omega_body(euler_zxz(a, a, a)))\nomega(rot_x(a))\nomega(rot_x(1))\nomega([1, 2])\n' >repl.in
+expect "omega in the repl" 0 "$mech" repl let_name.mech <repl.in
+cp "$work/out" "$work/repl.out"
+contains "repl: world components of rot_x" repl.out "[a', 0, 0]"
+contains "repl: a constant rotation" repl.out "[0, 0, 0]"
+contains "repl: a vector is refused" err "omega expects a 3x3 rotation matrix, found a vector"
+
 finish
