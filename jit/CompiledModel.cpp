@@ -27,7 +27,8 @@ public:
   using Fn = int (*)(double, const double *, const double *, double *);
   std::unique_ptr<Jit> jit;
   Fn massMatrix_ = nullptr, forcing_ = nullptr, rhs_ = nullptr, energy_ = nullptr,
-     outputs_ = nullptr, momentumForce_ = nullptr, multipliers_ = nullptr, constraints_ = nullptr;
+     outputs_ = nullptr, momentumForce_ = nullptr, multipliers_ = nullptr, constraints_ = nullptr,
+     jacobianParts_ = nullptr;
 
   int massMatrix(double t, const double *q, const double *p, double *M) override {
     return massMatrix_(t, q, p, M);
@@ -52,6 +53,9 @@ public:
   }
   int constraints(double t, const double *x, const double *p, double *out) override {
     return constraints_(t, x, p, out);
+  }
+  int jacobianParts(double t, const double *x, const double *p, double *out) override {
+    return jacobianParts_ ? jacobianParts_(t, x, p, out) : mechanics::kStatusKernelNotCompiled;
   }
 };
 
@@ -85,8 +89,8 @@ void embedSignature(llvm::Module &module, const std::string &signature) {
 // the code carries `signature`: nothing in it runs before that. Null with
 // `error` set when it does not link or is not the model's.
 std::unique_ptr<CompiledKernels> linkKernels(std::unique_ptr<Jit> jit, const std::string &object,
-                                             const std::string &signature, bool momentumForce,
-                                             std::string &error) {
+                                             const std::string &signature,
+                                             KernelSelection selection, std::string &error) {
   if (object.empty() || !jit->addObject(object, error))
     return nullptr;
   auto *embedded = static_cast<const char *>(jit->lookup(kSignatureSymbol, error));
@@ -107,7 +111,9 @@ std::unique_ptr<CompiledKernels> linkKernels(std::unique_ptr<Jit> jit, const std
   kernels->outputs_ = lookup("mech_outputs");
   kernels->multipliers_ = lookup("mech_multipliers");
   kernels->constraints_ = lookup("mech_constraints");
-  if (momentumForce && !(kernels->momentumForce_ = lookup("mech_momentum_force")))
+  if (selection.momentumForce && !(kernels->momentumForce_ = lookup("mech_momentum_force")))
+    return nullptr;
+  if (selection.jacobian && !(kernels->jacobianParts_ = lookup("mech_jacobian_parts")))
     return nullptr;
   if (!kernels->massMatrix_ || !kernels->forcing_ || !kernels->rhs_ || !kernels->energy_ ||
       !kernels->outputs_ || !kernels->multipliers_ || !kernels->constraints_)
@@ -120,16 +126,16 @@ std::unique_ptr<CompiledKernels> linkKernels(std::unique_ptr<Jit> jit, const std
 // stored there; `report` says which, and what was wrong with a bad entry.
 std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::Module &module,
                                                const ObjectCache &cache,
-                                               const std::string &signature, bool momentumForce,
-                                               CacheReport &report, std::string &error) {
+                                               const std::string &signature,
+                                               KernelSelection selection, CacheReport &report,
+                                               std::string &error) {
   jit->prepare(module);
   std::string key =
       sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\n" + irText(module));
   CacheEntry entry = cache.load(key, signature);
   if (entry.state == CacheEntry::State::Valid) {
     std::string linkError;
-    if (auto kernels =
-            linkKernels(std::move(jit), entry.object, signature, momentumForce, linkError)) {
+    if (auto kernels = linkKernels(std::move(jit), entry.object, signature, selection, linkError)) {
       report.outcome = "hit";
       return kernels;
     }
@@ -153,7 +159,7 @@ std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::M
   } else {
     report.outcome = replacing ? "miss, entry replaced" : "miss";
   }
-  return linkKernels(std::move(jit), object, signature, momentumForce, error);
+  return linkKernels(std::move(jit), object, signature, selection, error);
 }
 
 void appendNames(std::string &text, const char *label, size_t count,
@@ -167,7 +173,7 @@ void appendNames(std::string &text, const char *label, size_t count,
 } // namespace
 
 std::string signatureText(const KernelSignature &signature, const KernelPrograms &programs,
-                          bool momentumForce, std::string &error) {
+                          KernelSelection selection, std::string &error) {
   auto named = [](const std::vector<std::string> &names, size_t count) {
     return names.empty() || names.size() == count;
   };
@@ -184,7 +190,8 @@ std::string signatureText(const KernelSignature &signature, const KernelPrograms
   appendNames(text, "constraints", programs.constraints, signature.constraints);
   appendNames(text, "outputs", outputs, signature.outputs);
   text += std::string("kernels: mass_matrix forcing rhs energy outputs multipliers constraints") +
-          (momentumForce ? " momentum_force" : "") + "\n";
+          (selection.momentumForce ? " momentum_force" : "") +
+          (selection.jacobian ? " jacobian_parts" : "") + "\n";
   return text;
 }
 
@@ -195,25 +202,25 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   CacheReport ignored;
   CacheReport &cacheReport = report != nullptr ? *report : ignored;
   cacheReport = CacheReport{};
-  std::string signature = signatureText(options.signature, programs, options.momentumForce, error);
+  KernelSelection selection{options.momentumForce, options.jacobian && programs.hasJacobian};
+  std::string signature = signatureText(options.signature, programs, selection, error);
   if (signature.empty())
     return nullptr;
   std::unique_ptr<Jit> jit = Jit::create(error);
   if (!jit)
     return nullptr;
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module =
-      emitModule(programs, context, KernelSelection{options.momentumForce});
+  std::unique_ptr<llvm::Module> module = emitModule(programs, context, selection);
   embedSignature(*module, signature);
   if (!verifyModule(*module, error))
     return nullptr;
   std::unique_ptr<CompiledKernels> kernels;
   if (options.cache != nullptr) {
-    kernels = cachedKernels(std::move(jit), *module, *options.cache, signature,
-                            options.momentumForce, cacheReport, error);
+    kernels = cachedKernels(std::move(jit), *module, *options.cache, signature, selection,
+                            cacheReport, error);
   } else {
     std::string object = jit->emitObject(*module, error);
-    kernels = linkKernels(std::move(jit), object, signature, options.momentumForce, error);
+    kernels = linkKernels(std::move(jit), object, signature, selection, error);
   }
   if (!kernels)
     return nullptr;
@@ -230,7 +237,7 @@ std::string kernelsIr(const KernelPrograms &programs, std::string &error) {
     return "";
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
-      emitModule(programs, context, KernelSelection{/*momentumForce=*/true});
+      emitModule(programs, context, KernelSelection{true, programs.hasJacobian});
   if (!verifyModule(*module, error))
     return "";
   jit->optimize(*module);

@@ -24,12 +24,20 @@ struct KernelSignature {
   std::vector<std::string> coordinates, params, constraints, outputs;
 };
 
+// Which kernels a module holds beyond the ones every simulation uses.
+struct KernelSelection {
+  bool momentumForce = false; // the variational integrator's
+  bool jacobian = false;      // the implicit integrators' (needs KernelPrograms::addJacobian)
+};
+
 struct CompileOptions {
   // Where compiled code is looked up first and stored after a miss.
   const ObjectCache *cache = nullptr;
   // Also compile momentumForce, which only the variational integrator calls;
   // without it that kernel returns kStatusKernelNotCompiled.
   bool momentumForce = false;
+  // Also compile jacobianParts (the programs must have the Jacobian).
+  bool jacobian = false;
   // Empty names (tests) leave only the counts and the layout to check.
   KernelSignature signature;
 };
@@ -45,7 +53,7 @@ struct CacheReport {
 // The signature's text with the layout of `programs`; empty with `error`
 // set when the signature's counts are not the programs'.
 std::string signatureText(const KernelSignature &signature,
-                          const mechanics::KernelPrograms &programs, bool momentumForce,
+                          const mechanics::KernelPrograms &programs, KernelSelection selection,
                           std::string &error);
 
 // Null with `error` set when LLVM cannot compile for this host.

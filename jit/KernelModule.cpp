@@ -59,6 +59,8 @@ public:
     // Only the variational integrator needs it.
     if (selection.momentumForce)
       momentumForceKernel();
+    if (selection.jacobian)
+      jacobianPartsKernel();
   }
 
 private:
@@ -231,6 +233,24 @@ private:
     llvm::Function *f = e_.kernel("mech_momentum_force");
     storeProgram(f, programs_.momentumForce, 2 * n_);
     e_.ret(b_.getInt32(0));
+  }
+
+  // mech_jacobian_parts(t, x, p, out): M (n*n), C (m*n), then dr/dq and
+  // dr/dq' ((n+m)*n each) at the solved q'' and multipliers.
+  void jacobianPartsKernel() {
+    llvm::Function *f = e_.kernel("mech_jacobian_parts");
+    Solution solution = solve(f);
+    llvm::Value *Mf = callDynamics(f, f->getArg(1)); // the solve overwrote its copy
+    for (size_t i = 0; i < n_ * n_; ++i)
+      e_.store(e_.load(Mf, i), f->getArg(3), i);
+    for (size_t i = 0; i < m_ * n_; ++i)
+      e_.store(e_.load(Mf, n_ * n_ + n_ + i), f->getArg(3), n_ * n_ + i);
+    KernelInputs in{f->getArg(0), f->getArg(1), f->getArg(2), solution.qdd, solution.lambda};
+    size_t count = programs_.jacobian.outputs().size();
+    auto values = e_.emit(programs_.jacobian, allOutputs(count), inputs(in));
+    for (size_t i = 0; i < count; ++i)
+      e_.store(values[i], f->getArg(3), n_ * n_ + m_ * n_ + i);
+    e_.ret(solution.status);
   }
 
   const KernelPrograms &programs_;

@@ -2,10 +2,11 @@
 // arrays (x = (q, q') throughout): mech_mass_matrix, mech_forcing, mech_rhs
 // (which solves M q'' = f, or the first-kind equations, itself),
 // mech_multipliers, mech_constraints, mech_energy, mech_outputs and, on
-// request, mech_momentum_force. The largest program, M, f, C and gamma, is
+// request, mech_momentum_force and mech_jacobian_parts. The largest program, M, f, C and gamma, is
 // emitted once, in an internal function the kernels call.
 #pragma once
 
+#include "jit/CompiledModel.h"
 #include "mechanics/Kernels.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -14,11 +15,6 @@
 #include <memory>
 
 namespace mech::jit {
-
-// Which kernels a module holds beyond the ones every simulation uses.
-struct KernelSelection {
-  bool momentumForce = false;
-};
 
 std::unique_ptr<llvm::Module> emitModule(const mechanics::KernelPrograms &programs,
                                          llvm::LLVMContext &context, KernelSelection selection);

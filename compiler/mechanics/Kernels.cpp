@@ -3,6 +3,7 @@
 #include "support/NumberText.h"
 
 #include "mechanics/Evaluation.h"
+#include "symbolic/Diff.h"
 #include "symbolic/Readable.h"
 #include "symbolic/ZeroTest.h"
 
@@ -145,6 +146,40 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params, 
   return programs;
 }
 
+// r = (f + C^T lambda - M q'', gamma - C q''), differentiated by q and q'
+// with q'' and lambda as free symbols: the kernel sets them to the solved
+// values, where r = 0, so that implicit differentiation gives dq''/dx.
+void KernelPrograms::addJacobian(const Equations &equations) {
+  size_t n = coordinates, m = constraints;
+  sym::Context &c = equations.T.context();
+  std::vector<sym::Context::Coordinate> q;
+  for (size_t k = 0; k < n; ++k)
+    q.push_back(c.coordinate(equations.coordinates[k], static_cast<int>(k)));
+  std::vector<sym::Expr> r;
+  for (size_t j = 0; j < n; ++j) {
+    std::vector<sym::Expr> terms{equations.f[j]};
+    for (size_t i = 0; i < n; ++i)
+      terms.push_back(-(equations.M[j][i] * q[i].qdd));
+    for (size_t k = 0; k < m; ++k)
+      terms.push_back(equations.constraints[k].C[j] * equations.multipliers[k]);
+    r.push_back(c.add(terms));
+  }
+  for (size_t k = 0; k < m; ++k) {
+    std::vector<sym::Expr> terms{equations.constraints[k].gamma};
+    for (size_t i = 0; i < n; ++i)
+      terms.push_back(-(equations.constraints[k].C[i] * q[i].qdd));
+    r.push_back(c.add(terms));
+  }
+  std::vector<sym::Expr> out;
+  for (bool velocity : {false, true})
+    for (const sym::Expr &row : r)
+      for (size_t k = 0; k < n; ++k)
+        out.push_back(sym::partial(velocity ? q[k].qd : q[k].q)(row));
+  InputLayout layout{params, n, m};
+  jacobian = sym::Program(out, [layout](const sym::SymbolInfo &s) { return layout.index(s); });
+  hasJacobian = true;
+}
+
 namespace {
 
 class InterpretedKernels : public Kernels {
@@ -210,12 +245,24 @@ public:
   }
 
   int outputs(double t, const double *x, const double *p, double *out) override {
-    size_t n = coordinates;
     int status = accelerations(t, x, p);
-    std::copy(qdd_.begin(), qdd_.end(), inputs_.begin() + static_cast<long>(params + 2 * n));
-    for (size_t i = 0; i < constraintCount; ++i)
-      inputs_[layout_.multiplier(i)] = lambda_[i];
+    loadSolution();
     programs_.outputs.evaluate(inputs_.data(), out, scratch_);
+    return status;
+  }
+
+  int jacobianParts(double t, const double *x, const double *p, double *out) override {
+    if (!programs_.hasJacobian)
+      return kStatusKernelNotCompiled;
+    size_t n = coordinates, m = constraintCount;
+    int status = accelerations(t, x, p);
+    // accelerations() solved in place: evaluate M and C again.
+    evaluateDynamics();
+    std::copy(values_.begin(), values_.begin() + static_cast<long>(n * n), out);
+    std::copy(values_.begin() + static_cast<long>(n * n + n),
+              values_.begin() + static_cast<long>(n * n + n + m * n), out + n * n);
+    loadSolution();
+    programs_.jacobian.evaluate(inputs_.data(), out + n * n + m * n, scratch_);
     return status;
   }
 
@@ -229,6 +276,14 @@ private:
     inputs_[layout_.time()] = t;
   }
   void evaluateDynamics() { programs_.dynamics.evaluate(inputs_.data(), values_.data(), scratch_); }
+
+  // The solved q'' and multipliers as inputs of the programs that read them.
+  void loadSolution() {
+    size_t n = coordinates;
+    std::copy(qdd_.begin(), qdd_.end(), inputs_.begin() + static_cast<long>(params + 2 * n));
+    for (size_t i = 0; i < constraintCount; ++i)
+      inputs_[layout_.multiplier(i)] = lambda_[i];
+  }
 
   // q'' (and the multipliers) at x into qdd_ and lambda_.
   int accelerations(double t, const double *x, const double *p) {

@@ -35,6 +35,15 @@ public:
   // residuals Phi (0 for nonholonomic constraints), psi and the rows of C.
   virtual int multipliers(double t, const double *x, const double *p, double *lambda) = 0;
   virtual int constraints(double t, const double *x, const double *p, double *out) = 0;
+  // The parts of the state Jacobian dF/dx (mechanics/StateJacobian.h): M
+  // (n*n) and C (m*n), then dr/dq and dr/dq' ((n+m)*n each, row-major) of
+  // the residual r = (f + C^T lambda - M q'', gamma - C q'') with q'' and
+  // lambda held at their solved values. kStatusKernelNotCompiled unless the
+  // programs have the Jacobian (KernelPrograms::addJacobian) and the back
+  // end compiled it.
+  virtual int jacobianParts(double, const double *, const double *, double *) {
+    return kStatusKernelNotCompiled;
+  }
   size_t coordinates = 0, params = 0, outputCount = 0, constraintCount = 0;
 };
 
@@ -48,6 +57,12 @@ struct KernelPrograms {
   sym::Program outputs;
   sym::Program momentumForce; // n momenta, then n forces
   sym::Program residuals;     // m of Phi, m of psi, m*n of C
+  // dr/dq and dr/dq' of the residual of the first-kind equations (see
+  // Kernels::jacobianParts); empty until addJacobian, which only the
+  // implicit integrators need (it differentiates f and M once more).
+  sym::Program jacobian;
+  bool hasJacobian = false;
+  void addJacobian(const Equations &equations);
   // With cheaperForms, M and f are computed from their display forms where
   // those take fewer operations (small programs only; Kernels.cpp).
   static KernelPrograms build(const Equations &equations, size_t params, bool cheaperForms = true);

@@ -107,11 +107,13 @@ void Analyzer::declareParamFamily(const ast::ParamItem &item) {
     auto &list = static_cast<const ast::Vector &>(*item.value);
     if (static_cast<long>(list.elements.size()) != count) {
       // The members are still declared (value 0), so that their uses are
-      // not reported as unknown names too.
-      diagnostics_.error(item.value->location,
-                         "the family '" + item.name + "' has " + std::to_string(count) +
-                             " members, the list gives " + std::to_string(list.elements.size()) +
-                             " values");
+      // not reported as unknown names too; a family given whole from
+      // outside (`--set n=1 --set "l=[0.6]"`) needs no default.
+      if (!familyOverridden(item.name, count))
+        diagnostics_.error(item.value->location,
+                           "the family '" + item.name + "' has " + std::to_string(count) +
+                               " members, the list gives " + std::to_string(list.elements.size()) +
+                               " values");
       values.assign(static_cast<size_t>(count), nullptr);
     } else {
       for (const ast::ExprPtr &element : list.elements)
@@ -150,6 +152,16 @@ void Analyzer::declareParamFamily(const ast::ParamItem &item) {
   }
 }
 
+// True when a --set gives the whole family of `count` members (one value
+// for all, or a list of that length): its default is then not needed.
+bool Analyzer::familyOverridden(const std::string &family, long count) const {
+  for (const ParamOverride &override : options_.overrides)
+    if (override.name == family && override.primes == 0 &&
+        (override.values.empty() || override.values.size() == static_cast<size_t>(count)))
+      return true;
+  return false;
+}
+
 // One param (or member `ordinal` of a family of `count`), its value checked,
 // its unit applied and any override given from outside taking its place.
 void Analyzer::addParam(const ast::ParamItem &item, const std::string &name,
@@ -158,13 +170,20 @@ void Analyzer::addParam(const ast::ParamItem &item, const std::string &name,
   Param param;
   param.name = name;
   param.location = item.location;
+  param.dim = DimInfo::unchecked();
   if (!indices.empty()) {
     param.family = item.name;
     param.indices = indices;
   }
   std::optional<double> number = paramValue(item, name, value);
   bool ok = number.has_value();
-  param.dim = ok && value->dim.isKnown() ? value->dim : DimInfo::unchecked();
+  if (!value && item.unit) // no default (given from outside): the unit still holds
+    if (std::optional<UnitValue> unit = evaluateUnit(*item.unit, diagnostics_)) {
+      param.dim = DimInfo::known(unit->dimension);
+      param.unit = DeclaredUnit{formatUnit(*item.unit), unit->scaleAsDouble()};
+    }
+  if (value)
+    param.dim = ok && value->dim.isKnown() ? value->dim : DimInfo::unchecked();
   ok = ok && applyParamUnit(item, value, *number, param);
   if (ok && !std::isfinite(*number)) {
     diagnostics_.error(value->location, "the value of '" + name + "' is not finite");

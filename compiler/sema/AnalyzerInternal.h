@@ -78,6 +78,7 @@ private:
                       Param &param);
   void applyOverride(Param &param, long ordinal, long count);
   std::vector<const Param *> overrideTargets(const ParamOverride &override) const;
+  bool familyOverridden(const std::string &family, long count) const;
   void applyOverrides();
   void declareCoord(const ast::CoordItem &item);
 

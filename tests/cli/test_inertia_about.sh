@@ -40,6 +40,7 @@ model Compound {
 }
 MODEL
 sed 's| inertia Jc + m\*d^2 about \[0, 0\]| inertia Jc|' pivot.mech >centre.mech
+lacks "centre.mech has no about" centre.mech "about"
 expect "the pivot form checks" 0 "$mech" check pivot.mech
 expect "equations about the pivot" 0 "$mech" equations pivot.mech
 cp out pivot.eq
@@ -101,6 +102,7 @@ MODEL
 expect "rod about its end" 0 "$mech" linearize rod_end.mech --at "th=0" --json
 omega_check "omega = sqrt(3 g/(2 l))" "math.sqrt(3*$g/(2*$l))"
 sed 's|inertia m\*l^2/3 about|inertia rod_end(m, l) about|' rod_end.mech >rod_end2.mech
+contains "rod_end2.mech uses rod_end" rod_end2.mech "inertia rod_end(m, l) about"
 expect "rod_end(m, l) about the end" 0 "$mech" linearize rod_end2.mech --at "th=0" --json
 omega_check "omega with rod_end" "math.sqrt(3*$g/(2*$l))"
 expect "rod about its end: equations" 0 "$mech" equations rod_end.mech
@@ -118,6 +120,7 @@ model Cart {
 }
 MODEL
 sed 's| inertia Jc + m\*d^2 about \[x, 0\]| inertia Jc|' cart.mech >cart_centre.mech
+lacks "cart_centre.mech has no about" cart_centre.mech "about"
 expect "a support moving with a coordinate" 0 "$mech" equations cart.mech
 cp out cart.eq
 expect "the same cart about the centre" 0 "$mech" equations cart_centre.mech
@@ -136,6 +139,7 @@ model Driven {
 }
 MODEL
 sed 's| inertia Jc + m\*d^2 about support| inertia Jc|' driven.mech >driven_centre.mech
+lacks "driven_centre.mech has no about" driven_centre.mech "about"
 expect "a support moving with t" 0 "$mech" equations driven.mech
 cp out driven.eq
 expect "the same driven pendulum about the centre" 0 "$mech" equations driven_centre.mech
@@ -154,6 +158,7 @@ model DoubleRod {
 }
 MODEL
 sed 's|m1\*l1^2/3 about \[0, 0\]|m1*l1^2/12|; s|m2\*l2^2/3 about joint|m2*l2^2/12|' double.mech >double_centre.mech
+lacks "double_centre.mech has no about" double_centre.mech "about"
 expect "about a moving joint" 0 "$mech" equations double.mech
 cp out double.eq
 expect "the double rod about the centres" 0 "$mech" equations double_centre.mech
@@ -162,6 +167,7 @@ sames "double rod: one T and V" double.eq double_centre.eq
 
 # The plane's parallel_axis of inertia.mech gives the same as Jc + m*d^2.
 sed 's|^model|import "inertia.mech"\nmodel|; s|inertia Jc + m\*d^2 about|inertia parallel_axis(Jc, m, [0, d]) about|' pivot.mech >pa.mech
+contains "pa.mech uses parallel_axis" pa.mech "inertia parallel_axis(Jc, m, [0, d]) about [0, 0]"
 expect "parallel_axis(Jc, m, [0, d]) about the pivot" 0 "$mech" equations pa.mech
 cp out pa.eq
 sames "parallel_axis: one T and V" pa.eq centre.eq
@@ -184,6 +190,7 @@ sames "parallel_axis_tensor: one T and V" top_pat.eq top.eq
 # body axes): I1 about the tip is then m r^2/4 (the m d^2 cancels), I3 =
 # m r^2/2, so T = m r^2/8 ((1 + cos^2) phi'^2 + theta'^2 + 2 psi'^2 + 4 cos phi' psi').
 sed 's|inertia disk_tensor(m, r)$|inertia disk_tensor(m, r) about 2*d * axle * [0, 0, 1]|' "$top" >top_up.mech
+contains "top_up.mech was written" top_up.mech "about 2*d"
 expect "a point on the axle, moving with the body" 0 "$mech" equations top_up.mech
 contains "T with I1 = m r^2/4 about the tip" out \
   "T = ((cos(theta)^2 + 1)*phi'^2 + 4*cos(theta)*phi'*psi' + theta'^2 + 2*psi'^2)*m*r^2/8"
@@ -227,9 +234,11 @@ bad velocity_m "[x' * 1 [s], 0]"
 expect "a point using a velocity, of length dimension" 1 "$mech" check velocity_m.mech
 contains "velocities, at P" err "velocity_m.mech:4:69: error: the point of a body's inertia depends on velocities; it may depend only on the coordinates and t"
 sed 's|inertia disk_tensor(m, r)$|inertia disk_tensor(m, r) about [0, 0]|' "$top" >top_two.mech
+contains "top_two.mech was written" top_two.mech "about [0, 0]"
 expect "a 2-vector point for a spatial body" 1 "$mech" check top_two.mech
 contains "spatial shape, at P" err "top_two.mech:20:89: error: the point of a spatial body's inertia must be a 3-vector (a point, as its position), found a 2-vector"
 sed 's|inertia disk_tensor(m, r)$|inertia disk_tensor(m, r) about [0, 0, d]|' "$top" >top_off.mech
+contains "top_off.mech was written" top_off.mech "about [0, 0, d]"
 expect "a spatial point off the body" 1 "$mech" check top_off.mech
 contains "spatial not fixed, at P" err "top_off.mech:20:89: error: the point is not fixed in body 'top'"
 
@@ -267,9 +276,11 @@ MODEL
 expect "a param named about, about the pivot" 0 "$mech" equations about_name.mech
 contains "T as about the centre" out "T = (m*d^2 + about)*th'^2/2"
 sed 's|inertia about + m\*d^2 about \[0, 0\]|inertia about|' about_name.mech >about_only.mech
+lacks "about_only.mech has no about clause" about_only.mech "[0, 0]"
 expect "inertia about (the param)" 0 "$mech" equations about_only.mech
 contains "about is the centroidal moment" out "T = (m*d^2 + about)*th'^2/2"
 sed 's|inertia about + m\*d^2 about \[0, 0\]|inertia about about [0, 0]|' about_name.mech >about_about.mech
+contains "about_about.mech was written" about_about.mech "inertia about about [0, 0]"
 expect "inertia about about [0, 0]" 0 "$mech" equations about_about.mech
 contains "about is the pivot's moment" out "T = about*th'^2/2"
 expect "fmt keeps inertia about about" 0 "$mech" fmt about_about.mech

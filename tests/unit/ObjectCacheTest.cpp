@@ -243,7 +243,7 @@ struct ModelPrograms {
     REQUIRE(loaded->derivation);
     programs = mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
     std::string error;
-    signature = jit::signatureText({}, programs, false, error);
+    signature = jit::signatureText({}, programs, {}, error);
     REQUIRE(!signature.empty());
   }
 };
@@ -340,10 +340,10 @@ TEST_CASE("a kernel signature whose counts are not the equations' is refused", "
   ModelPrograms pendulum("double_pendulum.mech");
   jit::KernelSignature signature{"DoublePendulum", {"th1"}, {}, {}, {}};
   std::string error;
-  CHECK(jit::signatureText(signature, pendulum.programs, false, error).empty());
+  CHECK(jit::signatureText(signature, pendulum.programs, {}, error).empty());
   CHECK(error.find("internal error") != std::string::npos);
   signature.coordinates = {"th1", "th2"};
-  std::string text = jit::signatureText(signature, pendulum.programs, false, error);
+  std::string text = jit::signatureText(signature, pendulum.programs, {}, error);
   CHECK(text.find("model DoublePendulum\ncoordinates 2: th1 th2\nparams 5:\n") !=
         std::string::npos);
 }
