@@ -4,6 +4,7 @@
 #include "runtime/AdaptiveDriver.h"
 #include "runtime/Dop853.h"
 #include "runtime/Dopri5.h"
+#include "runtime/Radau5.h"
 #include "runtime/Rk4Driver.h"
 #include "runtime/VariationalMidpoint.h"
 
@@ -42,6 +43,11 @@ void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *
     require(std::isfinite(o.rtol) && o.rtol >= 0, "rtol must not be negative");
     // A component at zero has no relative scale.
     require(std::isfinite(o.atol) && o.atol > 0, "atol must be positive");
+  }
+  if (o.method == Method::Radau) {
+    require(static_cast<bool>(o.jacobian),
+            "method radau needs the Jacobian of the right-hand side");
+    require(!o.fixedStep || o.step > 0, "a fixed-step radau run needs a positive step");
   }
 }
 
@@ -99,6 +105,8 @@ IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
     return integrateRk4(rhs, x, options, sample);
   case Method::Midpoint:
     return integrateMidpoint(rhs, *lagrangian, x, options, sample);
+  case Method::Radau:
+    return integrateRadau(rhs, x, options, sample);
   }
   throw std::invalid_argument("integrator options: unknown method");
 }

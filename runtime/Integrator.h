@@ -1,9 +1,10 @@
 // The numeric integrators for first-order systems x' = F(t, x): Dormand–Prince
-// 5(4) and 8(5,3) with step-size control and dense output, the classic
-// fixed-step RK4, and a symplectic variational integrator (the midpoint
-// discrete Lagrangian) for mechanical systems. One entry point, `integrate`,
-// serves the CLI, the REPL and the tests; a run ends with an Outcome that says
-// why it stopped and where.
+// 5(4) and 8(5,3) with step-size control and dense output, the implicit
+// Radau IIA of order 5 for stiff systems, the classic fixed-step RK4, and a
+// symplectic variational integrator (the midpoint discrete Lagrangian) for
+// mechanical systems. One entry point, `integrate`, serves the CLI, the REPL
+// and the tests; a run ends with an Outcome that says why it stopped and
+// where.
 #pragma once
 
 #include <functional>
@@ -27,7 +28,11 @@ using SampleCallback = std::function<bool(double t, const double *x)>;
 // models, does not.
 using StepProjection = std::function<bool(double t, double *x)>;
 
-enum class Method { Dopri5, Dop853, Rk4, Midpoint };
+// The Jacobian dF/dx at (t, x), row-major: J[i*n + j] = dF_i/dx_j for a
+// system of dimension n. Status codes as for RightHandSide.
+using Jacobian = std::function<int(double t, const double *x, double *J)>;
+
+enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau };
 
 // What the variational integrator needs beyond x' = F(t, x), for a system
 // whose x = (q, q') holds n coordinates and their velocities: the momenta
@@ -45,17 +50,26 @@ struct IntegratorOptions {
   double t0 = 0, tEnd = 10;
   double dt = 0.01; // output sampling
   double rtol = 1e-8, atol = 1e-10;
-  // Fixed step for RK4 and the midpoint method; initial guess for the adaptive
-  // methods, 0 = automatic.
+  // Fixed step for RK4, the midpoint method and a fixedStep Radau run;
+  // initial guess for the adaptive methods, 0 = automatic.
   double step = 0.001;
   long maxSteps = 1000000; // attempted steps, rejected ones included
   StepProjection project;  // none when empty
+  // Method::Radau: dF/dx, required (the other methods ignore it).
+  Jacobian jacobian;
+  // Method::Radau only, for tests and benchmarks: step at the fixed `step`
+  // (> 0) without error control, to measure the order of the method itself.
+  bool fixedStep = false;
 };
 
 struct IntegrationStats {
   long accepted = 0;
   long rejected = 0; // retried with a smaller step, failed stages included
   long rhsEvaluations = 0;
+  long jacobianEvaluations = 0; // Method::Radau only
+  // Method::Radau only: decompositions of the Newton matrices, each one real
+  // and one complex LU.
+  long factorizations = 0;
 };
 
 enum class Outcome {
@@ -65,7 +79,9 @@ enum class Outcome {
   RhsFailed,
   MaxSteps,
   Interrupted,
-  NoConvergence // the implicit equations of a midpoint step had no solution
+  // The implicit equations of a midpoint step (or of a fixed Radau step) had
+  // no solution.
+  NoConvergence
 };
 
 struct IntegrationResult {
@@ -98,6 +114,14 @@ struct IntegrationResult {
 // Throws std::invalid_argument for options no run can satisfy (dt <= 0,
 // atol <= 0 or rtol < 0 for the adaptive methods, RK4 without a positive
 // step, non-finite times, ...).
+//
+// Method::Radau needs options.jacobian (std::invalid_argument otherwise). A
+// failure of the Jacobian, evaluated at accepted states only, is reported at
+// once, as RhsFailed with its status or NonFinite with the row of the
+// offending entry. Its samples between steps come from the collocation
+// polynomial, of order 3 only: on stiff problems, whose long steps end far
+// more accurately, they can be much less accurate than the tolerance (see
+// runtime/Radau5.h).
 //
 // Method::Midpoint needs `lagrangian` (it is ignored by the other methods):
 // it steps at the fixed `step` with the discrete Euler-Lagrange equations of

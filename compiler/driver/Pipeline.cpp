@@ -30,6 +30,13 @@ bool readInputs(LoadedModel &loaded, const std::string &text) {
   return signals.has_value();
 }
 
+const mechanics::KernelPrograms &LoadedModel::programsWithJacobian() {
+  programs();
+  if (!programs_->hasJacobian)
+    programs_->addJacobian(equations());
+  return *programs_;
+}
+
 const mechanics::KernelPrograms &LoadedModel::programs() {
   if (!programs_)
     programs_ = std::make_unique<mechanics::KernelPrograms>(

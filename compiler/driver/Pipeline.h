@@ -35,19 +35,26 @@ struct LoadedModel {
   // on first use and kept: a session's :eval, :sim and :build after one
   // another build them once. They do not depend on the param values.
   const mechanics::KernelPrograms &programs();
+  // programs() with the state Jacobian's program added (once) for the
+  // implicit integrators.
+  const mechanics::KernelPrograms &programsWithJacobian();
   // The JIT-compiled kernels of programs(), once a simulation kept them
-  // (one set with the momentum force the midpoint method needs, one
-  // without): a session's second :sim compiles nothing. Null before.
-  std::shared_ptr<mechanics::Kernels> keptKernels(bool momentumForce) const {
-    return keptKernels_[momentumForce ? 1 : 0];
+  // (one set each with the momentum force the midpoint method needs, with
+  // the Jacobian the implicit methods need, and with neither): a session's
+  // second :sim compiles nothing. Null before.
+  std::shared_ptr<mechanics::Kernels> keptKernels(bool momentumForce, bool jacobian) const {
+    return keptKernels_[slot(momentumForce, jacobian)];
   }
-  void keepKernels(bool momentumForce, std::shared_ptr<mechanics::Kernels> kernels) {
-    keptKernels_[momentumForce ? 1 : 0] = std::move(kernels);
+  void keepKernels(bool momentumForce, bool jacobian, std::shared_ptr<mechanics::Kernels> kernels) {
+    keptKernels_[slot(momentumForce, jacobian)] = std::move(kernels);
   }
 
 private:
   std::unique_ptr<mechanics::KernelPrograms> programs_;
-  std::shared_ptr<mechanics::Kernels> keptKernels_[2];
+  static int slot(bool momentumForce, bool jacobian) {
+    return (momentumForce ? 1 : 0) + (jacobian ? 2 : 0);
+  }
+  std::shared_ptr<mechanics::Kernels> keptKernels_[4];
 };
 
 // Loads, checks and (with derive) derives. `settings` are the texts given to

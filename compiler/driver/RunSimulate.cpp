@@ -34,6 +34,8 @@ runtime::Method methodNamed(const std::string &name) {
     return runtime::Method::Rk4;
   if (name == "midpoint")
     return runtime::Method::Midpoint;
+  if (name == "radau")
+    return runtime::Method::Radau;
   return runtime::Method::Dopri5;
 }
 

@@ -11,6 +11,7 @@
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
+#include "mechanics/StateJacobian.h"
 #include "runtime/TimeGrid.h"
 #include "sema/Values.h"
 #include "support/OutputFile.h"
@@ -51,6 +52,8 @@ const char *methodName(runtime::Method method) {
     return "rk4";
   case runtime::Method::Midpoint:
     return "midpoint";
+  case runtime::Method::Radau:
+    return "radau";
   }
   return "?";
 }
@@ -207,12 +210,19 @@ jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
 }
 
 // The operations of the kernel programs the JIT would compile.
-size_t kernelOperations(const mechanics::KernelPrograms &programs, bool momentumForce) {
+size_t kernelOperations(const mechanics::KernelPrograms &programs, jit::KernelSelection selection) {
   size_t count = programs.dynamics.instructions().size() + programs.energy.instructions().size() +
                  programs.outputs.instructions().size() + programs.residuals.instructions().size();
-  if (momentumForce)
+  if (selection.momentumForce)
     count += programs.momentumForce.instructions().size();
+  if (selection.jacobian)
+    count += programs.jacobian.instructions().size();
   return count;
+}
+
+// The kernels a run with this method needs beyond the common ones.
+jit::KernelSelection kernelSelection(runtime::Method method) {
+  return {method == runtime::Method::Midpoint, method == runtime::Method::Radau};
 }
 
 // The kernels on the chosen back end (the interpreter when the JIT fails,
@@ -224,10 +234,10 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   summary.cache = "off";
   if (options.backend == Backend::Interpreter)
     return mechanics::interpretedKernels(programs);
-  bool momentumForce = options.integrator.method == runtime::Method::Midpoint;
+  jit::KernelSelection selection = kernelSelection(options.integrator.method);
   // LLVM's optimiser takes time superlinear in the size of a function: past
   // the budget, compiling costs more than the run gains (bench/README.md).
-  if (size_t operations = kernelOperations(programs, momentumForce); operations > kJitBudget) {
+  if (size_t operations = kernelOperations(programs, selection); operations > kJitBudget) {
     summary.backendNote = "the kernels have " + std::to_string(operations) +
                           " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
                           "; using the interpreter";
@@ -244,7 +254,8 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   }
   jit::CompileOptions compile;
   compile.cache = cache ? &*cache : nullptr;
-  compile.momentumForce = momentumForce;
+  compile.momentumForce = selection.momentumForce;
+  compile.jacobian = selection.jacobian;
   compile.signature = kernelSignature(model);
   jit::CacheReport report;
   auto kernels = jit::compileKernels(programs, error, compile, &report);
@@ -454,22 +465,26 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   if (options.baumgarte)
     stabilized =
         mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
+  jit::KernelSelection selection = kernelSelection(options.integrator.method);
   std::optional<mechanics::KernelPrograms> stabilizedPrograms;
-  if (stabilized)
+  if (stabilized) {
     stabilizedPrograms = mechanics::KernelPrograms::build(*stabilized, params.size());
+    if (selection.jacobian)
+      stabilizedPrograms->addJacobian(*stabilized);
+  }
   const mechanics::KernelPrograms &programs =
-      stabilizedPrograms ? *stabilizedPrograms : loaded.programs();
+      stabilizedPrograms ? *stabilizedPrograms
+                         : (selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
   // The model's own programs on the JIT: compiled once per loaded model.
   bool keepable = !stabilizedPrograms && options.backend != Backend::Interpreter;
-  bool withMomentumForce = options.integrator.method == runtime::Method::Midpoint;
   std::shared_ptr<mechanics::Kernels> kernels =
-      keepable ? loaded.keptKernels(withMomentumForce) : nullptr;
+      keepable ? loaded.keptKernels(selection.momentumForce, selection.jacobian) : nullptr;
   if (kernels) {
     summary.cache = "not needed: compiled earlier in this session";
   } else {
     kernels = makeKernels(programs, model, options, summary);
     if (keepable && summary.backendNote.empty())
-      loaded.keepKernels(withMomentumForce, kernels);
+      loaded.keepKernels(selection.momentumForce, selection.jacobian, kernels);
   }
   summary.compileSeconds = since(compileStart);
   // Inputs that follow signals are read at each call's t.
@@ -517,6 +532,11 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     };
   std::vector<double> momentumForce(2 * n);
   runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
+  mechanics::StateJacobian stateJacobian(*kernels);
+  if (selection.jacobian)
+    integrator.jacobian = [&](double t, const double *x, double *J) {
+      return stateJacobian(t, x, params.data(), J);
+    };
 
   auto integrateStart = Clock::now();
   summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart()).count();
@@ -547,6 +567,11 @@ std::string summaryText(const SimulationSummary &s) {
                 s.method.c_str(), s.stats.accepted, s.stats.rejected, s.stats.rhsEvaluations,
                 s.samples);
   out << line;
+  if (s.stats.jacobianEvaluations > 0) {
+    std::snprintf(line, sizeof line, "  %ld Jacobian evaluations, %ld factorizations\n",
+                  s.stats.jacobianEvaluations, s.stats.factorizations);
+    out << line;
+  }
   std::snprintf(line, sizeof line,
                 "time: derive %.3f s, compile %.3f s (cache %s), integrate %.3f s; first step "
                 "%.3f s after start\n",

@@ -41,6 +41,9 @@ public:
   int constraints(double t, const double *x, const double *p, double *out) override {
     return base_->constraints(t, x, at(t, p), out);
   }
+  int jacobianParts(double t, const double *x, const double *p, double *out) override {
+    return base_->jacobianParts(t, x, at(t, p), out);
+  }
 
 private:
   const double *at(double t, const double *p) {

@@ -59,6 +59,8 @@ const char *nameOf(Method method) {
     return "rk4";
   case Method::Midpoint:
     return "midpoint";
+  case Method::Radau:
+    return "radau";
   }
   return "?";
 }
@@ -317,6 +319,9 @@ TEST_CASE("rhs evaluations are counted, FSAL included", "[runtime]") {
       break;
     case Method::Midpoint: // needs a Lagrangian form: not among the methods here
       FAIL("midpoint is tested in VariationalIntegratorTest");
+      break;
+    case Method::Radau: // needs a Jacobian: not among the methods here
+      FAIL("radau is tested in RadauTest");
       break;
     }
 
