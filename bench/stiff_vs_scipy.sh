@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Stiff models: mech simulate --method radau (the compiled symbolic
+# Jacobian) next to SciPy's solve_ivp(method="Radau") and ("BDF") with an
+# analytic Jacobian written by hand, on the same equations and tolerances,
+# 10 s sampled every 0.01 s:
+#   - examples/overdamped_oscillator.mech (m x'' + c x' + k x = F0 sin t,
+#     k = 1e9, c = 1e6): rtol 1e-6, atol 1e-15;
+#   - examples/stiff_spring_pendulum.mech (polar r, th; k = 1e6, radial
+#     damper c = 2000): rtol 1e-8, atol 1e-10.
+# mech is timed as a whole process with a warm kernel cache (its own
+# integrate time is shown too); SciPy as the solve_ivp call alone, which
+# favours SciPy. Every time is the minimum of MECH_BENCH_RUNS (default 3)
+# rounds. Agreement: the largest difference of mech's samples from SciPy
+# Radau's at rtol 1e-12 (not timed). DOPRI5's steps show the stiffness.
+# Environment: MECH (default build-bench/mech), MECH_BENCH_RUNS, PYTHON
+# (default /usr/bin/python3 with SciPy). Prints a Markdown table.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mech="${MECH:-$root/build-bench/mech}"
+if [ ! -x "$mech" ]; then
+  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$root/build-bench" -j2 mech >/dev/null
+fi
+python="${PYTHON:-/usr/bin/python3}"
+
+MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-3}" "$python" - <<'PY'
+import csv, math, os, re, subprocess, tempfile, time
+import numpy as np
+from scipy.integrate import solve_ivp
+
+mech, root, runs = os.environ["MECH"], os.environ["ROOT"], int(os.environ["RUNS"])
+work = tempfile.mkdtemp(prefix="mech-stiff-")
+env = dict(os.environ, XDG_CACHE_HOME=work + "/cache")
+t_eval = np.linspace(0, 10, 1001)
+
+def oscillator():
+    m, k, c = 1.0, 1e9, 1e6
+    f = lambda t, x: [x[1], (math.sin(t) - c * x[1] - k * x[0]) / m]
+    jac = lambda t, x: [[0, 1], [-k / m, -c / m]]
+    return f, jac, [0.0, 0.0], 1e-6, 1e-15
+
+def spring_pendulum():
+    m, k, c, l0, g = 1.0, 1e6, 2000.0, 1.0, 9.81
+    def f(t, x):
+        r, th, rd, thd = x
+        return [rd, thd, r * thd**2 + g * math.cos(th) - k / m * (r - l0) - c / m * rd,
+                -(g * math.sin(th) + 2 * rd * thd) / r]
+    def jac(t, x):
+        r, th, rd, thd = x
+        return [[0, 0, 1, 0], [0, 0, 0, 1],
+                [thd**2 - k / m, -g * math.sin(th), -c / m, 2 * r * thd],
+                [(g * math.sin(th) + 2 * rd * thd) / r**2, -g * math.cos(th) / r,
+                 -2 * thd / r, -2 * rd / r]]
+    return f, jac, [l0 + m * g / k, 0.5, 0.0, 0.0], 1e-8, 1e-10
+
+cases = [("overdamped oscillator (k = 1e9)", "overdamped_oscillator", oscillator),
+         ("stiff spring pendulum (k = 1e6)", "stiff_spring_pendulum", spring_pendulum)]
+SUMMARY = re.compile(r"(\d+) steps accepted, \d+ rejected, (\d+) rhs evaluations.*?\n\s+(\d+) "
+                     r"Jacobian evaluations.*?integrate ([\d.]+) s", re.S)
+
+print("| model | solver | steps | rhs calls | Jacobians | time (s) | SciPy / mech (process; integrate) | max diff. from reference |")
+print("|---|---|---|---|---|---|---|---|")
+for title, name, make in cases:
+    f, jac, x0, rtol, atol = make()
+    ref = solve_ivp(f, (0, 10), x0, method="Radau", jac=jac, rtol=1e-12, atol=atol * 1e-3,
+                    t_eval=t_eval).y.T
+    model = f"{root}/examples/{name}.mech"
+    argv = [mech, "simulate", model, "--method", "radau", "--until", "10", "--rtol", str(rtol),
+            "--atol", str(atol), "-o", work + "/out.csv"]
+    subprocess.run(argv, env=env, capture_output=True, check=True)  # warm the cache
+    best, integrate = math.inf, math.inf
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+        best = min(best, time.perf_counter() - start)
+        steps, calls, jacs, seconds = SUMMARY.search(done.stderr).groups()
+        integrate = min(integrate, float(seconds))
+    rows = np.array([[float(v) for v in row[1:1 + len(x0)]]
+                     for row in list(csv.reader(open(work + "/out.csv")))[1:]])
+    print(f"| {title} | mech radau | {steps} | {calls} | {jacs} | {best:.3f} process, "
+          f"{integrate:.4f} integrate | - | {np.max(np.abs(rows - ref)):.1e} |")
+    mech_time = best
+    for method in ("Radau", "BDF"):
+        best = math.inf
+        for _ in range(runs):
+            start = time.perf_counter()
+            sol = solve_ivp(f, (0, 10), x0, method=method, jac=jac, rtol=rtol, atol=atol,
+                            t_eval=t_eval)
+            best = min(best, time.perf_counter() - start)
+        print(f"| {title} | SciPy {method} | - | {sol.nfev} | {sol.njev} | {best:.3f} call | "
+              f"{best / mech_time:.1f}x; {best / max(integrate, 1e-4):.0f}x | "
+              f"{np.max(np.abs(sol.y.T - ref)):.1e} |")
+    dopri = subprocess.run([mech, "simulate", model, "--until", "1", "--rtol", str(rtol), "--atol",
+                            str(atol), "-o", "/dev/null"], env=env, capture_output=True, text=True)
+    dsteps = re.search(r"(\d+) steps accepted", dopri.stderr).group(1)
+    print(f"| {title} | mech dopri5, first second only | {dsteps} | - | - | - | - | - |")
+PY
