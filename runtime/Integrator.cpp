@@ -2,6 +2,7 @@
 #include "runtime/Integrator.h"
 
 #include "runtime/AdaptiveDriver.h"
+#include "runtime/Bdf.h"
 #include "runtime/Dop853.h"
 #include "runtime/Dopri5.h"
 #include "runtime/Radau5.h"
@@ -48,6 +49,10 @@ void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *
     require(static_cast<bool>(o.jacobian),
             "method radau needs the Jacobian of the right-hand side");
     require(!o.fixedStep || o.step > 0, "a fixed-step radau run needs a positive step");
+  }
+  if (o.method == Method::Bdf) {
+    require(static_cast<bool>(o.jacobian), "method bdf needs the Jacobian of the right-hand side");
+    require(!o.fixedStep, "method bdf has no fixed-step runs (a fixed order needs past values)");
   }
 }
 
@@ -107,6 +112,8 @@ IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
     return integrateMidpoint(rhs, *lagrangian, x, options, sample);
   case Method::Radau:
     return integrateRadau(rhs, x, options, sample);
+  case Method::Bdf:
+    return integrateBdf(rhs, x, options, sample);
   }
   throw std::invalid_argument("integrator options: unknown method");
 }

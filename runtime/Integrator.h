@@ -1,10 +1,10 @@
 // The numeric integrators for first-order systems x' = F(t, x): Dormand–Prince
 // 5(4) and 8(5,3) with step-size control and dense output, the implicit
-// Radau IIA of order 5 for stiff systems, the classic fixed-step RK4, and a
-// symplectic variational integrator (the midpoint discrete Lagrangian) for
-// mechanical systems. One entry point, `integrate`, serves the CLI, the REPL
-// and the tests; a run ends with an Outcome that says why it stopped and
-// where.
+// Radau IIA of order 5 and the variable-order BDF of orders 1–5 for stiff
+// systems, the classic fixed-step RK4, and a symplectic variational
+// integrator (the midpoint discrete Lagrangian) for mechanical systems. One
+// entry point, `integrate`, serves the CLI, the REPL and the tests; a run
+// ends with an Outcome that says why it stopped and where.
 #pragma once
 
 #include <functional>
@@ -32,7 +32,7 @@ using StepProjection = std::function<bool(double t, double *x)>;
 // system of dimension n. Status codes as for RightHandSide.
 using Jacobian = std::function<int(double t, const double *x, double *J)>;
 
-enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau };
+enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau, Bdf };
 
 // What the variational integrator needs beyond x' = F(t, x), for a system
 // whose x = (q, q') holds n coordinates and their velocities: the momenta
@@ -55,10 +55,13 @@ struct IntegratorOptions {
   double step = 0.001;
   long maxSteps = 1000000; // attempted steps, rejected ones included
   StepProjection project;  // none when empty
-  // Method::Radau: dF/dx, required (the other methods ignore it).
+  // Method::Radau and Method::Bdf: dF/dx, required (the other methods
+  // ignore it).
   Jacobian jacobian;
   // Method::Radau only, for tests and benchmarks: step at the fixed `step`
   // (> 0) without error control, to measure the order of the method itself.
+  // Method::Bdf refuses it: a formula of fixed order needs past values to
+  // start from (integrateBdfFixedOrder in runtime/Bdf.h takes them).
   bool fixedStep = false;
 };
 
@@ -66,9 +69,10 @@ struct IntegrationStats {
   long accepted = 0;
   long rejected = 0; // retried with a smaller step, failed stages included
   long rhsEvaluations = 0;
-  long jacobianEvaluations = 0; // Method::Radau only
-  // Method::Radau only: decompositions of the Newton matrices, each one real
-  // and one complex LU.
+  long jacobianEvaluations = 0; // Method::Radau and Method::Bdf only
+  // Method::Radau and Method::Bdf only: decompositions of the Newton
+  // matrices, for Radau each one real and one complex LU, for BDF one LU of
+  // I − (h/α_k) J.
   long factorizations = 0;
 };
 
@@ -79,8 +83,8 @@ enum class Outcome {
   RhsFailed,
   MaxSteps,
   Interrupted,
-  // The implicit equations of a midpoint step (or of a fixed Radau step) had
-  // no solution.
+  // The implicit equations of a midpoint step (or of a fixed Radau or
+  // fixed-order BDF step) had no solution.
   NoConvergence
 };
 
@@ -115,13 +119,14 @@ struct IntegrationResult {
 // atol <= 0 or rtol < 0 for the adaptive methods, RK4 without a positive
 // step, non-finite times, ...).
 //
-// Method::Radau needs options.jacobian (std::invalid_argument otherwise). A
-// failure of the Jacobian, evaluated at accepted states only, is reported at
-// once, as RhsFailed with its status or NonFinite with the row of the
-// offending entry. Its samples between steps come from the collocation
-// polynomial, of order 3 only: on stiff problems, whose long steps end far
-// more accurately, they can be much less accurate than the tolerance (see
-// runtime/Radau5.h).
+// Method::Radau and Method::Bdf need options.jacobian (std::invalid_argument
+// otherwise). A failure of the Jacobian, evaluated at accepted states only, is
+// reported at once, as RhsFailed with its status or NonFinite with the row of
+// the offending entry. Radau's samples between steps come from the
+// collocation polynomial, of order 3 only: on stiff problems, whose long
+// steps end far more accurately, they can be much less accurate than the
+// tolerance (see runtime/Radau5.h). BDF's come from the polynomial through
+// its last k + 1 values, of the method's order (see runtime/Bdf.h).
 //
 // Method::Midpoint needs `lagrangian` (it is ignored by the other methods):
 // it steps at the fixed `step` with the discrete Euler-Lagrange equations of

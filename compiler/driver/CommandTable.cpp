@@ -166,19 +166,20 @@ std::vector<OptionSpec> integrationOptions() {
        T::Choice,
        "M",
        "`dopri5`",
-       "`dopri5`, `dop853`, `rk4`, `midpoint`, `radau`",
+       "`dopri5`, `dop853`, `rk4`, `midpoint`, `radau`, `bdf`",
        "Dormand–Prince 5(4) or 8(5,3), both adaptive with dense output; classic RK4 with a "
-       "fixed step; the symplectic variational midpoint integrator with a fixed step; the "
-       "implicit Radau IIA of order 5 for stiff models, adaptive, with the exact Jacobian "
-       "derived from the equations. `midpoint` does not accept constrained models",
-       {"dopri5", "dop853", "rk4", "midpoint", "radau"}},
+       "fixed step; the symplectic variational midpoint integrator with a fixed step; for "
+       "stiff models the implicit Radau IIA of order 5 and the variable-order BDF (orders 1 "
+       "to 5), both adaptive, with the exact Jacobian derived from the equations. `midpoint` "
+       "does not accept constrained models",
+       {"dopri5", "dop853", "rk4", "midpoint", "radau", "bdf"}},
       {"--rtol",
        "",
        T::PositiveNumber,
        "r",
        "`1e-8`",
        "number > 0",
-       "relative tolerance (`dopri5`, `dop853`, `radau`)",
+       "relative tolerance (`dopri5`, `dop853`, `radau`, `bdf`)",
        {}},
       {"--atol",
        "",
@@ -186,7 +187,7 @@ std::vector<OptionSpec> integrationOptions() {
        "a",
        "`1e-10`",
        "number > 0",
-       "absolute tolerance (`dopri5`, `dop853`, `radau`)",
+       "absolute tolerance (`dopri5`, `dop853`, `radau`, `bdf`)",
        {}},
       {"--step",
        "",
@@ -302,7 +303,7 @@ std::vector<OptionSpec> runOutputOptions() {
 CommandSpec simulateCommand() {
   CommandSpec spec{
       "simulate",
-      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau]\n"
+      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau|bdf]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars "
       "th1,th2]\n"

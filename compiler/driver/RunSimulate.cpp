@@ -36,6 +36,8 @@ runtime::Method methodNamed(const std::string &name) {
     return runtime::Method::Midpoint;
   if (name == "radau")
     return runtime::Method::Radau;
+  if (name == "bdf")
+    return runtime::Method::Bdf;
   return runtime::Method::Dopri5;
 }
 

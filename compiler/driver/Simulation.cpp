@@ -54,6 +54,8 @@ const char *methodName(runtime::Method method) {
     return "midpoint";
   case runtime::Method::Radau:
     return "radau";
+  case runtime::Method::Bdf:
+    return "bdf";
   }
   return "?";
 }
@@ -222,7 +224,8 @@ size_t kernelOperations(const mechanics::KernelPrograms &programs, jit::KernelSe
 
 // The kernels a run with this method needs beyond the common ones.
 jit::KernelSelection kernelSelection(runtime::Method method) {
-  return {method == runtime::Method::Midpoint, method == runtime::Method::Radau};
+  return {method == runtime::Method::Midpoint,
+          method == runtime::Method::Radau || method == runtime::Method::Bdf};
 }
 
 // The kernels on the chosen back end (the interpreter when the JIT fails,

@@ -141,6 +141,20 @@ std::optional<std::pair<long, long>> Analyzer::range(const ast::Range &r, const 
   return std::make_pair(*from, *to);
 }
 
+// The range of a declared family (coord th[1..n], param m[1..n]); an
+// empty one is an error.
+std::optional<std::pair<long, long>> Analyzer::familyRange(const std::string &name,
+                                                           const ast::Range &r, Location where) {
+  auto bounds = range(r, {}, where);
+  if (bounds && bounds->second < bounds->first) {
+    diagnostics_.error(where, "the family '" + name + "' is empty (" +
+                                  std::to_string(bounds->first) + ".." +
+                                  std::to_string(bounds->second) + ")");
+    return std::nullopt;
+  }
+  return bounds;
+}
+
 // A for block: its body declared once per value of its variable.
 void Analyzer::declareFor(const ast::ForDecl &loop, const Bindings &bindings,
                           const std::vector<LoopVariable> &loops) {

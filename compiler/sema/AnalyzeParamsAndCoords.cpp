@@ -87,15 +87,9 @@ void Analyzer::declareParam(const ast::ParamItem &item) {
 // `param m[k in a..b] = e(k)`: e resolved once per k; `param c[a..b] = v`:
 // one value for every member, or a vector with one entry per member.
 void Analyzer::declareParamFamily(const ast::ParamItem &item) {
-  auto bounds = range(*item.family, {}, item.location);
+  auto bounds = familyRange(item.name, *item.family, item.location);
   if (!bounds)
     return;
-  if (bounds->second < bounds->first) {
-    diagnostics_.error(item.location, "the family '" + item.name + "' is empty (" +
-                                          std::to_string(bounds->first) + ".." +
-                                          std::to_string(bounds->second) + ")");
-    return;
-  }
   long count = bounds->second - bounds->first + 1;
   Env env = baseEnv({}); // no hint on misplaced units: it would drop the family's range
   // A list gives one value per member, resolved one by one (a list may be
@@ -365,15 +359,9 @@ void Analyzer::declareCoord(const ast::CoordItem &item) {
     add({});
     return;
   }
-  auto bounds = range(*item.family, {}, item.location);
+  auto bounds = familyRange(item.name, *item.family, item.location);
   if (!bounds)
     return;
-  if (bounds->second < bounds->first) {
-    diagnostics_.error(item.location, "the family '" + item.name + "' is empty (" +
-                                          std::to_string(bounds->first) + ".." +
-                                          std::to_string(bounds->second) + ")");
-    return;
-  }
   for (long i = bounds->first; i <= bounds->second; ++i)
     add({i});
 }

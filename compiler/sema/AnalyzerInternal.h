@@ -98,6 +98,8 @@ private:
                                                    const std::vector<LoopVariable> &loops);
   std::optional<std::pair<long, long>> range(const ast::Range &r, const Bindings &bindings,
                                              Location where);
+  std::optional<std::pair<long, long>> familyRange(const std::string &name, const ast::Range &r,
+                                                   Location where);
   void declareFor(const ast::ForDecl &loop, const Bindings &bindings,
                   const std::vector<LoopVariable> &loops);
   void recordLoopVariable(const std::string &name, Location loc);

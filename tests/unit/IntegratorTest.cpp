@@ -61,6 +61,8 @@ const char *nameOf(Method method) {
     return "midpoint";
   case Method::Radau:
     return "radau";
+  case Method::Bdf:
+    return "bdf";
   }
   return "?";
 }
@@ -322,6 +324,9 @@ TEST_CASE("rhs evaluations are counted, FSAL included", "[runtime]") {
       break;
     case Method::Radau: // needs a Jacobian: not among the methods here
       FAIL("radau is tested in RadauTest");
+      break;
+    case Method::Bdf: // needs a Jacobian: not among the methods here
+      FAIL("bdf is tested in BdfTest");
       break;
     }
 
