@@ -122,8 +122,11 @@ private:
 
   // The dynamics and the solve, shared by rhs, multipliers and outputs:
   // in loops with constraints or many coordinates, unrolled otherwise.
-  Solution solve(llvm::Function *f) {
-    llvm::Value *Mf = callDynamics(f, f->getArg(1));
+  Solution solve(llvm::Function *f) { return solveWith(callDynamics(f, f->getArg(1))); }
+
+  // The solve on dynamics already evaluated into Mf, which it overwrites.
+  Solution solveWith(llvm::Value *Mf) {
+    llvm::Function *f = b_.GetInsertBlock()->getParent();
     llvm::Value *y = b_.CreateConstInBoundsGEP1_64(b_.getDoubleTy(), Mf, n_ * n_);
     if (m_ > 0) {
       llvm::Value *qdd = buffer(f, n_), *lambda = buffer(f, m_);
@@ -239,12 +242,13 @@ private:
   // dr/dq' ((n+m)*n each) at the solved q'' and multipliers.
   void jacobianPartsKernel() {
     llvm::Function *f = e_.kernel("mech_jacobian_parts");
-    Solution solution = solve(f);
-    llvm::Value *Mf = callDynamics(f, f->getArg(1)); // the solve overwrote its copy
+    // M and C are stored before the solve overwrites them in place.
+    llvm::Value *Mf = callDynamics(f, f->getArg(1));
     for (size_t i = 0; i < n_ * n_; ++i)
       e_.store(e_.load(Mf, i), f->getArg(3), i);
     for (size_t i = 0; i < m_ * n_; ++i)
       e_.store(e_.load(Mf, n_ * n_ + n_ + i), f->getArg(3), n_ * n_ + i);
+    Solution solution = solveWith(Mf);
     KernelInputs in{f->getArg(0), f->getArg(1), f->getArg(2), solution.qdd, solution.lambda};
     size_t count = programs_.jacobian.outputs().size();
     auto values = e_.emit(programs_.jacobian, allOutputs(count), inputs(in));

@@ -535,11 +535,14 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     };
   std::vector<double> momentumForce(2 * n);
   runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
-  mechanics::StateJacobian stateJacobian(*kernels);
-  if (selection.jacobian)
+  // Its buffers are allocated only for the implicit methods.
+  std::optional<mechanics::StateJacobian> stateJacobian;
+  if (selection.jacobian) {
+    stateJacobian.emplace(*kernels);
     integrator.jacobian = [&](double t, const double *x, double *J) {
-      return stateJacobian(t, x, params.data(), J);
+      return (*stateJacobian)(t, x, params.data(), J);
     };
+  }
 
   auto integrateStart = Clock::now();
   summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart()).count();

@@ -255,12 +255,13 @@ public:
     if (!programs_.hasJacobian)
       return kStatusKernelNotCompiled;
     size_t n = coordinates, m = constraintCount;
-    int status = accelerations(t, x, p);
-    // accelerations() solved in place: evaluate M and C again.
+    load(t, x, x + n, p);
     evaluateDynamics();
+    // M and C before the solve overwrites them in place.
     std::copy(values_.begin(), values_.begin() + static_cast<long>(n * n), out);
     std::copy(values_.begin() + static_cast<long>(n * n + n),
               values_.begin() + static_cast<long>(n * n + n + m * n), out + n * n);
+    int status = solveLoaded();
     loadSolution();
     programs_.jacobian.evaluate(inputs_.data(), out + n * n + m * n, scratch_);
     return status;
@@ -287,9 +288,14 @@ private:
 
   // q'' (and the multipliers) at x into qdd_ and lambda_.
   int accelerations(double t, const double *x, const double *p) {
-    size_t n = coordinates, m = constraintCount;
-    load(t, x, x + n, p);
+    load(t, x, x + coordinates, p);
     evaluateDynamics();
+    return solveLoaded();
+  }
+
+  // q'' (and the multipliers) from the evaluated dynamics, solved in place.
+  int solveLoaded() {
+    size_t n = coordinates, m = constraintCount;
     double *M = values_.data(), *f = M + n * n, *C = f + n, *gamma = C + m * n;
     if (m == 0) {
       std::copy(f, f + n, qdd_.begin());
