@@ -1,8 +1,7 @@
 // The adaptive step loop, after the driver of Hairer's DOPRI5 and DOP853.
 #include "runtime/AdaptiveDriver.h"
 
-#include "runtime/Sampling.h"
-#include "runtime/TimeGrid.h"
+#include "runtime/StepOutput.h"
 
 #include <cmath>
 
@@ -25,13 +24,13 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
     return resultOf(failure, stats);
   };
 
-  TimeGrid samples(options.t0, options.tEnd, options.dt);
-  const double direction = samples.direction();
+  StepOutput output(options, sample, x0.size());
+  const double direction = output.direction();
   const double hmax = std::abs(options.tEnd - options.t0);
-  Eigen::VectorXd scratch(x0.size()), projected(x0.size());
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples, options.t0, x0, noInterpolation, scratch, sample))
-    return stop({Outcome::Interrupted, options.t0});
+  Eigen::VectorXd projected(x0.size());
+  Failure ended;
+  if (!output.begin(options.t0, x0, ended))
+    return stop(ended);
   if (hmax == 0)
     return stop({Outcome::Finished});
   if (!pair.start(options.t0, x0))
@@ -64,11 +63,10 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
       h = controller.afterReject(h, error);
       continue;
     }
-    // Samples inside the step need the dense output, which may cost more
-    // evaluations (DOP853's three), so it is only prepared for them.
+    // Samples inside the step and events need the dense output, which may
+    // cost more evaluations (DOP853's three), so it is only prepared for them.
     const double tNew = last ? options.tEnd : t + h;
-    const bool interpolating = sample && samples.dueBy(tNew) && samples.next() != tNew;
-    if (!evaluated || !pair.accept(t, h, interpolating)) {
+    if (!evaluated || !pair.accept(t, h, output.needsInterpolant(tNew))) {
       ++stats.rejected;
       lastAttemptFailed = true;
       lastFailure = f.lastFailure();
@@ -81,8 +79,8 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
     auto interpolate = [&](double ts, Eigen::VectorXd &out) {
       pair.interpolate((ts - t) / h, out);
     };
-    if (!deliverSamples(samples, tNew, pair.state(), interpolate, scratch, sample))
-      return stop({Outcome::Interrupted, samples.next()});
+    if (!output.step(t, tNew, pair.state(), interpolate, ended))
+      return stop(ended);
     if (options.project) {
       // The projected state starts the next step, with F evaluated afresh.
       projected = pair.state();

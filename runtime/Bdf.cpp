@@ -4,7 +4,7 @@
 // (adaptive, or at a fixed order and step for tests).
 #include "runtime/Bdf.h"
 
-#include "runtime/Sampling.h"
+#include "runtime/StepOutput.h"
 #include "runtime/StepSizeController.h"
 #include "runtime/TimeGrid.h"
 
@@ -435,8 +435,7 @@ public:
   BdfDriver(RhsEvaluator &f, const IntegratorOptions &options, const SampleCallback &sample)
       : f_(f), o_(options), sample_(sample),
         stepper_(f, options.jacobian, {options.rtol, options.atol}),
-        samples_(options.t0, options.tEnd, options.dt), scratch_(f.dimension()),
-        projected_(f.dimension()) {}
+        output_(options, sample, f.dimension()), projected_(f.dimension()) {}
 
   IntegrationResult run(const Eigen::VectorXd &x0);
   IntegrationResult runFixed(const std::vector<Eigen::VectorXd> &history, int order);
@@ -449,7 +448,7 @@ private:
   IntegrationResult adaptive(double t);
   Corrector correct(double tNew);
   void reject(Corrector corrector);
-  bool deliver(double tNew);
+  bool deliver(double t, double tNew);
   void applyChoice(BdfStepper::Choice choice);
   IntegrationResult stop(const Failure &failure);
 
@@ -457,8 +456,8 @@ private:
   const IntegratorOptions &o_;
   const SampleCallback &sample_;
   BdfStepper stepper_;
-  TimeGrid samples_;
-  Eigen::VectorXd scratch_, projected_;
+  StepOutput output_;
+  Eigen::VectorXd projected_;
   IntegrationStats stats_;
   Failure failure_;         // the failure that stops the run, or the last of F
   bool failedLast_ = false; // whether the last rejection came from a failure of F
@@ -473,15 +472,14 @@ IntegrationResult BdfDriver::stop(const Failure &failure) {
 }
 
 IntegrationResult BdfDriver::run(const Eigen::VectorXd &x0) {
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples_, o_.t0, x0, noInterpolation, scratch_, sample_))
-    return stop({Outcome::Interrupted, o_.t0});
+  if (Failure ended; !output_.begin(o_.t0, x0, ended))
+    return stop(ended);
   const double hmax = std::abs(o_.tEnd - o_.t0);
   if (hmax == 0)
     return stop({Outcome::Finished});
   if (!stepper_.start(o_.t0, x0))
     return stop(f_.lastFailure());
-  const double direction = samples_.direction();
+  const double direction = output_.direction();
   // Order 1's local error is O(h²): order 2 in Hairer's initial step.
   stepper_.firstStep(o_.step > 0 ? direction * std::min(o_.step, hmax)
                                  : initialStep(f_, o_.t0, x0, stepper_.derivative(), 2,
@@ -524,12 +522,10 @@ void BdfDriver::reject(Corrector corrector) {
   stepper_.setStep(h / 2);
 }
 
-bool BdfDriver::deliver(double tNew) {
+bool BdfDriver::deliver(double t, double tNew) {
   auto interpolate = [&](double ts, Eigen::VectorXd &out) { stepper_.interpolate(ts, out); };
-  if (!deliverSamples(samples_, tNew, stepper_.state(), interpolate, scratch_, sample_)) {
-    failure_ = {Outcome::Interrupted, samples_.next()};
+  if (!output_.step(t, tNew, stepper_.state(), interpolate, failure_))
     return false;
-  }
   if (!o_.project)
     return true;
   projected_ = stepper_.state();
@@ -555,7 +551,7 @@ void BdfDriver::applyChoice(BdfStepper::Choice choice) {
 }
 
 IntegrationResult BdfDriver::adaptive(double t) {
-  const double direction = samples_.direction();
+  const double direction = output_.direction();
   for (;;) {
     if (stats_.accepted + stats_.rejected >= o_.maxSteps)
       return stop({Outcome::MaxSteps, t});
@@ -580,7 +576,7 @@ IntegrationResult BdfDriver::adaptive(double t) {
     stepper_.accept(tNew);
     // Chosen from the step's own estimates, before a projection moves it.
     const BdfStepper::Choice choice = stepper_.choose();
-    if (!deliver(tNew))
+    if (!deliver(t, tNew))
       return stop(failure_);
     if (last)
       return stop({Outcome::Finished});
@@ -590,10 +586,9 @@ IntegrationResult BdfDriver::adaptive(double t) {
 }
 
 IntegrationResult BdfDriver::runFixed(const std::vector<Eigen::VectorXd> &history, int order) {
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples_, o_.t0, history[0], noInterpolation, scratch_, sample_))
-    return stop({Outcome::Interrupted, o_.t0});
-  stepper_.startFromHistory(o_.t0, history, order, samples_.direction() * o_.step);
+  if (Failure ended; !output_.begin(o_.t0, history[0], ended))
+    return stop(ended);
+  stepper_.startFromHistory(o_.t0, history, order, output_.direction() * o_.step);
   stepper_.setMaxIterations(kMaxFixedIterations);
   TimeGrid steps(o_.t0, o_.tEnd, o_.step);
   steps.advance(); // t0 is where we are
@@ -618,7 +613,7 @@ IntegrationResult BdfDriver::runFixed(const std::vector<Eigen::VectorXd> &histor
     }
     ++stats_.accepted;
     stepper_.accept(tNew);
-    if (!deliver(tNew))
+    if (!deliver(t, tNew))
       return stop(failure_);
     t = tNew;
   }

@@ -97,8 +97,8 @@ bool ConstraintProjector::linearize(double t, const double *x, bool positions, L
   // is kept as it is, so that the change is the least in its own metric.
   double largest = n ? out.W.diagonal().cwiseAbs().maxCoeff() : 0;
   Eigen::LDLT<Eigen::MatrixXd> factors(out.W);
-  bool regular = n && factors.info() == Eigen::Success &&
-                 factors.vectorD().minCoeff() > 1e-12 * largest;
+  bool regular =
+      n && factors.info() == Eigen::Success && factors.vectorD().minCoeff() > 1e-12 * largest;
   if (!regular)
     out.W.diagonal().array() += (largest > 0 ? largest : 1) * 1e-6;
   return !rows.empty();

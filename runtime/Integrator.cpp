@@ -77,7 +77,9 @@ std::string IntegrationResult::message() const {
   case Outcome::Interrupted:
     return "interrupted" + at;
   case Outcome::NoConvergence:
-    return "the implicit midpoint step did not converge" + at;
+    return "the implicit equations of the step did not converge" + at;
+  case Outcome::Stopped:
+    return "stopped by event " + std::to_string(event) + at;
   }
   return "unknown outcome";
 }

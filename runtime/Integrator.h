@@ -34,6 +34,26 @@ using Jacobian = std::function<int(double t, const double *x, double *J)>;
 
 enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau, Bdf };
 
+// Events: the zero crossings of functions g_i(t, x), located on each step's
+// interpolant (runtime/StepOutput.h). An event fires where g_i changes sign
+// (g_i = 0 at a step's end is no crossing until the sign on the other side
+// is seen, so a g_i that starts at 0 does not fire at t0), in the chosen
+// direction: +1 when g_i rises through 0 as t grows, -1 when it falls, 0
+// either. A stop event ends the run there (Outcome::Stopped).
+struct EventOptions {
+  struct Event {
+    int direction = 0;
+    bool stop = false;
+  };
+  std::vector<Event> events;
+  // Evaluates every g_i(t, x) into g; status codes as for RightHandSide.
+  std::function<int(double t, const double *x, double *g)> functions;
+  // Receives each event found, in the order of time: its index, the time
+  // (just past the crossing, within 1e-12 max(1, |t|) of it) and the state
+  // there. Optional.
+  std::function<void(int event, double t, const double *x)> record;
+};
+
 // What the variational integrator needs beyond x' = F(t, x), for a system
 // whose x = (q, q') holds n coordinates and their velocities: the momenta
 // p = dL/dq' and the forces dL/dq + Q (Q: the generalized forces not derived
@@ -63,6 +83,7 @@ struct IntegratorOptions {
   // Method::Bdf refuses it: a formula of fixed order needs past values to
   // start from (integrateBdfFixedOrder in runtime/Bdf.h takes them).
   bool fixedStep = false;
+  EventOptions events; // none when events.events is empty
 };
 
 struct IntegrationStats {
@@ -85,7 +106,9 @@ enum class Outcome {
   Interrupted,
   // The implicit equations of a midpoint step (or of a fixed Radau or
   // fixed-order BDF step) had no solution.
-  NoConvergence
+  NoConvergence,
+  // A stop event fired (IntegrationResult::event says which) at failureTime.
+  Stopped
 };
 
 struct IntegrationResult {
@@ -93,6 +116,7 @@ struct IntegrationResult {
   double failureTime = 0;    // where the run stopped, unless it Finished
   int failureComponent = -1; // NonFinite: the offending component of x (or of x')
   int rhsStatus = 0;         // RhsFailed: the status the right-hand side returned
+  int event = -1;            // Stopped: the index of the stop event
   IntegrationStats stats;
   // "finished", "step size underflow at t = 0.99999", "non-finite value in
   // component 3 at t = 1.25", ...

@@ -3,7 +3,7 @@
 // and Jacobian-reuse policy, and the step loop (adaptive, or fixed for tests).
 #include "runtime/Radau5.h"
 
-#include "runtime/Sampling.h"
+#include "runtime/StepOutput.h"
 #include "runtime/StepSizeController.h"
 #include "runtime/TimeGrid.h"
 
@@ -461,8 +461,7 @@ public:
   RadauDriver(RhsEvaluator &f, const IntegratorOptions &options, const SampleCallback &sample)
       : f_(f), o_(options), sample_(sample),
         stepper_(f, options.jacobian, {options.rtol, options.atol}),
-        samples_(options.t0, options.tEnd, options.dt), scratch_(f.dimension()),
-        projected_(f.dimension()) {}
+        output_(options, sample, f.dimension()), projected_(f.dimension()) {}
 
   IntegrationResult run(const Eigen::VectorXd &x0);
 
@@ -488,8 +487,8 @@ private:
   const SampleCallback &sample_;
   RadauStepper stepper_;
   StepChoice choice_;
-  TimeGrid samples_;
-  Eigen::VectorXd scratch_, projected_;
+  StepOutput output_;
+  Eigen::VectorXd projected_;
   IntegrationStats stats_;
   bool needJacobian_ = true;
 };
@@ -502,9 +501,8 @@ IntegrationResult RadauDriver::stop(const Failure &failure) {
 }
 
 IntegrationResult RadauDriver::run(const Eigen::VectorXd &x0) {
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples_, o_.t0, x0, noInterpolation, scratch_, sample_))
-    return stop({Outcome::Interrupted, o_.t0});
+  if (Failure ended; !output_.begin(o_.t0, x0, ended))
+    return stop(ended);
   const double hmax = std::abs(o_.tEnd - o_.t0);
   if (hmax == 0)
     return stop({Outcome::Finished});
@@ -512,7 +510,7 @@ IntegrationResult RadauDriver::run(const Eigen::VectorXd &x0) {
     return stop(f_.lastFailure());
   if (o_.fixedStep)
     return fixed();
-  const double direction = samples_.direction();
+  const double direction = output_.direction();
   const Tolerances tolerances{o_.rtol, o_.atol};
   // The estimate's local error is O(h⁴): order 4 for Hairer's initial step.
   return adaptive(o_.step > 0 ? direction * std::min(o_.step, hmax)
@@ -534,10 +532,8 @@ bool RadauDriver::deliver(double t, double h, double tNew, Failure &failure) {
   auto interpolate = [&](double ts, Eigen::VectorXd &out) {
     stepper_.interpolate((ts - t) / h, out);
   };
-  if (!deliverSamples(samples_, tNew, stepper_.state(), interpolate, scratch_, sample_)) {
-    failure = {Outcome::Interrupted, samples_.next()};
+  if (!output_.step(t, tNew, stepper_.state(), interpolate, failure))
     return false;
-  }
   if (o_.project) {
     // The projected state starts the next step, with F evaluated afresh.
     projected_ = stepper_.state();
@@ -588,7 +584,7 @@ double RadauDriver::nextStep(double h, double hNew, bool afterRejection) const {
 }
 
 IntegrationResult RadauDriver::adaptive(double h) {
-  const double direction = samples_.direction();
+  const double direction = output_.direction();
   double t = o_.t0;
   bool rejected = false;   // whether the last attempt was rejected
   bool failedLast = false; // whether that rejection came from a failure of F

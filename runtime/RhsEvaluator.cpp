@@ -11,6 +11,7 @@ IntegrationResult resultOf(const Failure &failure, const IntegrationStats &stats
   result.failureTime = failure.time;
   result.failureComponent = failure.component;
   result.rhsStatus = failure.status;
+  result.event = failure.event;
   result.stats = stats;
   return result;
 }

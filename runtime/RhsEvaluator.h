@@ -13,6 +13,7 @@ struct Failure {
   double time = 0;
   int component = -1;
   int status = 0;
+  int event = -1; // Outcome::Stopped: which event
 };
 
 // The result of a run that ended with `failure` (Outcome::Finished for a

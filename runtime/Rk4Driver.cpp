@@ -3,7 +3,7 @@
 
 #include "runtime/Hermite.h"
 #include "runtime/RungeKuttaStages.h"
-#include "runtime/Sampling.h"
+#include "runtime/StepOutput.h"
 #include "runtime/TimeGrid.h"
 
 namespace mech::runtime {
@@ -25,13 +25,13 @@ IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
     return resultOf(failure, result.stats);
   };
 
-  TimeGrid samples(options.t0, options.tEnd, options.dt);
+  StepOutput output(options, sample, x0.size());
   TimeGrid steps(options.t0, options.tEnd, options.step);
   steps.advance(); // t0 is where we are
-  Eigen::VectorXd y = x0, yNew(x0.size()), stageState(x0.size()), scratch(x0.size());
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples, options.t0, y, noInterpolation, scratch, sample))
-    return stop({Outcome::Interrupted, options.t0});
+  Eigen::VectorXd y = x0, yNew(x0.size()), stageState(x0.size());
+  Failure ended;
+  if (!output.begin(options.t0, y, ended))
+    return stop(ended);
   if (steps.done())
     return stop({Outcome::Finished});
 
@@ -64,8 +64,8 @@ IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
     auto interpolate = [&](double ts, Eigen::VectorXd &out) {
       hermite((ts - t) / h, h, y, yNew, k.col(0), k.col(4), out);
     };
-    if (!deliverSamples(samples, tNew, yNew, interpolate, scratch, sample))
-      return stop({Outcome::Interrupted, samples.next()});
+    if (!output.step(t, tNew, yNew, interpolate, ended))
+      return stop(ended);
     if (options.project) {
       stageState = yNew;
       if (!options.project(tNew, yNew.data()))

@@ -4,7 +4,7 @@
 #include "runtime/VariationalMidpoint.h"
 
 #include "runtime/Hermite.h"
-#include "runtime/Sampling.h"
+#include "runtime/StepOutput.h"
 #include "runtime/TimeGrid.h"
 
 #include <Eigen/Cholesky>
@@ -211,13 +211,13 @@ IntegrationResult integrateMidpoint(RhsEvaluator &f, const LagrangianForm &lagra
     return resultOf(failure, result.stats);
   };
 
-  TimeGrid samples(options.t0, options.tEnd, options.dt);
+  StepOutput output(options, sample, 2 * n);
   TimeGrid steps(options.t0, options.tEnd, options.step);
   steps.advance(); // t0 is where we are
-  Eigen::VectorXd x = x0, xNew(2 * n), scratch(2 * n);
-  auto noInterpolation = [](double, Eigen::VectorXd &) {};
-  if (!deliverSamples(samples, options.t0, x, noInterpolation, scratch, sample))
-    return stop({Outcome::Interrupted, options.t0});
+  Eigen::VectorXd x = x0, xNew(2 * n);
+  Failure ended;
+  if (!output.begin(options.t0, x, ended))
+    return stop(ended);
   if (steps.done())
     return stop({Outcome::Finished});
 
@@ -272,7 +272,7 @@ IntegrationResult integrateMidpoint(RhsEvaluator &f, const LagrangianForm &lagra
       return stop(f.lastFailure());
     ++result.stats.accepted;
 
-    const bool interpolating = sample && samples.dueBy(tNew) && samples.next() != tNew;
+    const bool interpolating = output.needsInterpolant(tNew);
     if (interpolating) {
       if (!haveXdot && !f(t, x.data(), xdot.data()))
         return stop(f.lastFailure());
@@ -282,8 +282,8 @@ IntegrationResult integrateMidpoint(RhsEvaluator &f, const LagrangianForm &lagra
     auto interpolate = [&](double ts, Eigen::VectorXd &out) {
       hermite((ts - t) / h, h, x, xNew, xdot, xdotNew, out);
     };
-    if (!deliverSamples(samples, tNew, xNew, interpolate, scratch, sample))
-      return stop({Outcome::Interrupted, samples.next()});
+    if (!output.step(t, tNew, xNew, interpolate, ended))
+      return stop(ended);
 
     x.swap(xNew);
     q.swap(qNew);

@@ -484,12 +484,12 @@ TEST_CASE("midpoint: a step equation without a solution reports no convergence",
   INFO(r.result.message());
   CHECK(r.result.outcome == Outcome::NoConvergence);
   CHECK(r.result.failureTime == Approx(0.3));
-  CHECK(r.result.message().rfind("the implicit midpoint step did not converge at t = 0.3", 0) == 0);
+  CHECK(r.result.message().rfind("the implicit equations of the step did not converge at t = 0.3", 0) == 0);
 
   IntegrationResult message;
   message.outcome = Outcome::NoConvergence;
   message.failureTime = 0.25;
-  CHECK(message.message() == "the implicit midpoint step did not converge at t = 0.25");
+  CHECK(message.message() == "the implicit equations of the step did not converge at t = 0.25");
 }
 
 TEST_CASE("midpoint: maxSteps, interruption and non-finite states", "[runtime][midpoint]") {
