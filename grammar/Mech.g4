@@ -10,6 +10,8 @@ importDecl  : IMPORT STRING (AS name)? ;
 standaloneExpr  : expr EOF ;
 standaloneDecls : decl* EOF ;
 standaloneAssignments : assignment (COMMA assignment)* COMMA? EOF ;
+// --stop-when "th1 == 0, up": an event that stops the run.
+standaloneStopCondition : expr EQ expr (COMMA (UP | DOWN))? EOF ;
 assignment : initItem | TIME ASSIGN expr ;
 modelDecl   : MODEL name LBRACE decl* RBRACE ;
 
@@ -17,7 +19,7 @@ decl
     : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
-    | outputDecl | forDecl | SEMI
+    | outputDecl | eventDecl | forDecl | SEMI
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
@@ -42,6 +44,8 @@ constraintDecl  : CONSTRAINT (declName COLON)? expr EQ expr ;
 initDecl        : INIT initItem (COMMA initItem)* ;
 initItem        : name (LBRACK expr (COMMA expr)* RBRACK)? PRIME* ASSIGN expr ;
 outputDecl      : OUTPUT declName ASSIGN expr ;
+eventDecl       : EVENT declName COLON expr EQ expr eventClause* ;
+eventClause     : STOP | DIRECTION (UP | DOWN) ;
 forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
 
 declName  : name (LBRACK expr (COMMA expr)* RBRACK)? ;
@@ -80,7 +84,8 @@ unitExpr   : unitFactor ((STAR | SLASH) unitFactor)* ;
 unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUMBER)? ;
 
 name
-    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | IN ;
+    : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | STOP
+    | DIRECTION | UP | DOWN | IN ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -102,6 +107,7 @@ SPRING      : 'spring' ;
 CONSTRAINT  : 'constraint' ;
 INIT        : 'init' ;
 OUTPUT      : 'output' ;
+EVENT       : 'event' ;
 FOR         : 'for' ;
 TIME        : 't' ;
 PI          : 'pi' ;
@@ -117,6 +123,10 @@ BETWEEN  : 'between' ;
 AND      : 'and' ;
 REST     : 'rest' ;
 ON       : 'on' ;
+STOP     : 'stop' ;
+DIRECTION : 'direction' ;
+UP       : 'up' ;
+DOWN     : 'down' ;
 IN       : 'in' ;
 
 NUMBER : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;

@@ -242,6 +242,26 @@ std::vector<OptionSpec> runOutputOptions() {
        "run, and a folder that cannot hold it is an error. If the run fails, the samples up to "
        "the failure are kept",
        {}},
+      {"--stop-when",
+       "",
+       T::Text,
+       "\"a == b[, up|down]\"",
+       "none",
+       "a condition in .mech syntax",
+       "stop the run where a − b changes sign (only rising with `up`, falling with `down`), "
+       "as a model's `event NAME: a == b stop` does; the last CSV row is the state there. The "
+       "event is named `--stop-when`",
+       {}},
+      {"--events",
+       "",
+       T::Path,
+       "FILE",
+       "none",
+       "path",
+       "write the events that fired, one row each in the order of time: the event's name, t, "
+       "then the CSV's columns at that time; JSON when FILE ends in .json. An error for a "
+       "model without events and no --stop-when",
+       {}},
       {"--plot", "", T::Path, "FILE", "no plot", "path", "also write an SVG plot of the run", {}},
       {"--plot-vars",
        "",
@@ -305,8 +325,8 @@ CommandSpec simulateCommand() {
       "simulate",
       "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau|bdf]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
-      "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--plot out.svg] [--plot-vars "
-      "th1,th2]\n"
+      "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
+      "       [--events ev.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
       "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
       "       [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "

@@ -59,6 +59,7 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   options.projection = !line.has("--no-projection");
   options.start.init = line.value("--init");
   options.plotPath = line.value("--plot");
+  options.eventsPath = line.value("--events");
   for (const std::string &text : line.values("--plot-vars"))
     for (const std::string &item : splitNames(text))
       options.plotVars.push_back(item);
@@ -113,8 +114,16 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   SimulationOptions options;
   if (auto status = simulationOptions(line, io, options))
     return *status;
+  if (line.has("--stop-when")) {
+    // An event of the model from here on (the REPL runs this on a session
+    // of its own).
+    std::vector<sema::Addition> additions = session.additions();
+    additions.push_back({line.value("--stop-when"), false, true});
+    session.setAdditions(std::move(additions));
+  }
   std::string output = line.value("-o");
-  std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", options.plotPath}};
+  std::vector<NamedPath> outputs = {
+      {"-o", output}, {"--plot", options.plotPath}, {"--events", options.eventsPath}};
   if (auto status = checkOutputs("simulate", session, outputs, io))
     return *status;
   bool derived = session.derive();

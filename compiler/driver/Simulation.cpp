@@ -9,6 +9,7 @@
 #include "jit/ObjectCache.h"
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
+#include "mechanics/EventFunctions.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
 #include "mechanics/StateJacobian.h"
@@ -68,18 +69,6 @@ std::string formatValue(double value) {
 
 std::string shortNumber(double value) {
   return formatNumber(value, 6);
-}
-
-// A header field as RFC 4180 has it: quoted, with its quotes doubled, when
-// it holds a comma, a quote or a line break (an output with two indices is
-// d[1, 2]). Every other field, and every number, is written as it is.
-std::string csvField(const std::string &text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
-  std::string quoted = "\"";
-  for (char c : text)
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 // Column names compared without blanks, so that --plot-vars "d[1,2]"
@@ -169,6 +158,18 @@ std::vector<std::string> csvColumns(const mechanics::Equations &eq) {
   return columns;
 }
 
+// A header field as RFC 4180 has it: quoted, with its quotes doubled, when
+// it holds a comma, a quote or a line break (an output with two indices is
+// d[1, 2]). Every other field, and every number, is written as it is.
+std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
   const mechanics::Equations &eq = loaded.equations();
   bool ok = true;
@@ -176,6 +177,12 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
     loaded.diagnostics().error(eq.constraints.front().location,
                                "--method midpoint does not handle constraints; use dopri5, "
                                "dop853 or rk4");
+    ok = false;
+  }
+  if (!options.eventsPath.empty() && eq.events.empty()) {
+    loaded.diagnostics().error({}, "--events: model " + loaded.model().name +
+                                       " declares no event (declare one, `event hit: x == 0`, "
+                                       "or give --stop-when)");
     ok = false;
   }
   return plottedColumns(loaded, csvColumns(eq), plottedNames(eq, options)).has_value() && ok;
@@ -340,6 +347,14 @@ public:
     return true;
   }
 
+  // The CSV's columns at an event, as a sample has them.
+  const std::vector<double> &rowAt(double t, const double *x) {
+    if (run_.m > 0)
+      x = onConstraints(t, x);
+    fillRow(t, x);
+    return row_;
+  }
+
 private:
   // Samples inside a step come from the dense output, which drifts from the
   // constraints by the local error: they are projected too. The residuals
@@ -359,13 +374,17 @@ private:
   }
 
   // The row after t: the state, the multipliers, the outputs.
-  void writeRow(double t, const double *x) {
+  void fillRow(double t, const double *x) {
     size_t n = run_.n, m = run_.m;
     std::copy(x, x + 2 * n, row_.begin());
     if (m > 0)
       run_.kernels.multipliers(t, x, run_.params.data(), row_.data() + 2 * n);
     if (!run_.eq.outputs.empty())
       run_.kernels.outputs(t, x, run_.params.data(), row_.data() + 2 * n + m);
+  }
+
+  void writeRow(double t, const double *x) {
+    fillRow(t, x);
     csv_ << formatValue(t);
     for (double v : row_)
       csv_ << "," << formatValue(v);
@@ -433,11 +452,36 @@ std::string failureText(const runtime::IntegrationResult &result, const Run &run
              !refusal.state.empty()) {
     text = describeFailure(run.eq, run.kernels, run.params, result.rhsStatus, refusal.t,
                            refusal.state.data(), "at t = " + shortNumber(result.failureTime));
+  } else if (result.outcome == runtime::Outcome::NonFinite && result.event >= 0) {
+    text = "event '" + run.eq.events[static_cast<size_t>(result.event)].name +
+           "' is not finite at t = " + shortNumber(result.failureTime);
   } else if (result.outcome == runtime::Outcome::NonFinite && result.failureComponent >= 0 &&
              static_cast<size_t>(result.failureComponent) < columns.size()) {
     text += " ('" + columns[static_cast<size_t>(result.failureComponent)] + "')";
   }
   return text;
+}
+
+// The model's events for the integrator: their functions (interpreted,
+// with the inputs' values at t), and each event found recorded in `log`
+// with the CSV's columns there.
+void watchEvents(const Run &run, const LoadedModel &loaded,
+                 std::optional<mechanics::EventFunctions> &functions, Sampler &sampler,
+                 EventLog &log, runtime::EventOptions &events) {
+  if (run.eq.events.empty())
+    return;
+  mechanics::InputFill fill;
+  if (loaded.inputs && loaded.inputs->varies())
+    fill = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+  functions.emplace(run.eq, run.kernels, run.params, fill);
+  for (const mechanics::Equations::Event &e : run.eq.events)
+    events.events.push_back({e.direction, e.stop});
+  events.functions = [&functions](double t, const double *x, double *g) {
+    return (*functions)(t, x, g);
+  };
+  events.record = [&log, &sampler](int event, double t, const double *x) {
+    log.record(event, t, sampler.rowAt(t, x));
+  };
 }
 
 void writeCsvHeader(std::ostream &csv, const std::vector<std::string> &columns) {
@@ -533,6 +577,12 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     integrator.project = [&](double t, double *x) {
       return projector.projectPositions(t, x).ok && projector.projectVelocities(t, x).ok;
     };
+  std::optional<mechanics::EventFunctions> eventFunctions;
+  std::vector<std::string> eventNames;
+  for (const mechanics::Equations::Event &e : eq.events)
+    eventNames.push_back(e.name);
+  EventLog eventLog(eventNames, columns);
+  watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce(2 * n);
   runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
   // Its buffers are allocated only for the implicit methods.
@@ -550,10 +600,20 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       recordingRhs(run, refusal), *x0, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
-  if (result.outcome != runtime::Outcome::Finished)
+  summary.events = eventLog.counts();
+  if (result.outcome == runtime::Outcome::Stopped) {
+    summary.stoppedBy = eq.events[static_cast<size_t>(result.event)].name;
+    summary.stopTime = result.failureTime;
+  } else if (result.outcome != runtime::Outcome::Finished) {
     summary.failure = failureText(result, run, refusal, columns);
+  }
   csv.flush();
   std::string error;
+  if (!options.eventsPath.empty() &&
+      !writeOutputFile(options.eventsPath, eventLog.text(options.eventsPath), error)) {
+    loaded.diagnostics().error({}, error);
+    return std::nullopt;
+  }
   if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {
     loaded.diagnostics().error({}, error);
     return std::nullopt;
@@ -615,6 +675,18 @@ std::string summaryText(const SimulationSummary &s) {
       warnIfLarge("drift of conserved " + name, drift);
   }
   out << warnings;
+  for (const EventCount &e : s.events) {
+    out << "event " << e.name << ": ";
+    if (e.count == 0)
+      out << "did not fire\n";
+    else if (e.count == 1)
+      out << "fired once, at t = " << formatNumber(e.first, 0) << "\n";
+    else
+      out << "fired " << e.count << " times, first at t = " << formatNumber(e.first, 0)
+          << ", last at t = " << formatNumber(e.last, 0) << "\n";
+  }
+  if (!s.stoppedBy.empty())
+    out << "stopped by event " << s.stoppedBy << " at t = " << formatNumber(s.stopTime, 0) << "\n";
   if (s.constrained) {
     out << "largest constraint residual " << formatNumber(s.constraintResidual, 3)
         << " in the output, " << formatNumber(s.constraintDrift, 3) << " before projection\n";

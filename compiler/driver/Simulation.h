@@ -5,6 +5,7 @@
 // happened; the samples up to that time are kept.
 #pragma once
 
+#include "driver/EventLog.h"
 #include "driver/InitialState.h"
 #include "driver/Pipeline.h"
 #include "runtime/Integrator.h"
@@ -32,6 +33,7 @@ struct SimulationOptions {
   std::optional<std::pair<double, double>> baumgarte; // --baumgarte a,b
   std::string plotPath;                               // --plot out.svg
   std::vector<std::string> plotVars;                  // --plot-vars th1,th2
+  std::string eventsPath;                             // --events out.csv|.json
 };
 
 struct SimulationSummary {
@@ -58,13 +60,21 @@ struct SimulationSummary {
   bool constrained = false;
   double constraintResidual = 0; // the largest |Phi| or |psi| in the output
   double constraintDrift = 0;    // the same before the samples' projection
-  std::string failure;           // empty when the run finished
+  std::string failure;           // empty when the run finished (or stopped)
   size_t samples = 0;
+  std::vector<EventCount> events; // per declared event
+  std::string stoppedBy;          // the stop event that ended the run, or ""
+  double stopTime = 0;
 };
 
 // The CSV columns after t: the coordinates, their velocities (q'), the
 // multipliers (named after their constraints) and the outputs.
 std::vector<std::string> csvColumns(const mechanics::Equations &equations);
+
+// A CSV field as RFC 4180 has it: quoted, with its quotes doubled, when it
+// holds a comma, a quote or a line break (an output with two indices is
+// d[1, 2]); any other text as it is.
+std::string csvField(const std::string &text);
 
 // Checks the options against the model, before anything is written: the
 // method can run the model, the --plot-vars name columns. Errors go to the

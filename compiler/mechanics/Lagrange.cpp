@@ -364,6 +364,9 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     eq.outputs.push_back(lower.scalar(o.value));
     eq.outputNames.push_back(o.name);
   }
+  for (const sema::Event &e : model.events)
+    eq.events.push_back(
+        {e.name, lower.scalar(e.lhs) - lower.scalar(e.rhs), e.direction, e.stop, e.location});
   decideTimeDependence(model, eq);
   return result;
 }

@@ -37,6 +37,17 @@ struct Equations {
   std::vector<sym::Expr> lhs;
   std::vector<sym::Expr> outputs;
   std::vector<std::string> outputNames;
+  // The events: g = lhs - rhs, whose sign changes a simulation looks for
+  // (direction +1 rising, -1 falling, 0 either). Like the outputs, g may
+  // use q'' and the multipliers.
+  struct Event {
+    std::string name;
+    sym::Expr g;
+    int direction = 0;
+    bool stop = false;
+    Location location;
+  };
+  std::vector<Event> events;
   // The inputs, each a param symbol (index `param`) that may appear in Q,
   // f, the outputs and the multipliers.
   struct Input {

@@ -634,10 +634,10 @@ int ReplSession::runCommand(const std::string &command, const std::vector<std::s
       driver::parseCommandLine(*driver::findCommand(command), args, true, error);
   if (!line)
     return io.usageError(error);
-  if (!line->has("--set"))
+  if (!line->has("--set") && !line->has("--stop-when"))
     return driver::runModelCommand(*line, *session_, io);
-  // --set on one command: a session of its own with the values added, the
-  // session's model unchanged.
+  // --set (or --stop-when) on one command: a session of its own with the
+  // values (or the event) added, the session's model unchanged.
   std::unique_ptr<driver::Session> once = session_->withSettings(line->values("--set"));
   return driver::runModelCommand(*line, *once, io);
 }

@@ -102,6 +102,8 @@ SymbolKind Analyzer::symbolKindOf(const ast::Decl &decl) {
     return SymbolKind::Body;
   if (std::holds_alternative<ast::ConstraintDecl>(decl.node))
     return SymbolKind::Constraint;
+  if (std::holds_alternative<ast::EventDecl>(decl.node))
+    return SymbolKind::Event;
   return SymbolKind::Output;
 }
 

@@ -29,8 +29,9 @@ void Analyzer::checkDecl(const ast::EnergyDecl &e, const Instance &instance) {
                          : "'" + instance.name + "' (part of " + total + ")";
   // A named term is resolved as a let, which may use inputs; T, V and D may not.
   if (value->usesInput) {
-    diagnostics_.error(e.value->location, what + " uses an input; inputs can only be used in "
-                                                 "forces, torques, generalized forces and outputs");
+    diagnostics_.error(e.value->location,
+                       what + " uses an input; inputs can only be used in "
+                              "forces, torques, generalized forces, outputs and events");
     return;
   }
   if (!expectShape(value, e.value->location, what, isScalar, "a scalar"))

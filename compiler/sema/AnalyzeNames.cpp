@@ -121,6 +121,8 @@ const ast::DeclName *Analyzer::declaredName(const ast::Decl &decl) {
     return c->name ? &*c->name : nullptr;
   if (auto *o = std::get_if<ast::OutputDecl>(&decl.node))
     return &o->name;
+  if (auto *e = std::get_if<ast::EventDecl>(&decl.node))
+    return &e->name;
   return nullptr;
 }
 

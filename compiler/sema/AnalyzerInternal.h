@@ -147,6 +147,7 @@ private:
   // ---- constraints and outputs (AnalyzeConstraints.cpp) --------------------
   void checkDecl(const ast::ConstraintDecl &c, const Instance &instance);
   void checkDecl(const ast::OutputDecl &o, const Instance &instance);
+  void checkDecl(const ast::EventDecl &e, const Instance &instance);
 
   // ---- initial values (AnalyzeInit.cpp) ------------------------------------
   void checkDecl(const ast::InitDecl &init, const Instance &instance);

@@ -73,7 +73,15 @@ ast::ModelDecl *modelOf(ast::File &file) {
 
 void Compilation::append(ast::File &root, const std::vector<Addition> &additions) {
   for (const Addition &addition : additions) {
-    const SourceFile &source = sources_.add("<input>", addition.text);
+    const SourceFile &source =
+        sources_.add(addition.stopCondition ? kStopWhen : "<input>", addition.text);
+    if (addition.stopCondition) {
+      std::unique_ptr<ast::Decl> event = parseStopCondition(source, diagnostics_, kStopWhen);
+      ast::ModelDecl *model = modelOf(root);
+      if (event && model)
+        model->body.push_back(std::move(*event));
+      continue;
+    }
     if (addition.topLevel) {
       std::unique_ptr<ast::File> typed = parseFile(source, diagnostics_);
       if (!typed)

@@ -41,9 +41,15 @@ struct LoadedFile {
 // model named Session is made when the root has none), imports and defs
 // before the model. Editing the AST, not the text, keeps the root's own
 // locations and messages as they were.
+// The name of --stop-when's event, and of the source its text is in.
+inline constexpr const char *kStopWhen = "--stop-when";
+
 struct Addition {
   std::string text;
   bool topLevel = false; // imports and defs
+  // --stop-when's `a == b[, up|down]`: an event named --stop-when that
+  // stops the run (located in a source of that name).
+  bool stopCondition = false;
 };
 
 // The largest source file accepted.

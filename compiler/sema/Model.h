@@ -230,6 +230,17 @@ struct Output {
   ExprRef value;
 };
 
+// An event: where lhs - rhs changes sign during a simulation (in the
+// direction given: +1 rising, -1 falling, 0 either); a stop event ends the
+// run there. It observes the motion as an output does.
+struct Event {
+  std::string name;
+  Location location;
+  ExprRef lhs, rhs;
+  int direction = 0;
+  bool stop = false;
+};
+
 struct CheckedModel {
   std::string name;
   Location location;
@@ -247,6 +258,7 @@ struct CheckedModel {
   std::vector<Constraint> constraints;
   std::vector<Initial> initial;
   std::vector<Output> outputs;
+  std::vector<Event> events;
 
   // The number of inputs, the last entries of params.
   size_t inputCount() const;

@@ -31,6 +31,8 @@ const char *symbolKindName(SymbolKind kind) {
     return "body";
   case SymbolKind::Output:
     return "output";
+  case SymbolKind::Event:
+    return "event";
   case SymbolKind::LoopIndex:
     return "loop variable";
   }
@@ -151,10 +153,11 @@ ExprRef Resolver::allowedInput(ExprRef value, const std::string &name, const Env
   if (value == nullptr || !value->usesInput || env.allowInputs)
     return value;
   bool isInput = value->kind == ExprKind::Param;
-  diagnostics_.error(value->location,
-                     (isInput ? "input '" + name + "'" : "'" + name + "' uses an input and") +
-                         " can only be used in forces, torques, generalized forces and outputs" +
-                         (env.declaringKeyword == "param" ? " (a param is a constant)" : ""));
+  diagnostics_.error(
+      value->location,
+      (isInput ? "input '" + name + "'" : "'" + name + "' uses an input and") +
+          " can only be used in forces, torques, generalized forces, outputs and events" +
+          (env.declaringKeyword == "param" ? " (a param is a constant)" : ""));
   return nullptr;
 }
 
@@ -164,9 +167,11 @@ ExprRef Resolver::allowedInput(ExprRef value, const std::string &name, const Env
 bool Resolver::outputAllowed(const std::string &name, Location loc, const Env &env) {
   if (env.allowMultipliers)
     return true;
-  diagnostics_.error(loc, "'" + name +
-                              "' is an output: only other outputs can use it (for a value that "
-                              "other declarations use, write a let and use it in both)");
+  diagnostics_.error(loc,
+                     "'" + name +
+                         "' is an output: only other outputs and events can use it (for a value "
+                         "that "
+                         "other declarations use, write a let and use it in both)");
   return false;
 }
 
@@ -228,7 +233,7 @@ ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, con
   case SymbolKind::Constraint:
     if (!env.allowMultipliers) {
       diagnostics_.error(name.location, "the multiplier of constraint '" + name.name +
-                                            "' can only be used in an output");
+                                            "' can only be used in outputs and events");
       return nullptr;
     }
     return reference(symbol.kind, symbol.index, name.location);

@@ -37,6 +37,7 @@ enum class SymbolKind {
   Particle,
   Body,
   Output,
+  Event,
   LoopIndex
 };
 

@@ -287,6 +287,15 @@ struct OutputDecl {
   DeclName name;
   ExprPtr value;
 };
+// event name: lhs == rhs [stop] [direction up|down]: where lhs - rhs
+// changes sign during a simulation.
+enum class EventDirection { Either, Up, Down };
+struct EventDecl {
+  DeclName name;
+  ExprPtr lhs, rhs;
+  bool stop = false;
+  EventDirection direction = EventDirection::Either;
+};
 
 struct Decl;
 struct ForDecl {
@@ -308,7 +317,7 @@ struct Comments {
 struct Decl {
   std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
-               InitDecl, OutputDecl, ForDecl>
+               InitDecl, OutputDecl, EventDecl, ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

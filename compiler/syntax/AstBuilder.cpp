@@ -416,6 +416,8 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = initDecl(c);
   } else if (auto *c = ctx->outputDecl()) {
     result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
+  } else if (auto *c = ctx->eventDecl()) {
+    result.node = eventDecl(c);
   } else {
     internalError("unhandled declaration");
   }
@@ -558,6 +560,45 @@ ConstraintDecl AstBuilder::constraintDecl(P::ConstraintDeclContext *c) {
   node.lhs = expr(c->expr(0));
   node.rhs = expr(c->expr(1));
   return node;
+}
+
+EventDecl AstBuilder::eventDecl(P::EventDeclContext *c) {
+  EventDecl node;
+  node.name = declName(c->declName());
+  node.lhs = expr(c->expr(0));
+  node.rhs = expr(c->expr(1));
+  bool directed = false;
+  for (P::EventClauseContext *clause : c->eventClause()) {
+    bool repeated = clause->STOP() ? node.stop : directed;
+    if (repeated)
+      diagnostics_.error(at(clause->getStart()),
+                         std::string("event '") + node.name.name + "' has " +
+                             (clause->STOP() ? "'stop'" : "a direction") + " twice");
+    if (clause->STOP()) {
+      node.stop = true;
+    } else {
+      node.direction = clause->UP() ? EventDirection::Up : EventDirection::Down;
+      directed = true;
+    }
+  }
+  return node;
+}
+
+Decl AstBuilder::stopCondition(P::StandaloneStopConditionContext *ctx, const std::string &name) {
+  EventDecl node;
+  node.name.name = name;
+  node.name.location = at(ctx->getStart());
+  node.lhs = expr(ctx->expr(0));
+  node.rhs = expr(ctx->expr(1));
+  node.stop = true;
+  if (ctx->UP())
+    node.direction = EventDirection::Up;
+  else if (ctx->DOWN())
+    node.direction = EventDirection::Down;
+  Decl result;
+  result.location = node.name.location;
+  result.node = std::move(node);
+  return result;
 }
 
 InitDecl AstBuilder::initDecl(P::InitDeclContext *c) {

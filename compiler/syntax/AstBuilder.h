@@ -19,6 +19,8 @@ public:
   std::vector<ast::Decl> decls(const std::vector<MechParser::DeclContext *> &ctxs,
                                antlr4::Token *closing);
   std::vector<ast::InitItem> assignments(MechParser::StandaloneAssignmentsContext *ctx);
+  // --stop-when's condition as an event named `name` that stops the run.
+  ast::Decl stopCondition(MechParser::StandaloneStopConditionContext *ctx, const std::string &name);
 
 private:
   Location at(antlr4::Token *token) const;
@@ -48,6 +50,7 @@ private:
   ast::BodyDecl bodyDecl(MechParser::BodyDeclContext *c);
   ast::SpringDecl springDecl(MechParser::SpringDeclContext *c);
   ast::ConstraintDecl constraintDecl(MechParser::ConstraintDeclContext *c);
+  ast::EventDecl eventDecl(MechParser::EventDeclContext *c);
   ast::InitDecl initDecl(MechParser::InitDeclContext *c);
   ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);

@@ -228,6 +228,14 @@ public:
           } else if constexpr (std::is_same_v<T, OutputDecl>) {
             declName(n.name, depth, "Output");
             expr(*n.value, depth + 1, "value");
+          } else if constexpr (std::is_same_v<T, EventDecl>) {
+            declName(n.name, depth,
+                     std::string("Event") + (n.stop ? " stop" : "") +
+                         (n.direction == EventDirection::Up     ? " up"
+                          : n.direction == EventDirection::Down ? " down"
+                                                                : ""));
+            expr(*n.lhs, depth + 1, "lhs");
+            expr(*n.rhs, depth + 1, "rhs");
           } else if constexpr (std::is_same_v<T, ForDecl>) {
             line(depth, "For " + n.index, loc);
             range(n.range, depth + 1);

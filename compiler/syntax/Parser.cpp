@@ -50,10 +50,10 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
   for (ssize_t type : expected.toList())
     types.push_back(type);
   std::set<ssize_t> declarationWords = {
-      MechLexer::PARAM,   MechLexer::INPUT,       MechLexer::COORD,      MechLexer::LET,
-      MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,      MechLexer::PARTICLE,
-      MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,       MechLexer::OUTPUT,
-      MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED};
+      MechLexer::PARAM,   MechLexer::INPUT,       MechLexer::COORD,       MechLexer::LET,
+      MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,       MechLexer::PARTICLE,
+      MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,        MechLexer::OUTPUT,
+      MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED, MechLexer::EVENT};
   int declarationCount = 0;
   bool expression = false;
   for (ssize_t type : types) {
@@ -297,6 +297,15 @@ std::unique_ptr<std::vector<ast::InitItem>> parseAssignments(const SourceFile &s
       source, diagnostics, [](MechParser &p) { return p.standaloneAssignments(); },
       [](AstBuilder &b, MechParser::StandaloneAssignmentsContext *tree) {
         return std::make_unique<std::vector<ast::InitItem>>(b.assignments(tree));
+      });
+}
+
+std::unique_ptr<ast::Decl> parseStopCondition(const SourceFile &source, Diagnostics &diagnostics,
+                                              const std::string &name) {
+  return parseWith<std::unique_ptr<ast::Decl>>(
+      source, diagnostics, [](MechParser &p) { return p.standaloneStopCondition(); },
+      [&name](AstBuilder &b, MechParser::StandaloneStopConditionContext *tree) {
+        return std::make_unique<ast::Decl>(b.stopCondition(tree, name));
       });
 }
 

@@ -34,4 +34,9 @@ std::unique_ptr<std::vector<ast::Decl>> parseDeclarations(const SourceFile &sour
 std::unique_ptr<std::vector<ast::InitItem>> parseAssignments(const SourceFile &source,
                                                              Diagnostics &diagnostics);
 
+// Parses `lhs == rhs[, up|down]` (--stop-when) as an event named `name`
+// that stops the run.
+std::unique_ptr<ast::Decl> parseStopCondition(const SourceFile &source, Diagnostics &diagnostics,
+                                              const std::string &name);
+
 } // namespace mech

@@ -255,6 +255,14 @@ std::string initText(const InitDecl &d) {
   return s;
 }
 
+std::string eventText(const EventDecl &d) {
+  std::string s =
+      "event " + declName(d.name) + ": " + formatExpr(*d.lhs) + " == " + formatExpr(*d.rhs);
+  if (d.direction != EventDirection::Either)
+    s += d.direction == EventDirection::Up ? " direction up" : " direction down";
+  return d.stop ? s + " stop" : s;
+}
+
 class DeclPrinter {
 public:
   std::string out;
@@ -344,6 +352,8 @@ private:
             return initText(node);
           } else if constexpr (std::is_same_v<T, OutputDecl>) {
             return "output " + declName(node.name) + " = " + formatExpr(*node.value);
+          } else if constexpr (std::is_same_v<T, EventDecl>) {
+            return eventText(node);
           } else {
             internalError("for blocks are printed by DeclPrinter::decl");
           }
