@@ -15,8 +15,8 @@ constexpr double kUnderflow = 1e-14;
 } // namespace
 
 IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x0,
-                                    const IntegratorOptions &options,
-                                    const SampleCallback &sample) {
+                                    const IntegratorOptions &options, StepOutput &output,
+                                    StiffnessMonitor *monitor) {
   RhsEvaluator &f = pair.rhs();
   IntegrationStats stats;
   auto stop = [&](Failure failure) {
@@ -24,13 +24,10 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
     return resultOf(failure, stats);
   };
 
-  StepOutput output(options, sample, x0.size());
   const double direction = output.direction();
   const double hmax = std::abs(options.tEnd - options.t0);
   Eigen::VectorXd projected(x0.size());
   Failure ended;
-  if (!output.begin(options.t0, x0, ended))
-    return stop(ended);
   if (hmax == 0)
     return stop({Outcome::Finished});
   if (!pair.start(options.t0, x0))
@@ -57,6 +54,8 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
 
     double error = 0;
     bool evaluated = pair.attempt(t, h, error);
+    // Read before accept() moves the stages on.
+    const double hRho = monitor && evaluated ? pair.stiffnessProduct(h) : 0;
     if (evaluated && !(error <= 1)) { // NaN too
       ++stats.rejected;
       lastAttemptFailed = false;
@@ -89,7 +88,7 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
       if (projected != pair.state() && !pair.start(tNew, projected))
         return stop(f.lastFailure());
     }
-    if (last)
+    if (last || (monitor && monitor->switchAfter(tNew, h, pair.state(), hRho)))
       return stop({Outcome::Finished});
     h = controller.afterAccept(h, error, hmax);
     t = tNew;

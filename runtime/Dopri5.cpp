@@ -47,6 +47,14 @@ bool Dopri5::accept(double, double h, bool interpolating) {
   return true;
 }
 
+// Stages 6 and 7 are both at t + h: |k7 − k6| / |y7 − y6| estimates the
+// largest |eigenvalue| of dF/dx, as in Hairer's DOPRI5.
+double Dopri5::stiffnessProduct(double h) const {
+  const double dy = (yNew_ - stageState_).squaredNorm();
+  const double dk = (stages_.k.col(6) - stages_.k.col(5)).squaredNorm();
+  return dy > 0 ? std::abs(h) * std::sqrt(dk / dy) : 0;
+}
+
 void Dopri5::prepareDenseOutput(double h) {
   // y(t + θh) = y0 + θ(Δ + (1-θ)(r2 + θ(r3 + (1-θ) r4))): the cubic Hermite
   // terms from y0, y1, F0, F1, plus the fourth-order correction r4.

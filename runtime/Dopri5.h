@@ -16,6 +16,7 @@ public:
   bool attempt(double t, double h, double &error) override;
   bool accept(double t, double h, bool interpolating) override;
   void interpolate(double theta, Eigen::VectorXd &out) const override;
+  double stiffnessProduct(double h) const override;
 
 private:
   void prepareDenseOutput(double h);

@@ -35,6 +35,10 @@ public:
   // The state at t + theta·h within the last step accepted with
   // `interpolating`, theta in [0, 1].
   virtual void interpolate(double theta, Eigen::VectorXd &out) const = 0;
+  // After attempt(t, h): h times an estimate of the largest |eigenvalue| of
+  // dF/dx along the step, from two stages at the same time (Hairer's test
+  // for stiffness), or 0 for a pair without one.
+  virtual double stiffnessProduct(double) const { return 0; }
 
   const Eigen::VectorXd &state() const { return y_; }
   // F at the current state.

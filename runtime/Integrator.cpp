@@ -2,6 +2,7 @@
 #include "runtime/Integrator.h"
 
 #include "runtime/AdaptiveDriver.h"
+#include "runtime/AutoSwitch.h"
 #include "runtime/Bdf.h"
 #include "runtime/Dop853.h"
 #include "runtime/Dopri5.h"
@@ -50,6 +51,8 @@ void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *
             "method radau needs the Jacobian of the right-hand side");
     require(!o.fixedStep || o.step > 0, "a fixed-step radau run needs a positive step");
   }
+  if (o.method == Method::Auto)
+    require(static_cast<bool>(o.jacobian), "method auto needs the Jacobian of the right-hand side");
   if (o.method == Method::Bdf) {
     require(static_cast<bool>(o.jacobian), "method bdf needs the Jacobian of the right-hand side");
     require(!o.fixedStep, "method bdf has no fixed-step runs (a fixed order needs past values)");
@@ -99,21 +102,29 @@ IntegrationResult integrate(const RightHandSide &f, std::vector<double> x0,
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(x0.data(), n);
   RhsEvaluator rhs(f, n);
   const Tolerances tolerances{options.rtol, options.atol};
+  // The methods that can continue one another share the output from t0.
+  StepOutput output(options, sample, n);
+  const bool shared = options.method == Method::Dopri5 || options.method == Method::Dop853 ||
+                      options.method == Method::Radau || options.method == Method::Auto;
+  if (Failure ended; shared && !output.begin(options.t0, x, ended))
+    return resultOf(ended, {});
   switch (options.method) {
   case Method::Dopri5: {
     Dopri5 pair(rhs, tolerances);
-    return integrateAdaptive(pair, x, options, sample);
+    return integrateAdaptive(pair, x, options, output);
   }
   case Method::Dop853: {
     Dop853 pair(rhs, tolerances);
-    return integrateAdaptive(pair, x, options, sample);
+    return integrateAdaptive(pair, x, options, output);
   }
+  case Method::Auto:
+    return integrateAuto(rhs, x, options, output);
   case Method::Rk4:
     return integrateRk4(rhs, x, options, sample);
   case Method::Midpoint:
     return integrateMidpoint(rhs, *lagrangian, x, options, sample);
   case Method::Radau:
-    return integrateRadau(rhs, x, options, sample);
+    return integrateRadau(rhs, x, options, output);
   case Method::Bdf:
     return integrateBdf(rhs, x, options, sample);
   }

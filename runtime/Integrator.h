@@ -32,7 +32,9 @@ using StepProjection = std::function<bool(double t, double *x)>;
 // system of dimension n. Status codes as for RightHandSide.
 using Jacobian = std::function<int(double t, const double *x, double *J)>;
 
-enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau, Bdf };
+// Auto starts with Dopri5 and switches to Radau where the steps are limited
+// by stability, not accuracy (runtime/AutoSwitch.h).
+enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau, Bdf, Auto };
 
 // Events: the zero crossings of functions g_i(t, x), located on each step's
 // interpolant (runtime/StepOutput.h). An event fires where g_i changes sign
@@ -75,8 +77,8 @@ struct IntegratorOptions {
   double step = 0.001;
   long maxSteps = 1000000; // attempted steps, rejected ones included
   StepProjection project;  // none when empty
-  // Method::Radau and Method::Bdf: dF/dx, required (the other methods
-  // ignore it).
+  // Method::Radau, Method::Bdf and Method::Auto: dF/dx, required (the
+  // other methods ignore it).
   Jacobian jacobian;
   // Method::Radau only, for tests and benchmarks: step at the fixed `step`
   // (> 0) without error control, to measure the order of the method itself.
@@ -117,6 +119,10 @@ struct IntegrationResult {
   int failureComponent = -1; // NonFinite: the offending component of x (or of x')
   int rhsStatus = 0;         // RhsFailed: the status the right-hand side returned
   int event = -1;            // Stopped: the index of the stop event
+  // Method::Auto: what it decided and when ("switched from dopri5 to radau
+  // at t = ..."), and what it would not decide silently (a fast oscillation
+  // that is real motion).
+  std::vector<std::string> notes, warnings;
   IntegrationStats stats;
   // "finished", "step size underflow at t = 0.99999", "non-finite value in
   // component 3 at t = 1.25", ...

@@ -458,10 +458,9 @@ private:
 
 class RadauDriver {
 public:
-  RadauDriver(RhsEvaluator &f, const IntegratorOptions &options, const SampleCallback &sample)
-      : f_(f), o_(options), sample_(sample),
-        stepper_(f, options.jacobian, {options.rtol, options.atol}),
-        output_(options, sample, f.dimension()), projected_(f.dimension()) {}
+  RadauDriver(RhsEvaluator &f, const IntegratorOptions &options, StepOutput &output)
+      : f_(f), o_(options), stepper_(f, options.jacobian, {options.rtol, options.atol}),
+        output_(output), projected_(f.dimension()) {}
 
   IntegrationResult run(const Eigen::VectorXd &x0);
 
@@ -484,10 +483,9 @@ private:
 
   RhsEvaluator &f_;
   const IntegratorOptions &o_;
-  const SampleCallback &sample_;
   RadauStepper stepper_;
   StepChoice choice_;
-  StepOutput output_;
+  StepOutput &output_;
   Eigen::VectorXd projected_;
   IntegrationStats stats_;
   bool needJacobian_ = true;
@@ -501,8 +499,6 @@ IntegrationResult RadauDriver::stop(const Failure &failure) {
 }
 
 IntegrationResult RadauDriver::run(const Eigen::VectorXd &x0) {
-  if (Failure ended; !output_.begin(o_.t0, x0, ended))
-    return stop(ended);
   const double hmax = std::abs(o_.tEnd - o_.t0);
   if (hmax == 0)
     return stop({Outcome::Finished});
@@ -675,8 +671,8 @@ const Radau5Coefficients &radau5Coefficients() {
 }
 
 IntegrationResult integrateRadau(RhsEvaluator &rhs, const Eigen::VectorXd &x0,
-                                 const IntegratorOptions &options, const SampleCallback &sample) {
-  RadauDriver driver(rhs, options, sample);
+                                 const IntegratorOptions &options, StepOutput &output) {
+  RadauDriver driver(rhs, options, output);
   return driver.run(x0);
 }
 

@@ -35,6 +35,7 @@
 
 #include "runtime/Integrator.h"
 #include "runtime/RhsEvaluator.h"
+#include "runtime/StepOutput.h"
 
 #include <Eigen/Core>
 
@@ -59,9 +60,11 @@ struct Radau5Coefficients {
 
 const Radau5Coefficients &radau5Coefficients();
 
-// Integrates from x0 (finite) under `options` (validated by `integrate`),
-// with options.jacobian non-empty. `rhs` counts the evaluations of F.
+// Integrates from x0 (finite) at options.t0 under `options` (validated by
+// `integrate`), with options.jacobian non-empty, handing each step to
+// `output`, which has begun (StepOutput::begin) at t0. `rhs` counts the
+// evaluations of F.
 IntegrationResult integrateRadau(RhsEvaluator &rhs, const Eigen::VectorXd &x0,
-                                 const IntegratorOptions &options, const SampleCallback &sample);
+                                 const IntegratorOptions &options, StepOutput &output);
 
 } // namespace mech::runtime

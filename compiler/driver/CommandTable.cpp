@@ -166,13 +166,16 @@ std::vector<OptionSpec> integrationOptions() {
        T::Choice,
        "M",
        "`dopri5`",
-       "`dopri5`, `dop853`, `rk4`, `midpoint`, `radau`, `bdf`",
+       "`dopri5`, `dop853`, `rk4`, `midpoint`, `radau`, `bdf`, `auto`",
        "Dormand–Prince 5(4) or 8(5,3), both adaptive with dense output; classic RK4 with a "
        "fixed step; the symplectic variational midpoint integrator with a fixed step; for "
        "stiff models the implicit Radau IIA of order 5 and the variable-order BDF (orders 1 "
-       "to 5), both adaptive, with the exact Jacobian derived from the equations. `midpoint` "
-       "does not accept constrained models",
-       {"dopri5", "dop853", "rk4", "midpoint", "radau", "bdf"}},
+       "to 5), both adaptive, with the exact Jacobian derived from the equations; `auto` "
+       "starts with `dopri5` and switches to `radau` where the steps are held by stability "
+       "rather than accuracy, with a note (and a warning instead when the fast motion is a "
+       "real oscillation that an implicit step would damp). `midpoint` does not accept "
+       "constrained models",
+       {"dopri5", "dop853", "rk4", "midpoint", "radau", "bdf", "auto"}},
       {"--rtol",
        "",
        T::PositiveNumber,
@@ -323,7 +326,7 @@ std::vector<OptionSpec> runOutputOptions() {
 CommandSpec simulateCommand() {
   CommandSpec spec{
       "simulate",
-      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau|bdf]\n"
+      "FILE [--until T] [--dt h] [--method dopri5|dop853|...|bdf|auto]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg] [--plot-vars th1,th2]\n"

@@ -38,6 +38,8 @@ runtime::Method methodNamed(const std::string &name) {
     return runtime::Method::Radau;
   if (name == "bdf")
     return runtime::Method::Bdf;
+  if (name == "auto")
+    return runtime::Method::Auto;
   return runtime::Method::Dopri5;
 }
 

@@ -57,6 +57,8 @@ const char *methodName(runtime::Method method) {
     return "radau";
   case runtime::Method::Bdf:
     return "bdf";
+  case runtime::Method::Auto:
+    return "auto";
   }
   return "?";
 }
@@ -231,8 +233,9 @@ size_t kernelOperations(const mechanics::KernelPrograms &programs, jit::KernelSe
 
 // The kernels a run with this method needs beyond the common ones.
 jit::KernelSelection kernelSelection(runtime::Method method) {
-  return {method == runtime::Method::Midpoint,
-          method == runtime::Method::Radau || method == runtime::Method::Bdf};
+  return {method == runtime::Method::Midpoint, method == runtime::Method::Radau ||
+                                                   method == runtime::Method::Bdf ||
+                                                   method == runtime::Method::Auto};
 }
 
 // The kernels on the chosen back end (the interpreter when the JIT fails,
@@ -601,6 +604,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
   summary.events = eventLog.counts();
+  summary.notes.insert(summary.notes.end(), result.notes.begin(), result.notes.end());
+  summary.warnings = result.warnings;
   if (result.outcome == runtime::Outcome::Stopped) {
     summary.stoppedBy = eq.events[static_cast<size_t>(result.event)].name;
     summary.stopTime = result.failureTime;
@@ -674,6 +679,8 @@ std::string summaryText(const SimulationSummary &s) {
     if (!(s.energyTracked && name == "h")) // h = T + V: warned about above
       warnIfLarge("drift of conserved " + name, drift);
   }
+  for (const std::string &warning : s.warnings)
+    warnings += "warning: " + warning + "\n";
   out << warnings;
   for (const EventCount &e : s.events) {
     out << "event " << e.name << ": ";

@@ -56,7 +56,8 @@ struct SimulationSummary {
   // largest sum of the magnitudes of c's terms over the run.
   std::vector<std::pair<std::string, double>> conservedDrift;
   std::string backendNote;
-  std::vector<std::string> notes; // e.g. the projection of the initial state
+  std::vector<std::string> notes;    // e.g. the projection of the initial state
+  std::vector<std::string> warnings; // e.g. --method auto's on a fast oscillation
   bool constrained = false;
   double constraintResidual = 0; // the largest |Phi| or |psi| in the output
   double constraintDrift = 0;    // the same before the samples' projection

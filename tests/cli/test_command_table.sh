@@ -42,7 +42,7 @@ expect "repl help and options" 0 "$mech" repl <"$work/session.in"
 contains "repl help from the table" out "usage: mech simulate FILE"
 contains "repl help says the model is the session's" out "(in the REPL: :sim on the session's model"
 contains "repl option error" err "mech: eval: --json takes no value"
-contains "repl choice error" err "mech: simulate: --method takes dopri5, dop853, rk4, midpoint, radau or bdf"
+contains "repl choice error" err "mech: simulate: --method takes dopri5, dop853, rk4, midpoint, radau, bdf or auto"
 contains "repl hint" err "(:help lists the commands and their options)"
 contains "repl help of an unknown command" err ":help takes a command that runs on the model"
 

@@ -1,6 +1,7 @@
 # --method radau and --method bdf: the implicit Radau IIA of order 5 and
 # the variable-order BDF, with the exact Jacobian the compiler derives,
-# against closed forms.
+# against closed forms; and --method auto, which switches from dopri5 to
+# radau on stiffness, and warns instead on a real fast oscillation.
 # - The overdamped stiff oscillator (examples/overdamped_oscillator.mech,
 #   m x'' + c x' + k x = F0 sin(w t), k = 1e9, c = 1e6, from rest) against
 #   its exact solution (written out in the example's header), in fewer than
@@ -33,13 +34,14 @@ dopri5_steps=""
 expect "dopri5, 1 s" 0 "$mech" simulate $oscillator --until 1 --rtol 1e-8 --atol 1e-14 -o "$work/dopri5.csv"
 cp "$work/err" "$work/dopri5.err"
 dopri5_steps=$(steps dopri5.err)
-for method in radau bdf; do
+for method in radau bdf auto; do
   expect "$method, 10 s" 0 "$mech" simulate $oscillator --method $method --until 10 --rtol 1e-8 --atol 1e-14 -o "$work/$method.csv"
   cp "$work/err" "$work/$method.err"
   contains "$method: the Jacobian is used" $method.err "Jacobian evaluations"
+  [ $method = auto ] && contains "auto switches, with a note" auto.err "note: switched from dopri5 to radau at t = "
   # |x| <= 1e-9 m; BDF bounds each step's error, not the global one (as
   # SciPy's BDF): its bound is looser.
-  bound=$([ $method = radau ] && echo 1e-13 || echo 1e-12)
+  bound=$([ $method = bdf ] && echo 1e-12 || echo 1e-13)
   python3 -c "$exact
 e, n = worst('$work/$method.csv')
 assert n == 1001, n
@@ -52,6 +54,20 @@ assert e < $bound, e
     fail "$method over 10 s takes under 1% of dopri5's steps over 1 s ($implicit_steps against $dopri5_steps)"
   fi
 done
+
+# --method auto on the excited, undamped stiff spring (the tutorial's
+# spring pendulum at k = 1e9, started stretched: a real 7 kHz radial
+# oscillation): no switch, a warning that says why, and the step limit.
+expect "auto on a real fast oscillation" 1 "$mech" simulate examples/tutorial/spring_pendulum.mech --method auto --set k=1e9 --until 10 -o "$work/spring.csv"
+contains "auto warns about the real oscillation" err "(7.12e+03 Hz) of dF/dx, is excited and does not decay during the run: it is real motion, which an implicit method would damp away"
+lacks "auto did not switch" err "switched from dopri5"
+contains "and stops at the step limit" err "error: maximum number of steps (1000000) reached"
+# A non-stiff model: auto is dopri5, step for step.
+expect "double pendulum, auto" 0 "$mech" simulate examples/double_pendulum.mech --method auto --until 3 -o "$work/dp_auto.csv"
+cp "$work/err" "$work/dp_auto.err"
+expect "double pendulum, dopri5" 0 "$mech" simulate examples/double_pendulum.mech --until 3 -o "$work/dp_dopri5.csv"
+cmp -s "$work/dp_auto.csv" "$work/dp_dopri5.csv" && pass "auto = dopri5 when nothing is stiff" || fail "auto = dopri5 when nothing is stiff"
+lacks "no note when nothing is stiff" dp_auto.err "note:"
 
 # Non-stiff: the same motion as DOP853 at tight tolerances, JIT and interpreter.
 for backend in jit interp; do

@@ -63,6 +63,8 @@ const char *nameOf(Method method) {
     return "radau";
   case Method::Bdf:
     return "bdf";
+  case Method::Auto:
+    return "auto";
   }
   return "?";
 }
@@ -327,6 +329,9 @@ TEST_CASE("rhs evaluations are counted, FSAL included", "[runtime]") {
       break;
     case Method::Bdf: // needs a Jacobian: not among the methods here
       FAIL("bdf is tested in BdfTest");
+      break;
+    case Method::Auto: // needs a Jacobian: not among the methods here
+      FAIL("auto is tested in AutoSwitchTest");
       break;
     }
 
