@@ -51,6 +51,11 @@ void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *
             "method radau needs the Jacobian of the right-hand side");
     require(!o.fixedStep || o.step > 0, "a fixed-step radau run needs a positive step");
   }
+  if (o.algebraicFrom >= 0) {
+    require(o.method == Method::Radau, "only method radau integrates a DAE");
+    require(o.algebraicFrom <= dimension, "the DAE has more differential components than x");
+    require(!o.project, "a DAE keeps its constraints itself: no projection");
+  }
   if (o.method == Method::Auto)
     require(static_cast<bool>(o.jacobian), "method auto needs the Jacobian of the right-hand side");
   if (o.method == Method::Bdf) {

@@ -86,6 +86,11 @@ struct IntegratorOptions {
   // start from (integrateBdfFixedOrder in runtime/Bdf.h takes them).
   bool fixedStep = false;
   EventOptions events; // none when events.events is empty
+  // Method::Radau only: the system is the DAE B x' = F(t, x) with B =
+  // diag(I, 0): components from `algebraicFrom` on have no derivative, F's
+  // rows there are constraints (0 = F_i), and they are of index 2 (their
+  // errors are judged times h, as RADAU5 does). -1: an ODE.
+  long algebraicFrom = -1;
 };
 
 struct IntegrationStats {

@@ -29,6 +29,9 @@ constexpr double kUnderflow = 1e-14;
 // RADAU5's defaults. More Newton iterations than 7 rarely converge where
 // fewer did not; a smaller step converges faster.
 constexpr int kMaxIterations = 7;
+// A fixed step cannot shrink when the iteration is slow (an index-2 DAE's
+// first step from rest, far from its stages): it may iterate longer.
+constexpr int kMaxFixedIterations = 30;
 constexpr double kSafety = 0.9;
 // h_new/h stays within [1/kMaxShrink, kMaxGrowth].
 constexpr double kMaxGrowth = 8, kMaxShrink = 5;
@@ -124,7 +127,10 @@ class RadauStepper {
 public:
   enum class Newton { Converged, TooSlow, Diverged, RhsFailed };
 
-  RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances);
+  // Components from algebraicFrom on (when >= 0) are algebraic: see
+  // IntegratorOptions::algebraicFrom.
+  RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
+               long algebraicFrom);
 
   // Begins at (t, x): F(t, x); no previous step to extrapolate from.
   bool start(double t, const Eigen::VectorXd &x);
@@ -152,6 +158,7 @@ public:
   const Eigen::VectorXd &state() const { return y_; }
   Eigen::Ref<const Eigen::VectorXd> derivative() const { return f0_; }
   int iterations() const { return iterations_; }
+  void setMaxIterations(int iterations) { maxIterations_ = iterations; }
   double theta() const { return theta_; }
   double shrinkFactor() const { return shrinkFactor_; }
   bool jacobianCurrent() const { return jacobianCurrent_; }
@@ -163,7 +170,7 @@ private:
   bool evaluateStages(double t, double h);
   double newtonCorrection(double h);
   void applyCorrection();
-  double errorNorm() const;
+  double errorNorm(double h) const;
   // The collocation polynomial of the last accepted step minus its end
   // value, at s steps (of that step's size) from its end, component i.
   double polynomial(Eigen::Index i, double s) const;
@@ -174,6 +181,13 @@ private:
   const Eigen::Index n_;
   Tolerances tolerances_;
   double newtonTolerance_ = 0; // of the Newton iteration, relative to the scale
+  // B's diagonal (1: differential, 0: algebraic), and the factor each
+  // component's error is judged with (h for the index-2 components).
+  Eigen::VectorXd mass_;
+  Eigen::Index differential_;
+  double errorFactor(Eigen::Index i, double h) const {
+    return i < differential_ ? 1.0 : std::abs(h);
+  }
   Eigen::VectorXd y_, f0_, yNew_, fNew_, scale_, stageState_;
   Eigen::MatrixXd z_, w_, stageF_, dense_;
   RowMajorMatrix jacobianMatrix_;
@@ -186,16 +200,19 @@ private:
   double factoredH_ = 0, hOld_ = 0;
   bool factored_ = false, jacobianCurrent_ = false, hasPolynomial_ = false;
   double faccon_ = 1, theta_ = kThetaReuse, shrinkFactor_ = 0.5;
-  int iterations_ = 0;
+  int iterations_ = 0, maxIterations_ = kMaxIterations;
   long jacobianEvaluations_ = 0, factorizations_ = 0;
 };
 
-RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances)
+RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
+                           long algebraicFrom)
     : f_(f), jacobian_(jacobian), k_(radau5Coefficients()), n_(f.dimension()),
-      tolerances_(tolerances), y_(n_), f0_(n_), yNew_(n_), fNew_(n_), scale_(n_), stageState_(n_),
-      z_(n_, 3), w_(n_, 3), stageF_(n_, 3), dense_(n_, 3), jacobianMatrix_(n_, n_),
-      realMatrix_(n_, n_), complexMatrix_(n_, n_), realLu_(n_), complexLu_(n_), realRhs_(n_),
-      realStep_(n_), zTerm_(n_), errorVector_(n_), complexRhs_(n_), complexStep_(n_) {
+      tolerances_(tolerances), mass_(Eigen::VectorXd::Ones(n_)),
+      differential_(algebraicFrom >= 0 ? algebraicFrom : n_), y_(n_), f0_(n_), yNew_(n_), fNew_(n_),
+      scale_(n_), stageState_(n_), z_(n_, 3), w_(n_, 3), stageF_(n_, 3), dense_(n_, 3),
+      jacobianMatrix_(n_, n_), realMatrix_(n_, n_), complexMatrix_(n_, n_), realLu_(n_),
+      complexLu_(n_), realRhs_(n_), realStep_(n_), zTerm_(n_), errorVector_(n_), complexRhs_(n_),
+      complexStep_(n_) {
   // RADAU5 holds its estimate to 0.1·tol^(2/3) rather than to tol, on the
   // grounds that the estimate, O(h⁴), overstates the error of a fifth-order
   // step. On stiff problems the order reduces to the stage order, and then
@@ -205,6 +222,7 @@ RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances
   // Iterating far below the error tolerance buys nothing, and nothing
   // below rounding is attainable.
   newtonTolerance_ = std::max(10 * kEps / tolerance, std::min(0.03, std::sqrt(tolerance)));
+  mass_.tail(n_ - differential_).setZero();
 }
 
 bool RadauStepper::start(double t, const Eigen::VectorXd &x) {
@@ -239,11 +257,12 @@ bool RadauStepper::updateJacobian(double t, Failure &failure) {
 void RadauStepper::factorize(double h) {
   if (factored_ && h == factoredH_)
     return;
+  // γ/h B − J and (α + iβ)/h B − J.
   realMatrix_ = -jacobianMatrix_;
-  realMatrix_.diagonal().array() += k_.gamma / h;
+  realMatrix_.diagonal() += (k_.gamma / h) * mass_;
   realLu_.compute(realMatrix_);
   complexMatrix_ = -jacobianMatrix_.cast<Complex>();
-  complexMatrix_.diagonal().array() += Complex(k_.alpha, k_.beta) / h;
+  complexMatrix_.diagonal() += (Complex(k_.alpha, k_.beta) / h) * mass_.cast<Complex>();
   complexLu_.compute(complexMatrix_);
   ++factorizations_;
   factored_ = true;
@@ -289,11 +308,12 @@ bool RadauStepper::evaluateStages(double t, double h) {
 }
 
 double RadauStepper::newtonCorrection(double h) {
-  // The collocation equations z = h (A ⊗ I) F(y + z), multiplied by
-  // (h A)⁻¹ ⊗ I and written for w = (T⁻¹ ⊗ I) z, decouple into a real
-  // system with γ/h − J and a complex one with (α + iβ)/h − J.
-  const double g = k_.gamma / h, a = k_.alpha / h, b = k_.beta / h;
+  // The collocation equations (I ⊗ B) z = h (A ⊗ I) F(y + z), multiplied
+  // by (h A)⁻¹ ⊗ I and written for w = (T⁻¹ ⊗ I) z, decouple into a real
+  // system with γ/h B − J and a complex one with (α + iβ)/h B − J.
   for (Eigen::Index i = 0; i < n_; ++i) {
+    const double g = mass_(i) * k_.gamma / h, a = mass_(i) * k_.alpha / h,
+                 b = mass_(i) * k_.beta / h;
     const Eigen::Vector3d fi(stageF_(i, 0), stageF_(i, 1), stageF_(i, 2));
     const Eigen::Vector3d gi = k_.Tinv * fi;
     realRhs_(i) = gi(0) - g * w_(i, 0);
@@ -302,9 +322,12 @@ double RadauStepper::newtonCorrection(double h) {
   }
   realStep_ = realLu_.solve(realRhs_);
   complexStep_ = complexLu_.solve(complexRhs_);
+  // The index-2 components, measured times h as in the error estimate.
   double sum = 0;
-  for (Eigen::Index i = 0; i < n_; ++i)
-    sum += (realStep_(i) * realStep_(i) + std::norm(complexStep_(i))) / (scale_(i) * scale_(i));
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    const double factor = errorFactor(i, h) / scale_(i);
+    sum += (realStep_(i) * realStep_(i) + std::norm(complexStep_(i))) * factor * factor;
+  }
   return n_ > 0 ? std::sqrt(sum / static_cast<double>(3 * n_)) : 0;
 }
 
@@ -332,7 +355,7 @@ RadauStepper::Newton RadauStepper::solve(double t, double h, bool mayShrink) {
     const double norm = newtonCorrection(h);
     if (!std::isfinite(norm)) // a singular matrix, or an overflow
       return Newton::Diverged;
-    if (iterations_ > 1 && iterations_ < kMaxIterations) {
+    if (iterations_ > 1 && iterations_ < maxIterations_) {
       const double rate = norm / previousNorm;
       theta_ = iterations_ == 2 ? rate : std::sqrt(rate * previousRate);
       previousRate = rate;
@@ -342,7 +365,7 @@ RadauStepper::Newton RadauStepper::solve(double t, double h, bool mayShrink) {
       // The error left after the iterations still allowed, if the
       // contraction stays θ: too large means give up early, with the step
       // that would have converged.
-      const int left = kMaxIterations - 1 - iterations_;
+      const int left = maxIterations_ - 1 - iterations_;
       const double predicted = faccon_ * norm * std::pow(theta_, left) / newtonTolerance_;
       if (mayShrink && predicted >= 1) {
         shrinkFactor_ = 0.8 * std::pow(std::clamp(predicted, 1e-4, 20.0), -1.0 / (4 + left));
@@ -353,15 +376,15 @@ RadauStepper::Newton RadauStepper::solve(double t, double h, bool mayShrink) {
     applyCorrection();
     if (faccon_ * norm <= newtonTolerance_)
       return Newton::Converged;
-    if (iterations_ == kMaxIterations)
+    if (iterations_ == maxIterations_)
       return Newton::Diverged;
   }
 }
 
-double RadauStepper::errorNorm() const {
+double RadauStepper::errorNorm(double h) const {
   double sum = 0;
   for (Eigen::Index i = 0; i < n_; ++i) {
-    double ratio = errorVector_(i) / tolerances_.scale(y_(i), y_(i) + z_(i, 2));
+    double ratio = errorFactor(i, h) * errorVector_(i) / tolerances_.scale(y_(i), y_(i) + z_(i, 2));
     sum += ratio * ratio;
   }
   double error = n_ > 0 ? std::sqrt(sum / static_cast<double>(n_)) : 0;
@@ -370,13 +393,15 @@ double RadauStepper::errorNorm() const {
 }
 
 bool RadauStepper::estimateError(double t, double h, bool refine, double &error) {
+  // B (Σ e_j z_j / h): no term for the algebraic components.
   for (Eigen::Index i = 0; i < n_; ++i)
-    zTerm_(i) = (k_.errorWeights[0] * z_(i, 0) + k_.errorWeights[1] * z_(i, 1) +
+    zTerm_(i) = mass_(i) *
+                (k_.errorWeights[0] * z_(i, 0) + k_.errorWeights[1] * z_(i, 1) +
                  k_.errorWeights[2] * z_(i, 2)) /
                 h;
   realRhs_ = f0_ + zTerm_;
   errorVector_ = realLu_.solve(realRhs_);
-  error = errorNorm();
+  error = errorNorm(h);
   if (error < 1 || !refine)
     return true;
   // For h·λ → −∞ the filtered estimate tends to a nonzero multiple of the
@@ -388,7 +413,7 @@ bool RadauStepper::estimateError(double t, double h, bool refine, double &error)
     return false;
   realRhs_ = fNew_ + zTerm_;
   errorVector_ = realLu_.solve(realRhs_);
-  error = errorNorm();
+  error = errorNorm(h);
   return true;
 }
 
@@ -459,7 +484,8 @@ private:
 class RadauDriver {
 public:
   RadauDriver(RhsEvaluator &f, const IntegratorOptions &options, StepOutput &output)
-      : f_(f), o_(options), stepper_(f, options.jacobian, {options.rtol, options.atol}),
+      : f_(f), o_(options),
+        stepper_(f, options.jacobian, {options.rtol, options.atol}, options.algebraicFrom),
         output_(output), projected_(f.dimension()) {}
 
   IntegrationResult run(const Eigen::VectorXd &x0);
@@ -630,6 +656,7 @@ IntegrationResult RadauDriver::adaptive(double h) {
 }
 
 IntegrationResult RadauDriver::fixed() {
+  stepper_.setMaxIterations(kMaxFixedIterations);
   TimeGrid steps(o_.t0, o_.tEnd, o_.step);
   steps.advance(); // t0 is where we are
   double t = o_.t0;
