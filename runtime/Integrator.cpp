@@ -55,6 +55,9 @@ void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *
     require(o.method == Method::Radau, "only method radau integrates a DAE");
     require(o.algebraicFrom <= dimension, "the DAE has more differential components than x");
     require(!o.project, "a DAE keeps its constraints itself: no projection");
+    require(o.auxiliaryFrom < 0 ||
+                (o.auxiliaryFrom >= o.algebraicFrom && o.auxiliaryFrom <= dimension),
+            "the auxiliary components are algebraic ones");
   }
   if (o.method == Method::Auto)
     require(static_cast<bool>(o.jacobian), "method auto needs the Jacobian of the right-hand side");

@@ -91,6 +91,12 @@ struct IntegratorOptions {
   // rows there are constraints (0 = F_i), and they are of index 2 (their
   // errors are judged times h, as RADAU5 does). -1: an ODE.
   long algebraicFrom = -1;
+  // ... and components from `auxiliaryFrom` on (>= algebraicFrom) are
+  // auxiliary: variables whose exact value is 0 (the multipliers of a
+  // stabilised form), left out of the error and Newton norms, since their
+  // rounding noise can exceed any absolute tolerance while the state they
+  // correct is measured. -1: none.
+  long auxiliaryFrom = -1;
 };
 
 struct IntegrationStats {

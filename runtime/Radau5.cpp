@@ -129,8 +129,8 @@ public:
 
   // Components from algebraicFrom on (when >= 0) are algebraic: see
   // IntegratorOptions::algebraicFrom.
-  RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
-               long algebraicFrom);
+  RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances, long algebraicFrom,
+               long auxiliaryFrom);
 
   // Begins at (t, x): F(t, x); no previous step to extrapolate from.
   bool start(double t, const Eigen::VectorXd &x);
@@ -182,11 +182,12 @@ private:
   Tolerances tolerances_;
   double newtonTolerance_ = 0; // of the Newton iteration, relative to the scale
   // B's diagonal (1: differential, 0: algebraic), and the factor each
-  // component's error is judged with (h for the index-2 components).
+  // component's error is judged with (h for the index-2 components, 0 for
+  // the auxiliary ones).
   Eigen::VectorXd mass_;
-  Eigen::Index differential_;
+  Eigen::Index differential_, measured_;
   double errorFactor(Eigen::Index i, double h) const {
-    return i < differential_ ? 1.0 : std::abs(h);
+    return i < differential_ ? 1.0 : i < measured_ ? std::abs(h) : 0.0;
   }
   Eigen::VectorXd y_, f0_, yNew_, fNew_, scale_, stageState_;
   Eigen::MatrixXd z_, w_, stageF_, dense_;
@@ -205,10 +206,11 @@ private:
 };
 
 RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
-                           long algebraicFrom)
+                           long algebraicFrom, long auxiliaryFrom)
     : f_(f), jacobian_(jacobian), k_(radau5Coefficients()), n_(f.dimension()),
       tolerances_(tolerances), mass_(Eigen::VectorXd::Ones(n_)),
-      differential_(algebraicFrom >= 0 ? algebraicFrom : n_), y_(n_), f0_(n_), yNew_(n_), fNew_(n_),
+      differential_(algebraicFrom >= 0 ? algebraicFrom : n_),
+      measured_(auxiliaryFrom >= 0 ? auxiliaryFrom : n_), y_(n_), f0_(n_), yNew_(n_), fNew_(n_),
       scale_(n_), stageState_(n_), z_(n_, 3), w_(n_, 3), stageF_(n_, 3), dense_(n_, 3),
       jacobianMatrix_(n_, n_), realMatrix_(n_, n_), complexMatrix_(n_, n_), realLu_(n_),
       complexLu_(n_), realRhs_(n_), realStep_(n_), zTerm_(n_), errorVector_(n_), complexRhs_(n_),
@@ -484,8 +486,8 @@ private:
 class RadauDriver {
 public:
   RadauDriver(RhsEvaluator &f, const IntegratorOptions &options, StepOutput &output)
-      : f_(f), o_(options),
-        stepper_(f, options.jacobian, {options.rtol, options.atol}, options.algebraicFrom),
+      : f_(f), o_(options), stepper_(f, options.jacobian, {options.rtol, options.atol},
+                                     options.algebraicFrom, options.auxiliaryFrom),
         output_(output), projected_(f.dimension()) {}
 
   IntegrationResult run(const Eigen::VectorXd &x0);

@@ -303,6 +303,17 @@ std::vector<OptionSpec> runOutputOptions() {
        "flag",
        "an initial state off the constraints is an error instead of being projected",
        {}},
+      {"--constraints",
+       "",
+       T::Choice,
+       "F",
+       "`dae` with `radau`, else `projection`",
+       "`dae`, `projection`",
+       "how a constrained model keeps its constraints: `dae` integrates the stabilised "
+       "index-2 DAE (q' = v + Cᵀμ, M v' = f + Cᵀλ, 0 = ψ, 0 = Φ) with `radau`, which holds "
+       "Φ and ψ to the tolerance without projection; `projection` integrates the equations "
+       "of the first kind and projects the state onto the constraints after each step",
+       {"dae", "projection"}},
       {"--no-projection",
        "",
        T::Flag,
@@ -330,8 +341,8 @@ CommandSpec simulateCommand() {
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
-      "       [--backend jit|interp] [--no-cache] [--strict-init] [--no-projection]\n"
-      "       [--baumgarte a,b]",
+      "       [--backend jit|interp] [--no-cache] [--strict-init] [--constraints dae|projection]\n"
+      "       [--no-projection] [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
       "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
       "state off the constraints is projected onto them (an error with --strict-init), and so "

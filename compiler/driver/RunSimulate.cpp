@@ -59,6 +59,9 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   options.useCache = !line.has("--no-cache");
   options.start.strictInit = line.has("--strict-init");
   options.projection = !line.has("--no-projection");
+  if (line.has("--constraints"))
+    options.constraintForm =
+        line.value("--constraints") == "dae" ? ConstraintForm::Dae : ConstraintForm::Projection;
   options.start.init = line.value("--init");
   options.plotPath = line.value("--plot");
   options.eventsPath = line.value("--events");

@@ -9,6 +9,7 @@
 #include "jit/ObjectCache.h"
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
+#include "mechanics/DaeForm.h"
 #include "mechanics/EventFunctions.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
@@ -172,9 +173,27 @@ std::string csvField(const std::string &text) {
   return quoted + "\"";
 }
 
+bool usesDaeForm(const mechanics::Equations &eq, const SimulationOptions &options) {
+  return !eq.constraints.empty() && options.integrator.method == runtime::Method::Radau &&
+         options.constraintForm != ConstraintForm::Projection;
+}
+
 bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
   const mechanics::Equations &eq = loaded.equations();
   bool ok = true;
+  if (options.constraintForm == ConstraintForm::Dae &&
+      options.integrator.method != runtime::Method::Radau) {
+    loaded.diagnostics().error({}, "--constraints dae needs --method radau (the other methods "
+                                   "keep the constraints by projection)");
+    ok = false;
+  }
+  if (usesDaeForm(eq, options) && (options.baumgarte || !options.projection)) {
+    loaded.diagnostics().error(
+        {}, std::string(options.baumgarte ? "--baumgarte" : "--no-projection") +
+                ": radau integrates a constrained model as a DAE, which keeps the constraints "
+                "itself; give --constraints projection to integrate it with projection instead");
+    ok = false;
+  }
   if (!eq.constraints.empty() && options.integrator.method == runtime::Method::Midpoint) {
     loaded.diagnostics().error(eq.constraints.front().location,
                                "--method midpoint does not handle constraints; use dopri5, "
@@ -487,6 +506,43 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
   };
 }
 
+// The DAE form (mechanics/DaeForm.h) as what the integrator integrates:
+// its state from the ODE's start, its F (remembering a refused state as
+// the ODE's does) and its Jacobian. False, with the error reported, when
+// the start has no multipliers.
+bool useDaeForm(const Run &run, LoadedModel &loaded, const mechanics::KernelPrograms &programs,
+                std::optional<mechanics::DaeForm> &form, std::vector<double> &start,
+                runtime::IntegratorOptions &integrator, runtime::RightHandSide &rhs,
+                Refusal &refusal) {
+  mechanics::InputFill fill;
+  if (loaded.inputs && loaded.inputs->varies())
+    fill = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+  form.emplace(run.eq, programs, run.kernels, run.params, fill);
+  std::vector<double> x = start;
+  if (int status = form->initialState(integrator.t0, x.data(), start); status != 0) {
+    loaded.diagnostics().error({}, describeFailure(run.eq, run.kernels, run.params, status,
+                                                   integrator.t0, x.data(), "at the start"));
+    return false;
+  }
+  integrator.algebraicFrom = form->differential();
+  integrator.auxiliaryFrom = form->differential() + static_cast<long>(run.m); // mu
+  integrator.project = {};
+  integrator.jacobian = [&form](double t, const double *y, double *J) {
+    return form->jacobian(t, y, J);
+  };
+  rhs = [&form, &run, &refusal](double t, const double *y, double *F) {
+    int status = form->rhs(t, y, F);
+    if (status != 0) {
+      refusal.state.assign(y, y + 2 * run.n);
+      refusal.t = t;
+    }
+    return status;
+  };
+  run.summary.notes.push_back("the constraints are kept by the DAE form (index 2, with the "
+                              "position and velocity constraints), without projection");
+  return true;
+}
+
 void writeCsvHeader(std::ostream &csv, const std::vector<std::string> &columns) {
   csv << "t";
   for (const std::string &name : columns)
@@ -573,10 +629,15 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
   mechanics::ConstraintProjector projector(*kernels, params, mechanics::holonomicFlags(eq));
   summary.constrained = m > 0;
-  Run run{eq, *kernels, params, options, summary, n, m};
+  // The DAE form keeps the constraints itself: its samples are reported as
+  // they are, without projection.
+  const bool dae = usesDaeForm(eq, options);
+  SimulationOptions effective = options;
+  effective.projection = options.projection && !dae;
+  Run run{eq, *kernels, params, effective, summary, n, m};
   Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, csv);
   Refusal refusal;
-  if (m > 0 && options.projection)
+  if (m > 0 && effective.projection)
     integrator.project = [&](double t, double *x) {
       return projector.projectPositions(t, x).ok && projector.projectVelocities(t, x).ok;
     };
@@ -590,7 +651,13 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
   // Its buffers are allocated only for the implicit methods.
   std::optional<mechanics::StateJacobian> stateJacobian;
-  if (selection.jacobian) {
+  std::optional<mechanics::DaeForm> daeForm;
+  runtime::RightHandSide rhs = recordingRhs(run, refusal);
+  std::vector<double> start = *x0;
+  if (dae) {
+    if (!useDaeForm(run, loaded, programs, daeForm, start, integrator, rhs, refusal))
+      return std::nullopt;
+  } else if (selection.jacobian) {
     stateJacobian.emplace(*kernels);
     integrator.jacobian = [&](double t, const double *x, double *J) {
       return (*stateJacobian)(t, x, params.data(), J);
@@ -599,8 +666,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
   auto integrateStart = Clock::now();
   summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart()).count();
-  runtime::IntegrationResult result = runtime::integrate(
-      recordingRhs(run, refusal), *x0, integrator, std::ref(sampler), &lagrangian);
+  runtime::IntegrationResult result =
+      runtime::integrate(rhs, start, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
   summary.events = eventLog.counts();

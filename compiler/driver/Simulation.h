@@ -24,16 +24,23 @@ enum class Backend { Jit, Interpreter };
 // compiles; larger kernels are interpreted, with a note in the summary.
 inline constexpr size_t kJitBudget = 20'000;
 
+// How a constrained model keeps its constraints: as the stabilised index-2
+// DAE (mechanics/DaeForm.h; radau only, the default there), or by the
+// projection of the state after each step (every method; the default but
+// for radau).
+enum class ConstraintForm { Automatic, Dae, Projection };
+
 struct SimulationOptions {
   runtime::IntegratorOptions integrator;
   Backend backend = Backend::Jit;
-  bool useCache = true;                               // the on-disk cache of compiled kernels
-  StartOptions start;                                 // --init, --strict-init
-  bool projection = true;                             // onto the constraints after each step
-  std::optional<std::pair<double, double>> baumgarte; // --baumgarte a,b
-  std::string plotPath;                               // --plot out.svg
-  std::vector<std::string> plotVars;                  // --plot-vars th1,th2
-  std::string eventsPath;                             // --events out.csv|.json
+  bool useCache = true;   // the on-disk cache of compiled kernels
+  StartOptions start;     // --init, --strict-init
+  bool projection = true; // onto the constraints after each step
+  ConstraintForm constraintForm = ConstraintForm::Automatic; // --constraints dae|projection
+  std::optional<std::pair<double, double>> baumgarte;        // --baumgarte a,b
+  std::string plotPath;                                      // --plot out.svg
+  std::vector<std::string> plotVars;                         // --plot-vars th1,th2
+  std::string eventsPath;                                    // --events out.csv|.json
 };
 
 struct SimulationSummary {
@@ -76,6 +83,9 @@ std::vector<std::string> csvColumns(const mechanics::Equations &equations);
 // holds a comma, a quote or a line break (an output with two indices is
 // d[1, 2]); any other text as it is.
 std::string csvField(const std::string &text);
+
+// Whether a run of the model with these options integrates the DAE form.
+bool usesDaeForm(const mechanics::Equations &equations, const SimulationOptions &options);
 
 // Checks the options against the model, before anything is written: the
 // method can run the model, the --plot-vars name columns. Errors go to the
