@@ -6,7 +6,10 @@
 #   - examples/overdamped_oscillator.mech (m x'' + c x' + k x = F0 sin t,
 #     k = 1e9, c = 1e6): rtol 1e-6, atol 1e-15;
 #   - examples/stiff_spring_pendulum.mech (polar r, th; k = 1e6, radial
-#     damper c = 2000): rtol 1e-8, atol 1e-10.
+#     damper c = 2000): rtol 1e-8, atol 1e-10;
+#   - examples/stiff_chain.mech (n = 10 masses on stiff damped springs, 20
+#     coordinates, its equations and Jacobian derived by SymPy and
+#     lambdified for SciPy): rtol 1e-6, atol 1e-8.
 # mech is timed as a whole process with a warm kernel cache (its own
 # integrate time is shown too); SciPy as the solve_ivp call alone, which
 # favours SciPy. Every time is the minimum of MECH_BENCH_RUNS (default 3)
@@ -53,8 +56,51 @@ def spring_pendulum():
                  -2 * thd / r, -2 * rd / r]]
     return f, jac, [l0 + m * g / k, 0.5, 0.0, 0.0], 1e-8, 1e-10
 
+def stiff_chain(n=10):
+    # examples/stiff_chain.mech: SymPy derives M, f and the parts of the
+    # Jacobian, lambdified with common subexpressions; not timed.
+    import sympy as sp
+    m, l0, k, c, g = 0.1, 0.1, 1e5, 400.0, 9.81
+    r, th = sp.symbols(f"r1:{n + 1}"), sp.symbols(f"th1:{n + 1}")
+    rd, thd = sp.symbols(f"rd1:{n + 1}"), sp.symbols(f"thd1:{n + 1}")
+    acc = sp.symbols(f"a1:{2 * n + 1}")
+    q, qd = list(r) + list(th), list(rd) + list(thd)
+    T = V = vx = vy = py = 0
+    for j in range(n):
+        py += -r[j] * sp.cos(th[j])
+        vx += rd[j] * sp.sin(th[j]) + r[j] * sp.cos(th[j]) * thd[j]
+        vy += -rd[j] * sp.cos(th[j]) + r[j] * sp.sin(th[j]) * thd[j]
+        T += m / 2 * (vx**2 + vy**2)
+        V += m * g * py + k / 2 * (r[j] - l0)**2
+    D = sum(c / 2 * v**2 for v in rd)
+    Tqd = sp.Matrix([T]).jacobian(qd)
+    M = Tqd.jacobian(qd)
+    f = (sp.Matrix([T]).jacobian(q) - sp.Matrix([V]).jacobian(q) - sp.Matrix([D]).jacobian(qd)).T \
+        - Tqd.jacobian(q) * sp.Matrix(qd)
+    residual = f - M * sp.Matrix(acc)  # its derivatives with the accelerations held
+    args = q + qd
+    M_f = sp.lambdify(args, M, cse=True)
+    f_f = sp.lambdify(args, f, cse=True)
+    dq_f = sp.lambdify(args + list(acc), residual.jacobian(q), cse=True)
+    dqd_f = sp.lambdify(args + list(acc), residual.jacobian(qd), cse=True)
+    N = 2 * n
+    def rhs(t, x):
+        a = np.linalg.solve(np.array(M_f(*x), dtype=float), np.array(f_f(*x), dtype=float).ravel())
+        return np.concatenate([x[N:], a])
+    def jac(t, x):
+        Mx = np.array(M_f(*x), dtype=float)
+        a = np.linalg.solve(Mx, np.array(f_f(*x), dtype=float).ravel())
+        J = np.zeros((2 * N, 2 * N))
+        J[:N, N:] = np.eye(N)
+        J[N:, :N] = np.linalg.solve(Mx, np.array(dq_f(*x, *a), dtype=float))
+        J[N:, N:] = np.linalg.solve(Mx, np.array(dqd_f(*x, *a), dtype=float))
+        return J
+    x0 = [l0 + (n - j) * m * g / k for j in range(n)] + [0.5] * n + [0.0] * N
+    return rhs, jac, x0, 1e-6, 1e-8
+
 cases = [("overdamped oscillator (k = 1e9)", "overdamped_oscillator", oscillator),
-         ("stiff spring pendulum (k = 1e6)", "stiff_spring_pendulum", spring_pendulum)]
+         ("stiff spring pendulum (k = 1e6)", "stiff_spring_pendulum", spring_pendulum),
+         ("stiff chain, n = 10 (k = 1e5)", "stiff_chain", stiff_chain)]
 SUMMARY = re.compile(r"(\d+) steps accepted, \d+ rejected, (\d+) rhs evaluations.*?\n\s+(\d+) "
                      r"Jacobian evaluations.*?integrate ([\d.]+) s", re.S)
 

@@ -2,7 +2,7 @@
 # arguments MECH_BINARY SOURCE_ROOT [BUILD_DIR]. Defines $mech, $root,
 # $build, a scratch folder $work (removed at exit, also the kernel cache's
 # home), counters, and the checks expect, save, contains, lacks, empty,
-# check_json and golden; a script ends with `finish`.
+# check_json, check_py and golden; a script ends with `finish`.
 set -u
 mech="$(readlink -f "$1")" # absolute: scripts change directory
 root="$2"
@@ -35,6 +35,18 @@ check_json() {
   if python3 -c "
 import json, math, sys
 j = json.load(open('$work/out'))
+$2
+" 2>"$work/py"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
+}
+
+# check_py NAME PYTHON: runs the Python statements (asserts) with csv,
+# json, math and re imported and W the scratch folder (files written by
+# the commands, compared with exact answers).
+check_py() {
+  if python3 -c "
+import csv, json, math, re
+W = '$work'
 $2
 " 2>"$work/py"; then passed=$((passed + 1)); else
     failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi

@@ -12,14 +12,6 @@
 source "$(dirname "$0")/lib.sh" "$@"
 
 cd "$root"
-check_py() {
-  if python3 -c "
-import csv, json, math, re
-W = '$work'
-$2
-" 2>"$work/py"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
-}
 residual='
 def residual():
     text = open(W + "/err").read()

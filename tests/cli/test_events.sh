@@ -13,16 +13,6 @@
 source "$(dirname "$0")/lib.sh" "$@"
 
 cd "$root"
-# check_py NAME PYTHON: runs the Python statements (asserts), with csv,
-# json and math imported and W the scratch folder.
-check_py() {
-  if python3 -c "
-import csv, json, math
-W = '$work'
-$2
-" 2>"$work/py"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
-}
 quarter='
 def K(k):
     a, b = 1.0, math.sqrt(1 - k * k)

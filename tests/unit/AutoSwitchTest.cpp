@@ -9,6 +9,8 @@
 
 #include "StiffOscillator.h"
 
+#include "IntegratorRun.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -18,23 +20,6 @@ using namespace mech::runtime;
 using namespace mech::test;
 
 namespace {
-
-struct Run {
-  IntegrationResult result;
-  std::vector<double> times;
-  std::vector<std::vector<double>> states;
-};
-
-Run run(const RightHandSide &f, std::vector<double> x0, const IntegratorOptions &options) {
-  Run r;
-  const size_t n = x0.size();
-  r.result = integrate(f, std::move(x0), options, [&](double t, const double *x) {
-    r.times.push_back(t);
-    r.states.emplace_back(x, x + n);
-    return true;
-  });
-  return r;
-}
 
 IntegratorOptions options(Method method, const Jacobian &jacobian, double tEnd, double rtol,
                           double atol) {

@@ -9,6 +9,8 @@
 #include "runtime/Integrator.h"
 #include "runtime/RhsEvaluator.h"
 
+#include "IntegratorRun.h"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -26,23 +28,6 @@ using namespace mech::runtime;
 using namespace mech::test;
 
 namespace {
-
-struct Run {
-  IntegrationResult result;
-  std::vector<double> times;
-  std::vector<std::vector<double>> states;
-};
-
-Run run(const RightHandSide &f, std::vector<double> x0, const IntegratorOptions &options) {
-  Run r;
-  size_t n = x0.size();
-  r.result = integrate(f, std::move(x0), options, [&](double t, const double *x) {
-    r.times.push_back(t);
-    r.states.emplace_back(x, x + n);
-    return true;
-  });
-  return r;
-}
 
 IntegratorOptions bdf(const Jacobian &jacobian, double tEnd, double rtol, double atol) {
   IntegratorOptions o;

@@ -35,8 +35,8 @@ TEST_CASE("dense solve: the Cartesian pendulum's equations of the first kind") {
 
 TEST_CASE("dense solve: a constraint given twice is redundant, a massless direction "
           "without a constraint is singular") {
-  std::vector<double> M = {1, 0, 0, 1}, f = {0, -1}, twice = {1.2, -1.6, 1.2, -1.6},
-                      gamma = {0, 0}, qdd(2), lambda(2);
+  std::vector<double> M = {1, 0, 0, 1}, f = {0, -1}, twice = {1.2, -1.6, 1.2, -1.6}, gamma = {0, 0},
+                      qdd(2), lambda(2);
   CHECK(solveConstrained(2, 2, M.data(), f.data(), twice.data(), gamma.data(), qdd.data(),
                          lambda.data()) == kSolveRedundant);
   // No inertia along y and the constraint acts along x only.

@@ -6,6 +6,8 @@
 #include "runtime/Dop853Tableau.h"
 #include "runtime/Dopri5Tableau.h"
 
+#include "IntegratorRun.h"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
@@ -19,25 +21,9 @@
 #include <vector>
 
 using namespace mech::runtime;
+using namespace mech::test;
 
 namespace {
-
-struct Run {
-  IntegrationResult result;
-  std::vector<double> times;
-  std::vector<std::vector<double>> states;
-};
-
-Run run(const RightHandSide &f, std::vector<double> x0, const IntegratorOptions &options) {
-  Run r;
-  size_t n = x0.size();
-  r.result = integrate(f, std::move(x0), options, [&](double t, const double *x) {
-    r.times.push_back(t);
-    r.states.emplace_back(x, x + n);
-    return true;
-  });
-  return r;
-}
 
 IntegratorOptions with(Method method, double tEnd, double rtol, double atol) {
   IntegratorOptions o;

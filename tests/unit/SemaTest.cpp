@@ -362,12 +362,11 @@ TEST_CASE("an override of a name that is not a param is an error", "[sema][param
       sema::AnalysisOptions options;
       options.overrides = {{name, 1, {}, {}, 0}};
       sema::Analysis analysis = session.analyze(
-          "model A { param m = 1 [kg]\n coord th [m]\n particle bob mass m at [th, 0] }",
-          options);
+          "model A { param m = 1 [kg]\n coord th [m]\n particle bob mass m at [th, 0] }", options);
       CHECK_FALSE(analysis.ok);
       CHECK(analysis.model == nullptr);
-      CHECK(session.messages() == "0:0: error: --set " + std::string(name) + ": '" + name +
-                                      "' is not a param of A\n");
+      CHECK(session.messages() ==
+            "0:0: error: --set " + std::string(name) + ": '" + name + "' is not a param of A\n");
     }
   }
 }

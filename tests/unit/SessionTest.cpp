@@ -135,7 +135,8 @@ TEST_CASE("command table: one wording of usage errors for every command") {
   CHECK_FALSE(parse("simulate", {"m.mech", "--dt", "0"}));
   CHECK(error == "simulate: --dt needs a positive number, got '0'");
   CHECK_FALSE(parse("simulate", {"m.mech", "--method=euler"}));
-  CHECK(error == "simulate: --method takes dopri5, dop853, rk4, midpoint, radau, bdf or auto, not 'euler'");
+  CHECK(error ==
+        "simulate: --method takes dopri5, dop853, rk4, midpoint, radau, bdf or auto, not 'euler'");
   CHECK_FALSE(parse("simulate", {"m.mech", "--max-steps", "1.5"}));
   CHECK(error == "simulate: --max-steps needs a positive whole number below 2^63, got '1.5'");
   CHECK_FALSE(parse("equations", {"m.mech", "--json", "--latex"}));

@@ -144,7 +144,8 @@ TEST_CASE("inertia.mech: the parallel- and perpendicular-axis theorems", "[stdli
   std::vector<double> disk =
       letEntries("inertia.mech", params + "  let J = disk_tensor(m, r)", "J");
   CHECK(disk[8] == Approx(disk[0] + disk[4]).epsilon(1e-14));
-  CHECK(disk[8] == Approx(letEntries("inertia.mech", params + "  let I = disk_axis(m, r)", "I")[0]));
+  CHECK(disk[8] ==
+        Approx(letEntries("inertia.mech", params + "  let I = disk_axis(m, r)", "I")[0]));
   // A box: I_x = m (b^2 + c^2)/12, ...; zero products of inertia.
   checkEntries(letEntries("inertia.mech", params + "  let J = box_tensor(m, a, b, c)", "J"),
                {m * (b * b + c * c) / 12, 0, 0, 0, m * (a * a + c * c) / 12, 0, 0, 0,
@@ -162,8 +163,8 @@ TEST_CASE("inertia.mech: the parallel- and perpendicular-axis theorems", "[stdli
   // box about a corner, written out by hand: I_xx = m((b^2 + c^2)/12 +
   // (dy^2 + dz^2)), I_xy = -m dx dy with d = (a, b, c)/2.
   CHECK(letEntries("inertia.mech",
-                   params + "  let I = parallel_axis(rod_center(m, l), m, [l/2, 0])", "I")[0] ==
-        Approx(m * l * l / 3).epsilon(1e-14));
+                   params + "  let I = parallel_axis(rod_center(m, l), m, [l/2, 0])",
+                   "I")[0] == Approx(m * l * l / 3).epsilon(1e-14));
   double dx = a / 2, dy = b / 2, dz = c / 2;
   checkEntries(
       letEntries("inertia.mech",

@@ -89,8 +89,7 @@ TEST_CASE("toMech writes readable .mech expressions", "[symbolic]") {
       {"potential", -m * g * l * apply(Fn::Cos, th1), "-m*l*g*cos(th1)"},
       {"pi first", m * c.pi(), "pi*m"},
       {"functions", atan2(a, b) + apply(Fn::Abs, d), "atan2(a, b) + abs(c)"},
-      {"one-argument functions by name",
-       apply(Fn::Asin, a) * apply(Fn::Exp, b) * apply(Fn::Log, d),
+      {"one-argument functions by name", apply(Fn::Asin, a) * apply(Fn::Exp, b) * apply(Fn::Log, d),
        "asin(a)*exp(b)*log(c)"},
   };
   for (const Case &k : cases) {
@@ -158,8 +157,10 @@ TEST_CASE("toC writes C with math.h calls and the caller's names", "[symbolic]")
   auto name = [](const SymbolInfo &info) -> std::string {
     switch (info.kind) {
     case SymbolKind::Coord:
-      return std::string(info.order == 0 ? "q" : info.order == 1 ? "qd" : "qdd") + "[" +
-             std::to_string(info.index) + "]";
+      return std::string(info.order == 0   ? "q"
+                         : info.order == 1 ? "qd"
+                                           : "qdd") +
+             "[" + std::to_string(info.index) + "]";
     case SymbolKind::Param:
       return "p[" + std::to_string(info.index) + "]";
     case SymbolKind::Constant:
@@ -310,11 +311,11 @@ TEST_CASE("printed products with a sum factor parse back to the same node",
   RoundTrip r;
   Context &c = r.c;
   Expr a = r.x, b = r.y;
-  CHECK(r.check(pow(a + b, -1) / c.integer(3)));                        // 1/(3*(x + y))
-  CHECK(r.check(c.rational(2, 3) * r.m * pow(a + c.integer(2), -1)));   // 2*m/(3*(x + 2))
-  CHECK(r.check(-((a + b) * r.m)));                                      // -(x + y)*m
+  CHECK(r.check(pow(a + b, -1) / c.integer(3)));                      // 1/(3*(x + y))
+  CHECK(r.check(c.rational(2, 3) * r.m * pow(a + c.integer(2), -1))); // 2*m/(3*(x + 2))
+  CHECK(r.check(-((a + b) * r.m)));                                   // -(x + y)*m
   CHECK(r.check(r.l + c.rational(3, 4) * pow(apply(Fn::Sin, a) + c.integer(2), -1)));
-  CHECK(r.check(pow(c.zero(), c.integer(-3))));                          // 1/0^3
+  CHECK(r.check(pow(c.zero(), c.integer(-3)))); // 1/0^3
   Random random(7);
   ExpressionGenerator safe(c, random, r.leaves, true);
   int mismatches = 0, checked = 0;

@@ -48,7 +48,9 @@ TEST_CASE("programs compute the values written by hand", "[symbolic]") {
       {"x*y*z^2", x * y * pow(z, 2),
        [](double x, double y, double z, double) { return x * y * z * z; }},
       {"sin(x)cos(y) + exp(z)", apply(Fn::Sin, x) * apply(Fn::Cos, y) + apply(Fn::Exp, z),
-       [](double x, double y, double z, double) { return std::sin(x) * std::cos(y) + std::exp(z); }},
+       [](double x, double y, double z, double) {
+         return std::sin(x) * std::cos(y) + std::exp(z);
+       }},
       {"sqrt(x^2 + y^2)", sqrt(pow(x, 2) + pow(y, 2)),
        [](double x, double y, double, double) { return std::sqrt(x * x + y * y); }},
       {"1/sqrt(1 + x^2)", pow(s.n(1) + pow(x, 2), s.q(-1, 2)),
@@ -59,7 +61,8 @@ TEST_CASE("programs compute the values written by hand", "[symbolic]") {
        [](double, double y, double z, double) { return std::pow(2 + y, z); }},
       {"x^-3 * y^5", pow(x, -3) * pow(y, 5),
        [](double x, double y, double, double) { return std::pow(y, 5) / (x * x * x); }},
-      {"atan2(y, x)", atan2(y, x), [](double x, double y, double, double) { return std::atan2(y, x); }},
+      {"atan2(y, x)", atan2(y, x),
+       [](double x, double y, double, double) { return std::atan2(y, x); }},
       {"abs(x - y) + sign(z)", apply(Fn::Abs, x - y) + apply(Fn::Sign, z),
        [](double x, double y, double z, double) {
          return std::abs(x - y) + (z > 0 ? 1.0 : z < 0 ? -1.0 : 0.0);
@@ -71,8 +74,7 @@ TEST_CASE("programs compute the values written by hand", "[symbolic]") {
        [](double x, double y, double z, double) {
          return std::asin(x / 3) - std::acos(y / 3) + std::atan(z);
        }},
-      {"sinh(x) cosh(y) tanh(z)",
-       apply(Fn::Sinh, x) * apply(Fn::Cosh, y) * apply(Fn::Tanh, z),
+      {"sinh(x) cosh(y) tanh(z)", apply(Fn::Sinh, x) * apply(Fn::Cosh, y) * apply(Fn::Tanh, z),
        [](double x, double y, double z, double) {
          return std::sinh(x) * std::cosh(y) * std::tanh(z);
        }},

@@ -242,8 +242,8 @@ public:
     case 11:
       return sym::apply(Fn::Log, safe_ ? positive(d) : generate(d));
     default: {
-      static const Fn any[] = {Fn::Sin,  Fn::Cos,  Fn::Tan, Fn::Atan, Fn::Sinh, Fn::Cosh,
-                               Fn::Tanh, Fn::Exp,  Fn::Abs, Fn::Sign, Fn::Sin,  Fn::Cos};
+      static const Fn any[] = {Fn::Sin,  Fn::Cos, Fn::Tan, Fn::Atan, Fn::Sinh, Fn::Cosh,
+                               Fn::Tanh, Fn::Exp, Fn::Abs, Fn::Sign, Fn::Sin,  Fn::Cos};
       Fn fn = any[random_.pick(12)];
       return sym::apply(fn, generate(d));
     }

@@ -118,7 +118,9 @@ const std::vector<UnitCase> kCompoundUnits = {
 
 TEST_CASE("every unit of the table converts to SI", "[units]") {
   for (const UnitCase &c : kUnitTable) {
-    DYNAMIC_SECTION(c.literal) { checkParam(std::string("param p = ") + c.literal, c.si, c.dimension); }
+    DYNAMIC_SECTION(c.literal) {
+      checkParam(std::string("param p = ") + c.literal, c.si, c.dimension);
+    }
   }
 }
 
@@ -138,17 +140,31 @@ TEST_CASE("the unit table is covered by the tests", "[units]") {
 
 TEST_CASE("compound units multiply and divide and take exponents", "[units]") {
   for (const UnitCase &c : kCompoundUnits) {
-    DYNAMIC_SECTION(c.literal) { checkParam(std::string("param p = ") + c.literal, c.si, c.dimension); }
+    DYNAMIC_SECTION(c.literal) {
+      checkParam(std::string("param p = ") + c.literal, c.si, c.dimension);
+    }
   }
 }
 
 TEST_CASE("a unit on the name of a param applies to its value", "[units]") {
-  SECTION("param w [1/s] = 2*pi") { checkParam("param w [1/s] = 2*pi", 6.283185307179586, "1/s"); }
-  SECTION("param a [cm] = 30") { checkParam("param a [cm] = 30", 0.3, "m"); }
-  SECTION("param th [deg] = 90") { checkParam("param th [deg] = 90", kPi / 2, "1"); }
-  SECTION("param r [rpm] = 60") { checkParam("param r [rpm] = 60", 2 * kPi, "1/s"); }
-  SECTION("param F [kN] = 1.5") { checkParam("param F [kN] = 1.5", 1500, "kg*m/s^2"); }
-  SECTION("param J [g*cm^2] = 3") { checkParam("param J [g*cm^2] = 3", 3e-7, "kg*m^2"); }
+  SECTION("param w [1/s] = 2*pi") {
+    checkParam("param w [1/s] = 2*pi", 6.283185307179586, "1/s");
+  }
+  SECTION("param a [cm] = 30") {
+    checkParam("param a [cm] = 30", 0.3, "m");
+  }
+  SECTION("param th [deg] = 90") {
+    checkParam("param th [deg] = 90", kPi / 2, "1");
+  }
+  SECTION("param r [rpm] = 60") {
+    checkParam("param r [rpm] = 60", 2 * kPi, "1/s");
+  }
+  SECTION("param F [kN] = 1.5") {
+    checkParam("param F [kN] = 1.5", 1500, "kg*m/s^2");
+  }
+  SECTION("param J [g*cm^2] = 3") {
+    checkParam("param J [g*cm^2] = 3", 3e-7, "kg*m^2");
+  }
 }
 
 TEST_CASE("values computed from literals with units", "[units]") {
@@ -158,19 +174,16 @@ TEST_CASE("values computed from literals with units", "[units]") {
     const char *dimension;
   };
   const std::vector<Case> cases = {
-      {"param p = 1 [m] + 50 [cm]", 1.5, "m"},
-      {"param p = 2 [N] * 3 [m]", 6, "kg*m^2/s^2"},
-      {"param p = 10 [m] / 4 [s]", 2.5, "m/s"},
-      {"param p = (2 [m])^2", 4, "m^2"},
-      {"param p = 3 [cm]^2", 0.0009, "m^2"},
-      {"param p = sqrt(16 [m^2])", 4, "m"},
-      {"param p = 1 [m] + 2", 3, "m"},
-      {"param p = -(1 [km])", -1000, "m"},
-      {"param p = 2 [m] * 3", 6, "m"},
-      {"param p = 1 [h] / 1 [min]", 60, "1"},
+      {"param p = 1 [m] + 50 [cm]", 1.5, "m"},  {"param p = 2 [N] * 3 [m]", 6, "kg*m^2/s^2"},
+      {"param p = 10 [m] / 4 [s]", 2.5, "m/s"}, {"param p = (2 [m])^2", 4, "m^2"},
+      {"param p = 3 [cm]^2", 0.0009, "m^2"},    {"param p = sqrt(16 [m^2])", 4, "m"},
+      {"param p = 1 [m] + 2", 3, "m"},          {"param p = -(1 [km])", -1000, "m"},
+      {"param p = 2 [m] * 3", 6, "m"},          {"param p = 1 [h] / 1 [min]", 60, "1"},
   };
   for (const Case &c : cases) {
-    DYNAMIC_SECTION(c.params) { checkParam(c.params, c.si, c.dimension); }
+    DYNAMIC_SECTION(c.params) {
+      checkParam(c.params, c.si, c.dimension);
+    }
   }
 }
 

@@ -484,7 +484,8 @@ TEST_CASE("midpoint: a step equation without a solution reports no convergence",
   INFO(r.result.message());
   CHECK(r.result.outcome == Outcome::NoConvergence);
   CHECK(r.result.failureTime == Approx(0.3));
-  CHECK(r.result.message().rfind("the implicit equations of the step did not converge at t = 0.3", 0) == 0);
+  CHECK(r.result.message().rfind("the implicit equations of the step did not converge at t = 0.3",
+                                 0) == 0);
 
   IntegrationResult message;
   message.outcome = Outcome::NoConvergence;
