@@ -649,8 +649,10 @@ IntegrationResult RadauDriver::adaptive(double h) {
       return stop(failure);
     if (last)
       return stop({Outcome::Finished});
-    // A slowly contracting iteration asks for a fresh Jacobian.
-    needJacobian_ = stepper_.theta() > kThetaReuse;
+    // A slowly contracting iteration asks for a fresh Jacobian, unless it
+    // converged within two iterations anyway (as SciPy's Radau judges: a
+    // Jacobian costs more than an iteration it would save).
+    needJacobian_ = stepper_.theta() > kThetaReuse && stepper_.iterations() > 2;
     h = nextStep(h, hNew, rejected);
     rejected = false;
     t = tNew;
