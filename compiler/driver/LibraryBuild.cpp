@@ -187,6 +187,13 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
+  if (!eq.events.empty()) {
+    std::string names;
+    for (const mechanics::Equations::Event &e : eq.events)
+      names += (names.empty() ? "" : ", ") + e.name;
+    notes.push_back("the library does not look for the model's events (" + names +
+                    "): its simulate runs to t_end");
+  }
   jit::LibraryDescription library = describeLibrary(model, eq, options.prefix, params, *x0);
   std::string object = jit::compileLibraryObject(programs, library, options.nativeCpu, error);
   if (object.empty())
