@@ -602,7 +602,7 @@ double RadauDriver::nextStep(double h, double hNew, bool afterRejection) const {
     hNew = std::copysign(std::min(std::abs(hNew), std::abs(h)), h);
   // Keeping h keeps the LU decompositions, if the Jacobian is kept too.
   const double ratio = hNew / h;
-  if (stepper_.theta() <= kThetaReuse && ratio >= kKeepLow && ratio <= kKeepHigh)
+  if (!needJacobian_ && ratio >= kKeepLow && ratio <= kKeepHigh)
     return h;
   return hNew;
 }
