@@ -304,6 +304,52 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
 
 namespace {
 
+// The programs and kernels of a run: the model's own (on the JIT, kept by
+// the loaded model across runs), or those of its Baumgarte-stabilized
+// equations. Filled in place: `programs` may point into it.
+struct RunKernels {
+  std::optional<mechanics::Equations> stabilized;
+  std::optional<mechanics::KernelPrograms> stabilizedPrograms;
+  const mechanics::KernelPrograms *programs = nullptr;
+  std::shared_ptr<mechanics::Kernels> kernels;
+};
+
+void buildRunKernels(LoadedModel &loaded, const SimulationOptions &options,
+                     const std::vector<double> &params, SimulationSummary &summary,
+                     RunKernels &out) {
+  const mechanics::Equations &eq = loaded.equations();
+  jit::KernelSelection selection = kernelSelection(options.integrator.method);
+  if (options.baumgarte) {
+    out.stabilized =
+        mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
+    out.stabilizedPrograms = mechanics::KernelPrograms::build(*out.stabilized, params.size());
+    if (selection.jacobian)
+      out.stabilizedPrograms->addJacobian(*out.stabilized);
+  }
+  out.programs = out.stabilizedPrograms
+                     ? &*out.stabilizedPrograms
+                     : &(selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
+  // The model's own programs on the JIT: compiled once per loaded model.
+  bool keepable = !out.stabilizedPrograms && options.backend != Backend::Interpreter;
+  out.kernels =
+      keepable ? loaded.keptKernels(selection.momentumForce, selection.jacobian) : nullptr;
+  if (out.kernels) {
+    summary.cache = "not needed: compiled earlier in this session";
+    return;
+  }
+  out.kernels = makeKernels(*out.programs, loaded.model(), options, summary);
+  if (keepable && summary.backendNote.empty())
+    loaded.keepKernels(selection.momentumForce, selection.jacobian, out.kernels);
+}
+
+// The inputs' values at t, for a model whose inputs follow signals; empty
+// otherwise.
+mechanics::InputFill inputFill(const LoadedModel &loaded) {
+  if (!loaded.inputs || !loaded.inputs->varies())
+    return {};
+  return [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+}
+
 // What the steps of one run share: the model, its kernels and parameters,
 // the options, and the summary they fill in.
 struct Run {
@@ -492,10 +538,7 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
                  EventLog &log, runtime::EventOptions &events) {
   if (run.eq.events.empty())
     return;
-  mechanics::InputFill fill;
-  if (loaded.inputs && loaded.inputs->varies())
-    fill = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
-  functions.emplace(run.eq, run.kernels, run.params, fill);
+  functions.emplace(run.eq, run.kernels, run.params, inputFill(loaded));
   for (const mechanics::Equations::Event &e : run.eq.events)
     events.events.push_back({e.direction, e.stop});
   events.functions = [&functions](double t, const double *x, double *g) {
@@ -514,10 +557,7 @@ bool useDaeForm(const Run &run, LoadedModel &loaded, const mechanics::KernelProg
                 std::optional<mechanics::DaeForm> &form, std::vector<double> &start,
                 runtime::IntegratorOptions &integrator, runtime::RightHandSide &rhs,
                 Refusal &refusal) {
-  mechanics::InputFill fill;
-  if (loaded.inputs && loaded.inputs->varies())
-    fill = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
-  form.emplace(run.eq, programs, run.kernels, run.params, fill);
+  form.emplace(run.eq, programs, run.kernels, run.params, inputFill(loaded));
   std::vector<double> x = start;
   if (int status = form->initialState(integrator.t0, x.data(), start); status != 0) {
     loaded.diagnostics().error({}, describeFailure(run.eq, run.kernels, run.params, status,
@@ -540,6 +580,37 @@ bool useDaeForm(const Run &run, LoadedModel &loaded, const mechanics::KernelProg
   };
   run.summary.notes.push_back("the constraints are kept by the DAE form (index 2, with the "
                               "position and velocity constraints), without projection");
+  return true;
+}
+
+// The run's outcome in its summary (events, notes, the stop or the
+// failure), then the events file and the plot. False, with the error
+// reported, when a file cannot be written.
+bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, const Refusal &refusal,
+                   const std::vector<std::string> &columns, const EventLog &eventLog,
+                   const Plot &plot, LoadedModel &loaded, std::ostream &csv) {
+  SimulationSummary &summary = run.summary;
+  const SimulationOptions &options = run.options;
+  summary.events = eventLog.counts();
+  summary.notes.insert(summary.notes.end(), result.notes.begin(), result.notes.end());
+  summary.warnings = result.warnings;
+  if (result.outcome == runtime::Outcome::Stopped) {
+    summary.stoppedBy = run.eq.events[static_cast<size_t>(result.event)].name;
+    summary.stopTime = result.failureTime;
+  } else if (result.outcome != runtime::Outcome::Finished) {
+    summary.failure = failureText(result, run, refusal, columns);
+  }
+  csv.flush();
+  std::string error;
+  if (!options.eventsPath.empty() &&
+      !writeOutputFile(options.eventsPath, eventLog.text(options.eventsPath), error)) {
+    loaded.diagnostics().error({}, error);
+    return false;
+  }
+  if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {
+    loaded.diagnostics().error({}, error);
+    return false;
+  }
   return true;
 }
 
@@ -567,36 +638,15 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::vector<double> params = loaded.paramValues();
 
   auto compileStart = Clock::now();
-  std::optional<mechanics::Equations> stabilized;
-  if (options.baumgarte)
-    stabilized =
-        mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
+  RunKernels built;
+  buildRunKernels(loaded, options, params, summary, built);
+  const mechanics::KernelPrograms &programs = *built.programs;
+  std::shared_ptr<mechanics::Kernels> kernels = built.kernels;
   jit::KernelSelection selection = kernelSelection(options.integrator.method);
-  std::optional<mechanics::KernelPrograms> stabilizedPrograms;
-  if (stabilized) {
-    stabilizedPrograms = mechanics::KernelPrograms::build(*stabilized, params.size());
-    if (selection.jacobian)
-      stabilizedPrograms->addJacobian(*stabilized);
-  }
-  const mechanics::KernelPrograms &programs =
-      stabilizedPrograms ? *stabilizedPrograms
-                         : (selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
-  // The model's own programs on the JIT: compiled once per loaded model.
-  bool keepable = !stabilizedPrograms && options.backend != Backend::Interpreter;
-  std::shared_ptr<mechanics::Kernels> kernels =
-      keepable ? loaded.keptKernels(selection.momentumForce, selection.jacobian) : nullptr;
-  if (kernels) {
-    summary.cache = "not needed: compiled earlier in this session";
-  } else {
-    kernels = makeKernels(programs, model, options, summary);
-    if (keepable && summary.backendNote.empty())
-      loaded.keepKernels(selection.momentumForce, selection.jacobian, kernels);
-  }
   summary.compileSeconds = since(compileStart);
   // Inputs that follow signals are read at each call's t.
-  if (loaded.inputs && loaded.inputs->varies())
-    kernels = mechanics::withInputs(
-        kernels, [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); });
+  if (mechanics::InputFill fill = inputFill(loaded))
+    kernels = mechanics::withInputs(kernels, fill);
 
   double t0 = 0;
   std::optional<std::vector<double>> x0 =
@@ -670,26 +720,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       runtime::integrate(rhs, start, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
-  summary.events = eventLog.counts();
-  summary.notes.insert(summary.notes.end(), result.notes.begin(), result.notes.end());
-  summary.warnings = result.warnings;
-  if (result.outcome == runtime::Outcome::Stopped) {
-    summary.stoppedBy = eq.events[static_cast<size_t>(result.event)].name;
-    summary.stopTime = result.failureTime;
-  } else if (result.outcome != runtime::Outcome::Finished) {
-    summary.failure = failureText(result, run, refusal, columns);
-  }
-  csv.flush();
-  std::string error;
-  if (!options.eventsPath.empty() &&
-      !writeOutputFile(options.eventsPath, eventLog.text(options.eventsPath), error)) {
-    loaded.diagnostics().error({}, error);
+  if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, csv))
     return std::nullopt;
-  }
-  if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {
-    loaded.diagnostics().error({}, error);
-    return std::nullopt;
-  }
   return summary;
 }
 
