@@ -9,12 +9,7 @@
 # Environment: MECH (default build-bench/mech), PYTHON. Prints a Markdown
 # table.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-mech="${MECH:-$root/build-bench/mech}"
-if [ ! -x "$mech" ]; then
-  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C "$root/build-bench" -j2 mech >/dev/null
-fi
+source "$(dirname "$0")/mech.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache"

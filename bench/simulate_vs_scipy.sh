@@ -23,12 +23,7 @@
 # If SciPy is not importable the SciPy rows are skipped, with a note.
 # Prints a Markdown table for bench/README.md.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-mech="${MECH:-$root/build-bench/mech}"
-if [ ! -x "$mech" ]; then
-  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C "$root/build-bench" -j2 mech >/dev/null
-fi
+source "$(dirname "$0")/mech.sh"
 python="${PYTHON:-/usr/bin/python3}"
 [ -x "$python" ] || python=python3
 driver=/usr/bin/python3

@@ -17,12 +17,7 @@
 # -j2 if missing), MECH_BENCH_RUNS, MECH_BENCH_SIZES (default "2 10 20 40").
 # Prints a Markdown table for bench/README.md.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-mech="${MECH:-$root/build-bench/mech}"
-if [ ! -x "$mech" ]; then
-  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C "$root/build-bench" -j2 mech >/dev/null
-fi
+source "$(dirname "$0")/mech.sh"
 # Only the standard library is needed; any python3 will do.
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3

@@ -18,12 +18,7 @@
 # Environment: MECH (default build-bench/mech), MECH_BENCH_RUNS, PYTHON
 # (default /usr/bin/python3 with SciPy). Prints a Markdown table.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-mech="${MECH:-$root/build-bench/mech}"
-if [ ! -x "$mech" ]; then
-  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C "$root/build-bench" -j2 mech >/dev/null
-fi
+source "$(dirname "$0")/mech.sh"
 python="${PYTHON:-/usr/bin/python3}"
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-3}" "$python" - <<'PY'
