@@ -337,7 +337,7 @@ std::vector<OptionSpec> runOutputOptions() {
 CommandSpec simulateCommand() {
   CommandSpec spec{
       "simulate",
-      "FILE [--until T] [--dt h] [--method dopri5|dop853|...|bdf|auto]\n"
+      "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau|bdf|auto]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
