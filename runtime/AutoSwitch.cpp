@@ -7,7 +7,6 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -40,12 +39,6 @@ constexpr double kResolved = 0.05;
 // ... and is excited when h·|λ| stays below this, well inside the stability
 // region: accuracy, not stability, then holds the steps.
 constexpr double kExcitedBelow = 2;
-
-std::string shortest(double value) {
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("?");
-}
 
 std::string threeDigits(double value) {
   char buffer[32];
@@ -99,7 +92,7 @@ private:
   bool decide(double t, const Eigen::VectorXd &x, const std::string &why) {
     stiff_ = 0;
     std::optional<FastModes> modes = modesAt(t, x);
-    std::string note = "switched from dopri5 to radau at t = " + shortest(t) + ": " + why;
+    std::string note = "switched from dopri5 to radau at t = " + formatTime(t) + ": " + why;
     if (modes && modes->any) {
       note += "; the fastest mode of dF/dx there: " + describe(modes->fastest);
       if (modes->persistentOscillation)
@@ -141,7 +134,7 @@ private:
   void warn(double t, double h, std::complex<double> lambda) {
     warned_ = true;
     warnings.push_back(
-        "at t = " + shortest(t) + " a fast oscillation, " + describe(lambda) +
+        "at t = " + formatTime(t) + " a fast oscillation, " + describe(lambda) +
         " of dF/dx, is excited and does not decay during the run: it is real "
         "motion, which an implicit method would damp away, so --method auto keeps dopri5 to "
         "resolve it (about " +

@@ -7,23 +7,16 @@
 #include "runtime/Dop853.h"
 #include "runtime/Dopri5.h"
 #include "runtime/Radau5.h"
+#include "runtime/RhsEvaluator.h"
 #include "runtime/Rk4Driver.h"
 #include "runtime/VariationalMidpoint.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
 namespace mech::runtime {
 
 namespace {
-
-// The shortest text that reads back as the same double: 1.25, 0.5000000000000036.
-std::string formatTime(double t) {
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, t);
-  return error == std::errc() ? std::string(buffer, end) : std::string("?");
-}
 
 void validate(const IntegratorOptions &o, long dimension, const LagrangianForm *lagrangian) {
   auto require = [](bool condition, const char *what) {

@@ -129,7 +129,7 @@ struct IntegrationResult {
   double failureTime = 0;    // where the run stopped, unless it Finished
   int failureComponent = -1; // NonFinite: the offending component of x (or of x')
   int rhsStatus = 0;         // RhsFailed: the status the right-hand side returned
-  int event = -1;            // Stopped: the index of the stop event
+  int event = -1; // Stopped: the stop event; NonFinite: the event whose function was not finite
   // Method::Auto: what it decided and when ("switched from dopri5 to radau
   // at t = ..."), and what it would not decide silently (a fast oscillation
   // that is real motion).

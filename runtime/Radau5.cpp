@@ -181,11 +181,11 @@ private:
   const Eigen::Index n_;
   Tolerances tolerances_;
   double newtonTolerance_ = 0; // of the Newton iteration, relative to the scale
-  // B's diagonal (1: differential, 0: algebraic), and the factor each
-  // component's error is judged with (h for the index-2 components, 0 for
-  // the auxiliary ones).
-  Eigen::VectorXd mass_;
+  // B = diag(I, 0): the components before differential_ have a
+  // derivative. The factor each component's error is judged with: h for
+  // the index-2 components, 0 for the auxiliary ones from measured_ on.
   Eigen::Index differential_, measured_;
+  double mass(Eigen::Index i) const { return i < differential_ ? 1.0 : 0.0; }
   double errorFactor(Eigen::Index i, double h) const {
     return i < differential_ ? 1.0 : i < measured_ ? std::abs(h) : 0.0;
   }
@@ -208,8 +208,7 @@ private:
 RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
                            long algebraicFrom, long auxiliaryFrom)
     : f_(f), jacobian_(jacobian), k_(radau5Coefficients()), n_(f.dimension()),
-      tolerances_(tolerances), mass_(Eigen::VectorXd::Ones(n_)),
-      differential_(algebraicFrom >= 0 ? algebraicFrom : n_),
+      tolerances_(tolerances), differential_(algebraicFrom >= 0 ? algebraicFrom : n_),
       measured_(auxiliaryFrom >= 0 ? auxiliaryFrom : n_), y_(n_), f0_(n_), yNew_(n_), fNew_(n_),
       scale_(n_), stageState_(n_), z_(n_, 3), w_(n_, 3), stageF_(n_, 3), dense_(n_, 3),
       jacobianMatrix_(n_, n_), realMatrix_(n_, n_), complexMatrix_(n_, n_), realLu_(n_),
@@ -224,7 +223,6 @@ RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances
   // Iterating far below the error tolerance buys nothing, and nothing
   // below rounding is attainable.
   newtonTolerance_ = std::max(10 * kEps / tolerance, std::min(0.03, std::sqrt(tolerance)));
-  mass_.tail(n_ - differential_).setZero();
 }
 
 bool RadauStepper::start(double t, const Eigen::VectorXd &x) {
@@ -261,10 +259,10 @@ void RadauStepper::factorize(double h) {
     return;
   // γ/h B − J and (α + iβ)/h B − J.
   realMatrix_ = -jacobianMatrix_;
-  realMatrix_.diagonal() += (k_.gamma / h) * mass_;
+  realMatrix_.diagonal().head(differential_).array() += k_.gamma / h;
   realLu_.compute(realMatrix_);
   complexMatrix_ = -jacobianMatrix_.cast<Complex>();
-  complexMatrix_.diagonal() += (Complex(k_.alpha, k_.beta) / h) * mass_.cast<Complex>();
+  complexMatrix_.diagonal().head(differential_).array() += Complex(k_.alpha, k_.beta) / h;
   complexLu_.compute(complexMatrix_);
   ++factorizations_;
   factored_ = true;
@@ -314,8 +312,7 @@ double RadauStepper::newtonCorrection(double h) {
   // by (h A)⁻¹ ⊗ I and written for w = (T⁻¹ ⊗ I) z, decouple into a real
   // system with γ/h B − J and a complex one with (α + iβ)/h B − J.
   for (Eigen::Index i = 0; i < n_; ++i) {
-    const double g = mass_(i) * k_.gamma / h, a = mass_(i) * k_.alpha / h,
-                 b = mass_(i) * k_.beta / h;
+    const double g = mass(i) * k_.gamma / h, a = mass(i) * k_.alpha / h, b = mass(i) * k_.beta / h;
     const Eigen::Vector3d fi(stageF_(i, 0), stageF_(i, 1), stageF_(i, 2));
     const Eigen::Vector3d gi = k_.Tinv * fi;
     realRhs_(i) = gi(0) - g * w_(i, 0);
@@ -397,7 +394,7 @@ double RadauStepper::errorNorm(double h) const {
 bool RadauStepper::estimateError(double t, double h, bool refine, double &error) {
   // B (Σ e_j z_j / h): no term for the algebraic components.
   for (Eigen::Index i = 0; i < n_; ++i)
-    zTerm_(i) = mass_(i) *
+    zTerm_(i) = mass(i) *
                 (k_.errorWeights[0] * z_(i, 0) + k_.errorWeights[1] * z_(i, 1) +
                  k_.errorWeights[2] * z_(i, 2)) /
                 h;

@@ -1,6 +1,7 @@
 // Counting and checking calls of the right-hand side.
 #include "runtime/RhsEvaluator.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace mech::runtime {
@@ -14,6 +15,12 @@ IntegrationResult resultOf(const Failure &failure, const IntegrationStats &stats
   result.event = failure.event;
   result.stats = stats;
   return result;
+}
+
+std::string formatTime(double t) {
+  char buffer[32];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, t);
+  return error == std::errc() ? std::string(buffer, end) : std::string("?");
 }
 
 int firstNonFinite(const double *x, long n) {

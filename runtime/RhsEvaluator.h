@@ -13,12 +13,16 @@ struct Failure {
   double time = 0;
   int component = -1;
   int status = 0;
-  int event = -1; // Outcome::Stopped: which event
+  int event = -1; // Stopped, or NonFinite in an event function: which event
 };
 
 // The result of a run that ended with `failure` (Outcome::Finished for a
 // run that completed), with its statistics.
 IntegrationResult resultOf(const Failure &failure, const IntegrationStats &stats);
+
+// The shortest text that reads back as the same double (1.25,
+// 0.5000000000000036), as the runtime's messages give times.
+std::string formatTime(double t);
 
 // The index of the first NaN or infinite value in x[0, n), or -1.
 int firstNonFinite(const double *x, long n);

@@ -308,6 +308,7 @@ namespace {
 // the loaded model across runs), or those of its Baumgarte-stabilized
 // equations. Filled in place: `programs` may point into it.
 struct RunKernels {
+  jit::KernelSelection selection; // what the method needs beyond the common kernels
   std::optional<mechanics::Equations> stabilized;
   std::optional<mechanics::KernelPrograms> stabilizedPrograms;
   const mechanics::KernelPrograms *programs = nullptr;
@@ -318,7 +319,7 @@ void buildRunKernels(LoadedModel &loaded, const SimulationOptions &options,
                      const std::vector<double> &params, SimulationSummary &summary,
                      RunKernels &out) {
   const mechanics::Equations &eq = loaded.equations();
-  jit::KernelSelection selection = kernelSelection(options.integrator.method);
+  const jit::KernelSelection selection = out.selection = kernelSelection(options.integrator.method);
   if (options.baumgarte) {
     out.stabilized =
         mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
@@ -642,7 +643,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   buildRunKernels(loaded, options, params, summary, built);
   const mechanics::KernelPrograms &programs = *built.programs;
   std::shared_ptr<mechanics::Kernels> kernels = built.kernels;
-  jit::KernelSelection selection = kernelSelection(options.integrator.method);
+  const jit::KernelSelection selection = built.selection;
   summary.compileSeconds = since(compileStart);
   // Inputs that follow signals are read at each call's t.
   if (mechanics::InputFill fill = inputFill(loaded))

@@ -33,6 +33,7 @@ DaeForm::DaeForm(const Equations &equations, const KernelPrograms &programs, Ker
   psiByQ_ = sym::Program(psiByQ, [layout](const sym::SymbolInfo &s) { return layout.index(s); });
   p_.resize(params.size());
   M_.resize(n_ * n_);
+  factor_.resize(n_ * n_);
   f_.resize(n_);
   residuals_.resize(2 * m_ + m_ * n_);
   inputs_.assign(layout_.size(), 0.0);
@@ -41,20 +42,22 @@ DaeForm::DaeForm(const Equations &equations, const KernelPrograms &programs, Ker
   acceleration_.resize(static_cast<Eigen::Index>(n_));
 }
 
+void DaeForm::paramsAt(double t) {
+  std::copy(params_.begin(), params_.end(), p_.begin());
+  if (fill_)
+    fill_(t, p_.data());
+}
+
 int DaeForm::initialState(double t, const double *x, std::vector<double> &y) {
   y.assign(static_cast<size_t>(dimension()), 0.0);
   std::copy(x, x + 2 * n_, y.begin());
-  std::copy(params_.begin(), params_.end(), p_.begin());
-  if (fill_)
-    fill_(t, p_.data());
+  paramsAt(t);
   return kernels_.multipliers(t, x, p_.data(), y.data() + 2 * n_);
 }
 
-// M, f, Phi, psi and C at y, and v' = M^-1 (f + C^T lambda).
+// M, f, Phi, psi and C at y, and v' = M^-1 (f + C^T lambda); M is kept.
 int DaeForm::dynamics(double t, const double *y) {
-  std::copy(params_.begin(), params_.end(), p_.begin());
-  if (fill_)
-    fill_(t, p_.data());
+  paramsAt(t);
   if (int status = kernels_.massMatrix(t, y, p_.data(), M_.data()); status != kStatusOk)
     return status;
   if (int status = kernels_.forcing(t, y, p_.data(), f_.data()); status != kStatusOk)
@@ -69,8 +72,10 @@ int DaeForm::dynamics(double t, const double *y) {
       force += C[k * n_ + j] * lambda[k];
     acceleration_(static_cast<Eigen::Index>(j)) = force;
   }
-  // solveLdlt overwrites M: the Jacobian evaluates it again.
-  return runtime::solveLdlt(n_, M_.data(), acceleration_.data());
+  // solveLdlt overwrites the matrix it solves with: a copy, so that the
+  // Jacobian has M.
+  factor_ = M_;
+  return runtime::solveLdlt(n_, factor_.data(), acceleration_.data());
 }
 
 int DaeForm::rhs(double t, const double *y, double *F) {
@@ -103,8 +108,6 @@ int DaeForm::jacobian(double t, const double *y, double *J) {
   std::copy(y + 2 * n_, y + 2 * n_ + m_, inputs_.begin() + static_cast<long>(layout_.time() + 1));
   programs_.jacobian.evaluate(inputs_.data(), parts_.data(), scratch_);
   psiByQ_.evaluate(inputs_.data(), psiParts_.data(), scratch_);
-  if (int status = kernels_.massMatrix(t, y, p_.data(), M_.data()); status != kStatusOk)
-    return status;
   const auto n = static_cast<Eigen::Index>(n_), m = static_cast<Eigen::Index>(m_);
   const auto h = static_cast<Eigen::Index>(holonomic_.size());
   const Eigen::Index size = dimension();

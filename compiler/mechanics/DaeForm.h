@@ -42,6 +42,8 @@ public:
   int jacobian(double t, const double *y, double *J);
 
 private:
+  // The parameters at t (the inputs' values filled in) into p_.
+  void paramsAt(double t);
   int dynamics(double t, const double *y);
 
   Kernels &kernels_;
@@ -52,7 +54,7 @@ private:
   std::vector<size_t> holonomic_; // the holonomic constraints' indices
   InputLayout layout_;
   sym::Program psiByQ_; // dpsi_k/dq_j, m x n
-  std::vector<double> p_, M_, f_, residuals_, inputs_, parts_, psiParts_, scratch_;
+  std::vector<double> p_, M_, factor_, f_, residuals_, inputs_, parts_, psiParts_, scratch_;
   Eigen::VectorXd acceleration_;
 };
 

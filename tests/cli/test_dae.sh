@@ -44,16 +44,7 @@ worst = max(abs(t - (2 * k + 1) * q) for k, t in enumerate(times))
 assert worst < 1e-9, worst
 assert residual() < 1e-9, residual()"
 
-cat >"$work/paraboloid.mech" <<'MECH'
-model PointOnParaboloid {
-  param m = 0.2 [kg], a = 0.5 [m], g = 9.81 [m/s^2]
-  coord x [m], y [m], z [m]
-  particle P mass m at [x, y, z]
-  gravity [0, 0, -g]
-  constraint surface: x^2 + y^2 == 2 * a * z
-  init x = 0.3, y = 0, z = 0.09, x' = 0, y' = 1.3288
-}
-MECH
+cp "$root/tests/cli/models/point_on_paraboloid.mech" "$work/paraboloid.mech"
 speed=$(python3 -c "import math; print(repr(0.3 * math.sqrt(9.81 / 0.5)))")
 expect "paraboloid, radau as a DAE" 0 "$mech" simulate "$work/paraboloid.mech" --method radau \
   --init "y'=$speed" --until 5 --rtol 1e-10 --atol 1e-12 -o "$work/out.csv"

@@ -7,16 +7,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 cd "$root"
 
-cat >"$work/paraboloid.mech" <<'MECH'
-model PointOnParaboloid {
-  param m = 0.2 [kg], a = 0.5 [m], g = 9.81 [m/s^2]
-  coord x [m], y [m], z [m]
-  particle P mass m at [x, y, z]
-  gravity [0, 0, -g]
-  constraint surface: x^2 + y^2 == 2 * a * z
-  init x = 0.3, y = 0, z = 0.09, x' = 0, y' = 1.3288
-}
-MECH
+cp "$root/tests/cli/models/point_on_paraboloid.mech" "$work/paraboloid.mech"
 cat >"$work/rod.mech" <<'MECH'
 model BeadOnRotatingRod {
   param m = 0.1 [kg], w = 2 [rad/s]
