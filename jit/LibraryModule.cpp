@@ -23,8 +23,8 @@ public:
       : module_(module), context_(module.getContext()), library_(library), b_(context_) {}
 
   void emit(size_t nq, size_t np, size_t nc, size_t nout) {
-    for (const char *name :
-         {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs"}) {
+    for (const char *name : {"mass_matrix", "forcing", "rhs", "multipliers", "constraints",
+                             "energy", "outputs", "jacobian_parts"}) {
       llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
       kernel->setName(std::string("kernel_") + name);
       kernel->setLinkage(llvm::Function::InternalLinkage);
@@ -53,6 +53,8 @@ public:
         args.push_back(&arg);
       returnCall(target, args);
     }
+    // jacobian(t, x, p, out): dF/dx, assembled by the runtime from the parts.
+    forward("jacobian", "mechrt_jacobian", {f64, ptr, ptr, ptr}, model);
     // simulate(x0, p, t_end, dt, rtol, atol, out, max_rows, rows) and
     // simulate_with(..., atol, options, out, max_rows, rows).
     forward("simulate", "mechrt_simulate", {ptr, ptr, f64, f64, f64, f64, ptr, i64, ptr}, model);
@@ -134,8 +136,8 @@ private:
   // mechrt_model (runtime/library/LibraryRuntime.h).
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type =
-        llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64});
+    auto *type = llvm::StructType::get(
+        context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -146,7 +148,8 @@ private:
         type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), b_.getInt64(nout),
                module_.getFunction("kernel_rhs"), module_.getFunction("kernel_constraints"),
                module_.getFunction("kernel_multipliers"), module_.getFunction("kernel_outputs"),
-               holonomic, module_.getFunction("kernel_mass_matrix"), b_.getInt64(library_.inputs)});
+               holonomic, module_.getFunction("kernel_mass_matrix"), b_.getInt64(library_.inputs),
+               module_.getFunction("kernel_jacobian_parts")});
     return constantGlobal(value, "model");
   }
 
@@ -180,7 +183,9 @@ std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
   if (!machine)
     return "";
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = emitModule(programs, context, KernelSelection{});
+  // The Jacobian's parts: PREFIX_jacobian and simulate's Radau use them.
+  std::unique_ptr<llvm::Module> module =
+      emitModule(programs, context, KernelSelection{.momentumForce = false, .jacobian = true});
   module->setDataLayout(machine->createDataLayout());
   module->setTargetTriple(machine->getTargetTriple().str());
   LibraryEmitter(*module, library)

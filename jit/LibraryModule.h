@@ -1,6 +1,6 @@
 // The object code of a shared library built from a model (`mech build`): the
 // kernels of KernelModule made internal, and exported entry points named
-// PREFIX_rhs, PREFIX_simulate, ... that check their arguments and results
+// PREFIX_rhs, PREFIX_jacobian, PREFIX_simulate, ... that check their arguments and results
 // through the library runtime (runtime/library), plus the model's
 // description (PREFIX_model) and the ABI version.
 #pragma once
@@ -28,6 +28,7 @@ struct LibraryDescription {
   size_t inputs = 0;                 // the last `inputs` params are the model's inputs
 };
 
+// The programs must have the Jacobian (KernelPrograms::addJacobian).
 // A position-independent ELF object for the generic CPU of the host's
 // architecture or, with `nativeCpu`, for this machine; empty with `error`
 // set when LLVM fails. It calls the mechrt_* functions of the runtime.

@@ -178,7 +178,7 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   const sema::CheckedModel &model = loaded.model();
   const mechanics::Equations &eq = loaded.equations();
   std::vector<double> params = loaded.paramValues();
-  const mechanics::KernelPrograms &programs = loaded.programs();
+  const mechanics::KernelPrograms &programs = loaded.programsWithJacobian();
 
   // The model's init, on its constraints, as the CLI would start from it.
   auto kernels = mechanics::interpretedKernels(programs);

@@ -56,11 +56,20 @@ typedef struct {
    * each evaluation. NULL: the inputs keep their values in p. */
   void (*inputs)(double t, double *u, void *context);
   void *inputs_context;
+  /* The integrator: )" +
+         P + R"(_METHOD_DOPRI5 (the default, as above) or
+   * )" + P +
+         R"(_METHOD_RADAU, Radau IIA of order 5 with the exact
+   * Jacobian for stiff models (`mech simulate --method radau`); with
+   * constraints it projects after every step as DOPRI5 does. */
+  int method;
 } )" + p +
          R"(_sim_options;
 
 #define )" +
-         P + "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0, 0, 0}\n";
+         P + "_METHOD_DOPRI5 0\n#define " + P + "_METHOD_RADAU 1\n#define " + P +
+         "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0, 0, 0, " + P +
+         "_METHOD_DOPRI5}\n";
 }
 
 // The opening comment: the model's names and units, the array layouts and
@@ -186,6 +195,12 @@ int )" << p
 /* The multipliers lambda: nc values (none when nc = 0). */
 int )" << p
       << R"(_multipliers(double t, const double *x, const double *p, double *lambda);
+/* The Jacobian dF/dx of x' = F(t, x) = (q', q''): (2*nq)*(2*nq) values,
+ * row i the derivatives of x'[i]. Exact: assembled from the symbolic
+ * derivatives of the equations (with constraints, of their first-kind form),
+ * as the implicit integrators of `mech simulate` use it. */
+int )" << p
+      << R"(_jacobian(double t, const double *x, const double *p, double *J);
 /* The constraint residuals, residuals[0 .. nc-1] = Phi (0 for a nonholonomic
  * constraint) and residuals[nc .. 2nc-1] = psi = C q' + dPhi/dt, and the
  * Jacobian C = dpsi/dq': nc*nq values. Nothing is written when nc = 0. */
@@ -218,8 +233,8 @@ int )" << p
  * options->outputs is: rows of 1 + 2*nq [+ nc] [+ nout] values, the columns
  * of `mech simulate`. options NULL is )"
       << P << R"(_NULL_POINTER; a size other than
- * this struct's and its first version's (the fields before inputs), or a t0
- * that is not finite, )"
+ * this struct's and its earlier versions' (the fields before inputs, and
+ * before method), a t0 that is not finite or an unknown method, )"
       << P << R"(_INVALID_ARGUMENT. */
 int )" << p
       << R"(_simulate_with(const double *x0, const double *p, double t_end, double dt,

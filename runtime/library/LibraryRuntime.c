@@ -3,15 +3,15 @@
  * order-4 continuous extension for the samples) and the same projection
  * onto the constraints after every step (the least change in the metric of
  * the mass matrix), written in C over one workspace allocated per call. */
-#include "LibraryRuntime.h"
+#include "LibraryInternal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HIDDEN __attribute__((visibility("hidden")))
+#define HIDDEN MECHRT_HIDDEN
 
-static int all_finite(const double *v, long count) {
+HIDDEN int mechrt_all_finite(const double *v, long count) {
   for (long i = 0; i < count; ++i)
     if (!isfinite(v[i]))
       return 0;
@@ -22,13 +22,14 @@ HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t
                        long inputs, const double *p, double *out, long count) {
   if (!x || (!p && model->np > 0) || (!out && count > 0))
     return MECHRT_NULL_POINTER;
-  if (!isfinite(t) || !all_finite(x, inputs) || (model->np > 0 && !all_finite(p, model->np)))
+  if (!isfinite(t) || !mechrt_all_finite(x, inputs) ||
+      (model->np > 0 && !mechrt_all_finite(p, model->np)))
     return MECHRT_NON_FINITE;
   double scratch[1];
   int status = kernel(t, x, p, count > 0 ? out : scratch);
   if (status != MECHRT_OK)
     return status;
-  return all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+  return mechrt_all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
 }
 
 HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
@@ -52,16 +53,7 @@ HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double 
 
 /* ---- Projection onto the constraints ------------------------------------ */
 
-typedef struct {
-  const mechrt_model *model;
-  const double *p;
-  double *values; /* Phi, psi, C */
-  double *gram;   /* C W^-1 C^T over the rows in use, then its Cholesky factor */
-  double *y;      /* m */
-  double *metric; /* n*n: the Cholesky factor of W = M (regularized when singular) */
-  double *z;      /* m*n: W^-1 C^T, row by row */
-  int weighted;   /* W is M (the model has a mass-matrix kernel), else I */
-} projection;
+typedef mechrt_projection projection;
 
 /* L L^T = A (n*n, lower triangle used) in place; 0 when a pivot is not
  * above `floor`. */
@@ -111,7 +103,7 @@ static int factor_metric(projection *w, double t, const double *x) {
     int status = model->mass_matrix(t, x, w->p, w->metric);
     if (status != MECHRT_OK)
       return status;
-    if (!all_finite(w->metric, n * n))
+    if (!mechrt_all_finite(w->metric, n * n))
       return MECHRT_NON_FINITE;
     double largest = 0;
     for (long j = 0; j < n; ++j)
@@ -177,7 +169,7 @@ static double largest_magnitude(const double *v, long count, const unsigned char
 
 /* Moves q onto Phi = 0 by Gauss-Newton steps of least change, then q' onto
  * psi = 0 (linear in q': one step). */
-static int project(projection *w, double t, double *x) {
+HIDDEN int mechrt_project(projection *w, double t, double *x) {
   const mechrt_model *model = w->model;
   long m = model->nc, n = model->nq;
   double size = 1 + largest_magnitude(x, n, NULL);
@@ -186,7 +178,7 @@ static int project(projection *w, double t, double *x) {
     int status = model->constraints(t, x, w->p, w->values);
     if (status != MECHRT_OK)
       return status;
-    if (!all_finite(w->values, 2 * m + m * n))
+    if (!mechrt_all_finite(w->values, 2 * m + m * n))
       return MECHRT_NON_FINITE;
     if (largest_magnitude(w->values, m, model->holonomic) <= 1e-12 * size) {
       converged = 1;
@@ -228,39 +220,34 @@ static const double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32
 /* Step-size control: Hairer's PI controller (beta = 0.04). */
 static const double kBeta = 0.04, kExponent = 0.2 - 0.75 * 0.04, kSafety = 0.9;
 static const double kMinFactor = 0.2, kMaxFactor = 10;
-static const long kMaxSteps = 10000000;
 
 typedef struct {
-  const mechrt_model *model;
-  const double *p;
-  long size; /* 2 nq */
+  mechrt_system sys;
   double *y, *y1, *tmp, *k[7], *dense[5];
-  /* With an input function: a copy of p whose inputs it sets at each t. */
-  mechrt_input_function inputs;
-  void *inputs_context;
-  double *driven;
 } stepper;
 
-/* The parameters at t. Inputs enter only the rhs, the multipliers and the
- * outputs (never M or the constraints), so only those read them here. */
-static const double *params_at(const stepper *s, double t) {
+HIDDEN const double *mechrt_params_at(const mechrt_system *s, double t) {
   if (!s->inputs)
     return s->p;
   s->inputs(t, s->driven + (s->model->np - s->model->nu), s->inputs_context);
   return s->driven;
 }
 
-static int evaluate(stepper *s, double t, const double *x, double *xdot) {
-  int status = s->model->rhs(t, x, params_at(s, t), xdot);
+HIDDEN int mechrt_evaluate(const mechrt_system *s, double t, const double *x, double *xdot) {
+  int status = s->model->rhs(t, x, mechrt_params_at(s, t), xdot);
   if (status != MECHRT_OK)
     return status;
-  return all_finite(xdot, s->size) ? MECHRT_OK : MECHRT_NON_FINITE;
+  return mechrt_all_finite(xdot, s->size) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+static int evaluate(stepper *s, double t, const double *x, double *xdot) {
+  return mechrt_evaluate(&s->sys, t, x, xdot);
 }
 
 /* One attempted step of size h from (t, y) with k[0] = F(t, y): y1, k[6] and
  * the error norm. Returns a nonzero status when F fails. */
 static int attempt(stepper *s, double t, double h, double rtol, double atol, double *error) {
-  long N = s->size;
+  long N = s->sys.size;
   double *y = s->y, *tmp = s->tmp, **k = s->k;
   int status;
 #define STAGE(stage, time, expression)                                                             \
@@ -292,7 +279,7 @@ static int attempt(stepper *s, double t, double h, double rtol, double atol, dou
 
 static void prepare_dense_output(stepper *s, double h) {
   double **k = s->k, **r = s->dense;
-  for (long i = 0; i < s->size; ++i) {
+  for (long i = 0; i < s->sys.size; ++i) {
     double difference = s->y1[i] - s->y[i];
     double b = h * k[0][i] - difference;
     r[0][i] = s->y[i];
@@ -307,37 +294,34 @@ static void prepare_dense_output(stepper *s, double h) {
 static void interpolate(const stepper *s, double theta, double *out) {
   double *const *r = s->dense;
   double rest = 1 - theta;
-  for (long i = 0; i < s->size; ++i)
+  for (long i = 0; i < s->sys.size; ++i)
     out[i] = r[0][i] + theta * (r[1][i] + rest * (r[2][i] + theta * (r[3][i] + rest * r[4][i])));
 }
 
-/* Hairer's HINIT for order 5, from time t. */
-static double initial_step(stepper *s, double t, double rtol, double atol, double hmax,
-                           int *status) {
+HIDDEN double mechrt_initial_step(const mechrt_system *s, double t, const double *y,
+                                  const double *f0, double *tmp, double *f1, int order, double rtol,
+                                  double atol, double hmax) {
   long N = s->size;
   double dnf = 0, dny = 0;
   for (long i = 0; i < N; ++i) {
-    double scale = atol + rtol * fabs(s->y[i]);
-    dnf += (s->k[0][i] / scale) * (s->k[0][i] / scale);
-    dny += (s->y[i] / scale) * (s->y[i] / scale);
+    double scale = atol + rtol * fabs(y[i]);
+    dnf += (f0[i] / scale) * (f0[i] / scale);
+    dny += (y[i] / scale) * (y[i] / scale);
   }
   double h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : 0.01 * sqrt(dny / dnf);
   h = fmin(h, hmax);
   for (long i = 0; i < N; ++i)
-    s->tmp[i] = s->y[i] + h * s->k[0][i];
-  *status = evaluate(s, t + h, s->tmp, s->k[1]);
-  if (*status != MECHRT_OK) {
-    *status = MECHRT_OK; /* the step loop meets the failure and shrinks the step */
+    tmp[i] = y[i] + h * f0[i];
+  if (mechrt_evaluate(s, t + h, tmp, f1) != MECHRT_OK)
     return h;
-  }
   double der2 = 0;
   for (long i = 0; i < N; ++i) {
-    double d = (s->k[1][i] - s->k[0][i]) / (atol + rtol * fabs(s->y[i]));
+    double d = (f1[i] - f0[i]) / (atol + rtol * fabs(y[i]));
     der2 += d * d;
   }
   der2 = sqrt(der2) / h;
   double der12 = fmax(der2, sqrt(dnf));
-  double h1 = der12 <= 1e-15 ? fmax(1e-6, h * 1e-3) : pow(0.01 / der12, 1.0 / 5);
+  double h1 = der12 <= 1e-15 ? fmax(1e-6, h * 1e-3) : pow(0.01 / der12, 1.0 / order);
   return fmin(fmin(100 * h, h1), hmax);
 }
 
@@ -358,30 +342,25 @@ static long last_sample(double t0, double t_end, double dt) {
   return k;
 }
 
-typedef struct {
-  double *out;
-  long width, next, last;
-  double t0, t_end, dt;
-  int multipliers, outputs; /* the row holds lambda, then the outputs */
-} samples;
+typedef mechrt_samples samples;
 
-static double sample_time(const samples *r) {
+HIDDEN double mechrt_sample_time(const samples *r) {
   return r->next < r->last ? r->t0 + (double)r->next * r->dt : r->t_end;
 }
 
 /* Appends the values of `kernel` (count of them) at (t, x) to a row. */
-static int append(const stepper *s, mechrt_kernel kernel, long count, double t, const double *x,
-                  double *to) {
+static int append(const mechrt_system *s, mechrt_kernel kernel, long count, double t,
+                  const double *x, double *to) {
   if (count == 0)
     return MECHRT_OK;
-  int status = kernel(t, x, params_at(s, t), to);
+  int status = kernel(t, x, mechrt_params_at(s, t), to);
   if (status != MECHRT_OK)
     return status;
-  return all_finite(to, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+  return mechrt_all_finite(to, count) ? MECHRT_OK : MECHRT_NON_FINITE;
 }
 
 /* The row (t, x) and, as asked, lambda and the outputs at that state. */
-static int write_row(samples *r, const stepper *s, double t, const double *x) {
+HIDDEN int mechrt_write_row(samples *r, const mechrt_system *s, double t, const double *x) {
   const mechrt_model *model = s->model;
   double *row = r->out + r->next * r->width, *extra = row + 1 + s->size;
   row[0] = t;
@@ -398,23 +377,52 @@ static int write_row(samples *r, const stepper *s, double t, const double *x) {
   return status;
 }
 
+HIDDEN int mechrt_deliver_samples(samples *r, const mechrt_system *s, double t, double h, double t1,
+                                  const double *y1, mechrt_interpolant interpolant,
+                                  const void *context, double *scratch) {
+  int status;
+  while (r->next <= r->last && mechrt_sample_time(r) < t1) {
+    double ts = mechrt_sample_time(r);
+    interpolant(context, (ts - t) / h, scratch);
+    if ((status = mechrt_write_row(r, s, ts, scratch)) != MECHRT_OK)
+      return status;
+  }
+  if (r->next <= r->last && mechrt_sample_time(r) == t1)
+    return mechrt_write_row(r, s, t1, y1);
+  return MECHRT_OK;
+}
+
+HIDDEN int mechrt_project_step(projection *w, double t, double *y, double *scratch, int *moved) {
+  long N = 2 * w->model->nq;
+  *moved = 0;
+  if (w->model->nc == 0)
+    return MECHRT_OK;
+  memcpy(scratch, y, sizeof(double) * (size_t)N);
+  int status = mechrt_project(w, t, y);
+  if (status != MECHRT_OK)
+    return status == MECHRT_REDUNDANT_CONSTRAINTS ? status : MECHRT_PROJECTION_FAILED;
+  *moved = memcmp(scratch, y, sizeof(double) * (size_t)N) != 0;
+  return MECHRT_OK;
+}
+
+static void dopri5_interpolant(const void *context, double theta, double *out) {
+  interpolate((const stepper *)context, theta, out);
+}
+
+/* DOPRI5 from the samples' t0, where s->y holds the projected state and its
+ * row is written, to t_end. */
 static int integrate(stepper *s, projection *w, samples *r, double rtol, double atol) {
   const double t_end = r->t_end, hmax = t_end - r->t0;
+  const long N = s->sys.size;
   double t = r->t0;
   int status;
-  if (w->model->nc > 0 && (status = project(w, t, s->y)) != MECHRT_OK)
-    return status;
-  if ((status = write_row(r, s, t, s->y)) != MECHRT_OK)
-    return status;
-  if (t_end == t)
-    return MECHRT_OK;
   if ((status = evaluate(s, t, s->y, s->k[0])) != MECHRT_OK)
     return status;
-  double h = initial_step(s, t, rtol, atol, hmax, &status);
+  double h = mechrt_initial_step(&s->sys, t, s->y, s->k[0], s->tmp, s->k[1], 5, rtol, atol, hmax);
   double previous_error = 1e-4;
   int rejected = 0, failed = 0;
   for (long steps = 0;; ++steps) {
-    if (steps >= kMaxSteps || fabs(h) < 1e-14 * fabs(t) || t + h == t)
+    if (steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
       return failed ? failed : MECHRT_STEP_FAILED;
     int last = t + 1.01 * h - t_end > 0;
     if (last)
@@ -437,30 +445,20 @@ static int integrate(stepper *s, projection *w, samples *r, double rtol, double 
     }
     failed = 0;
     double t1 = last ? t_end : t + h;
-    if (r->next <= r->last && sample_time(r) < t1) {
+    if (r->next <= r->last && mechrt_sample_time(r) < t1)
       prepare_dense_output(s, h);
-      while (r->next <= r->last && sample_time(r) < t1) {
-        double ts = sample_time(r);
-        interpolate(s, (ts - t) / h, s->tmp);
-        if ((status = write_row(r, s, ts, s->tmp)) != MECHRT_OK)
-          return status;
-      }
-    }
-    if (r->next <= r->last && sample_time(r) == t1 &&
-        (status = write_row(r, s, t1, s->y1)) != MECHRT_OK)
+    status = mechrt_deliver_samples(r, &s->sys, t, h, t1, s->y1, dopri5_interpolant, s, s->tmp);
+    if (status != MECHRT_OK)
       return status;
-    memcpy(s->y, s->y1, sizeof(double) * (size_t)s->size);
+    memcpy(s->y, s->y1, sizeof(double) * (size_t)N);
     double *fsal = s->k[0];
     s->k[0] = s->k[6];
     s->k[6] = fsal;
-    if (w->model->nc > 0) {
-      memcpy(s->tmp, s->y, sizeof(double) * (size_t)s->size);
-      if ((status = project(w, t1, s->y)) != MECHRT_OK)
-        return status == MECHRT_REDUNDANT_CONSTRAINTS ? status : MECHRT_PROJECTION_FAILED;
-      if (memcmp(s->tmp, s->y, sizeof(double) * (size_t)s->size) != 0 &&
-          (status = evaluate(s, t1, s->y, s->k[0])) != MECHRT_OK)
-        return status;
-    }
+    int moved = 0;
+    if ((status = mechrt_project_step(w, t1, s->y, s->tmp, &moved)) != MECHRT_OK)
+      return status;
+    if (moved && (status = evaluate(s, t1, s->y, s->k[0])) != MECHRT_OK)
+      return status;
     if (last)
       return MECHRT_OK;
     double factor = pow(error, kExponent) / pow(previous_error, kBeta);
@@ -487,8 +485,11 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (!isfinite(t_end) || !(t_end >= t0) || !(dt > 0) || !isfinite(dt) || !(rtol > 0) ||
       !(atol > 0) || !isfinite(rtol) || !isfinite(atol) || (t_end - t0) / dt > 1e15)
     return MECHRT_INVALID_ARGUMENT;
+  if (options->method != MECHRT_METHOD_DOPRI5 &&
+      !(options->method == MECHRT_METHOD_RADAU && model->jacobian_parts))
+    return MECHRT_INVALID_ARGUMENT;
   long n = model->nq, m = model->nc, N = 2 * n;
-  if (!all_finite(x0, N) || (model->np > 0 && !all_finite(p, model->np)))
+  if (!mechrt_all_finite(x0, N) || (model->np > 0 && !mechrt_all_finite(p, model->np)))
     return MECHRT_NON_FINITE;
   long last = last_sample(t0, t_end, dt);
   if ((size_t)last >= max_rows) {
@@ -503,7 +504,7 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (!workspace)
     return MECHRT_OUT_OF_MEMORY;
   double *next = workspace;
-  stepper s = {model, p, N, NULL, NULL, NULL, {NULL}, {NULL}, NULL, NULL, NULL};
+  stepper s = {{model, p, N, NULL, NULL, NULL}, NULL, NULL, NULL, {NULL}, {NULL}};
   s.y = next, next += N;
   s.y1 = next, next += N;
   s.tmp = next, next += N;
@@ -514,17 +515,25 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
   projection w = {model, p, next, gram, y, metric, metric + n * n, 0};
   if (options->inputs && model->nu > 0) {
-    s.driven = metric + n * n + m * n;
-    memcpy(s.driven, p, sizeof(double) * (size_t)model->np);
-    s.inputs = options->inputs;
-    s.inputs_context = options->inputs_context;
+    s.sys.driven = metric + n * n + m * n;
+    memcpy(s.sys.driven, p, sizeof(double) * (size_t)model->np);
+    s.sys.inputs = options->inputs;
+    s.sys.inputs_context = options->inputs_context;
   }
   memcpy(s.y, x0, sizeof(double) * (size_t)N);
   int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
   long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
   samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs};
 
-  int status = integrate(&s, &w, &r, rtol, atol);
+  int status = MECHRT_OK;
+  if (m > 0)
+    status = mechrt_project(&w, t0, s.y);
+  if (status == MECHRT_OK)
+    status = mechrt_write_row(&r, &s.sys, t0, s.y);
+  if (status == MECHRT_OK && t_end > t0)
+    status = options->method == MECHRT_METHOD_RADAU
+                 ? mechrt_integrate_radau(&s.sys, &w, &r, s.y, rtol, atol)
+                 : integrate(&s, &w, &r, rtol, atol);
   *rows = (size_t)r.next;
   free(workspace);
   return status;
@@ -536,7 +545,7 @@ HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const do
   if (!rows)
     return MECHRT_NULL_POINTER;
   *rows = 0;
-  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0, NULL, NULL};
+  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0, NULL, NULL, 0};
   return simulate(model, x0, p, t_end, dt, rtol, atol, &defaults, out, max_rows, rows);
 }
 
@@ -551,7 +560,8 @@ HIDDEN int mechrt_simulate_with(const mechrt_model *model, const double *x0, con
     return MECHRT_NULL_POINTER;
   size_t size = options->size;
   /* The size of one of the struct's versions: any other would cut a field. */
-  if (size != MECHRT_SIM_OPTIONS_MIN_SIZE && size != sizeof(mechrt_sim_options))
+  if (size != MECHRT_SIM_OPTIONS_MIN_SIZE && size != MECHRT_SIM_OPTIONS_INPUTS_SIZE &&
+      size != sizeof(mechrt_sim_options))
     return MECHRT_INVALID_ARGUMENT;
   /* The fields the caller's struct has; the rest keep their defaults (zero). */
   mechrt_sim_options known;

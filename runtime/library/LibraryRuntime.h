@@ -1,6 +1,8 @@
 /* The numeric runtime inside every shared library that `mech build` makes:
  * argument and result checks around the compiled kernels, DOPRI5 with dense
- * output for mech_simulate, and the projection onto constraints. Plain C, so
+ * output for mech_simulate (LibraryRuntime.c), Radau IIA
+ * (LibraryRadau.c) with the state Jacobian (LibraryJacobian.c) and its dense
+ * LU (LibraryDenseLu.c), and the projection onto constraints. Plain C, so
  * that a library needs nothing but libc and libm; no global state, so that
  * it is thread-safe and re-entrant. Every symbol is hidden: the library
  * exports only its prefixed entry points, which jit/LibraryModule.cpp emits
@@ -27,6 +29,9 @@ typedef struct {
   const unsigned char *holonomic; /* nc flags: Phi(q, t) = 0 is a constraint */
   mechrt_kernel mass_matrix;      /* M at q (nq*nq), the projection's metric; NULL: Euclidean */
   long nu;                        /* inputs: the last nu of the np parameters */
+  /* M (nq*nq), C (nc*nq), then dr/dq and dr/dq' ((nq+nc)*nq each) of the
+   * first-kind residual r at the solved q'' and multipliers. */
+  mechrt_kernel jacobian_parts;
 } mechrt_model;
 
 /* Writes the inputs' values at t into u (nu values). */
@@ -40,12 +45,17 @@ typedef struct {
   int multipliers, outputs;
   mechrt_input_function inputs; /* NULL: the inputs keep their values in p */
   void *inputs_context;
+  int method; /* MECHRT_METHOD_DOPRI5 (0) or MECHRT_METHOD_RADAU */
 } mechrt_sim_options;
 
+enum { MECHRT_METHOD_DOPRI5 = 0, MECHRT_METHOD_RADAU = 1 };
+
 /* The sizes a caller may pass: the struct as first published (start time,
- * rows) and as it is now (with the input function). Fields are only
- * appended, so a struct of either size is read up to its end. */
+ * rows), with the input function, and as it is now (with the method).
+ * Fields are only appended, so a struct of any of these sizes is read up to
+ * its end. */
 #define MECHRT_SIM_OPTIONS_MIN_SIZE (sizeof(size_t) + sizeof(double) + 2 * sizeof(int))
+#define MECHRT_SIM_OPTIONS_INPUTS_SIZE (offsetof(mechrt_sim_options, method))
 
 /* The status codes of the C ABI, as documented in the generated header. */
 enum {
@@ -71,6 +81,13 @@ int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const
 int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
                        double *residuals, double *jacobian);
 
+/* dF/dx (2nq x 2nq, row-major) of x' = F(t, x) at (t, x), after the checks
+ * of mechrt_call: MECHRT_SINGULAR_MASS_MATRIX when the first-kind matrix
+ * [M, -C^T; C, 0] cannot be solved with, MECHRT_OUT_OF_MEMORY when its
+ * workspace cannot be allocated. */
+int mechrt_jacobian(const mechrt_model *model, double t, const double *x, const double *p,
+                    double *out);
+
 /* Integrates from t = 0 to t_end with DOPRI5 and writes rows (t, q, q') at
  * t = 0, dt, 2 dt, ... and t_end. With constraints, the start and the end of
  * every step are projected onto them. */
@@ -79,10 +96,11 @@ int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p
                     size_t *rows);
 
 /* As mechrt_simulate, from options->t0 to t_end, each row followed by the
- * multipliers and the outputs at its state when the options ask for them.
+ * multipliers and the outputs at its state when the options ask for them,
+ * with DOPRI5 or Radau IIA (options->method).
  * The options are checked first: NULL is MECHRT_NULL_POINTER; a size other
- * than MECHRT_SIM_OPTIONS_MIN_SIZE and sizeof(mechrt_sim_options), a t0
- * that is not finite or after t_end, MECHRT_INVALID_ARGUMENT. */
+ * than those of the struct's versions, a t0 that is not finite or after
+ * t_end, an unknown method, MECHRT_INVALID_ARGUMENT. */
 int mechrt_simulate_with(const mechrt_model *model, const double *x0, const double *p, double t_end,
                          double dt, double rtol, double atol, const mechrt_sim_options *options,
                          double *out, size_t max_rows, size_t *rows);

@@ -17,6 +17,10 @@
 #  k. PREFIX_simulate_with: a start time t0 against closed forms (a driven
 #     oscillator, a bead on a spinning rod) and against mech simulate
 #     --init "t=t0"; the multiplier and output columns against mech eval
+#  l. PREFIX_jacobian against central differences of PREFIX_rhs (every
+#     example, in b); the Radau method of PREFIX_simulate_with against the
+#     stiff oscillator's exact solution and against mech simulate --method
+#     radau, with and without constraints
 # The C helpers and Python comparers are in tests/cli/library/.
 # Usage: test_build.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
@@ -33,6 +37,17 @@ helper() {
   expect "compile $out" 0 cc "${cflags[@]}" -I"$helpers" -include "$work/lib/$name.h" \
     -DPREFIX="$prefix" -DUPREFIX="${prefix^^}" "$helpers/$source" -o "$work/bin/$out" \
     "$work/lib/lib$name.so" -Wl,-rpath,"$work/lib" -lm
+}
+
+# check_jacobian NAME DIR [FLAGS]: PREFIX_jacobian of DIR/libNAME.so against
+# central differences of its PREFIX_rhs (tests/cli/library/check_jacobian.c).
+check_jacobian() {
+  local name="$1" dir="$2"
+  shift 2
+  expect "compile check_jacobian for $name" 0 cc "${cflags[@]}" -I"$helpers" \
+    -include "$dir/$name.h" "$@" "$helpers/check_jacobian.c" -o "$dir/jacobian_$name" \
+    "$dir/lib$name.so" -Wl,-rpath,"$dir" -lm
+  expect "jacobian of $name is the rhs's derivative" 0 "$dir/jacobian_$name" 4 17
 }
 
 # only_prefixed NAME PREFIX FILE: FILE (nm output, one symbol a line) is not
@@ -108,6 +123,10 @@ for example in examples/*.mech; do
     -Wl,-rpath,"$work/all" -lm
   expect "rhs of $m matches mech eval" 0 python3 "$helpers/compare_eval.py" "$mech" "$example" \
     "$work/all/compare_$m" --states 2 --seed 11
+  check_jacobian "$m" "$work/all"
+done
+for m in "${models[@]}"; do
+  check_jacobian "$m" "$work/lib" -DPREFIX="$m" -DUPREFIX="${m^^}"
 done
 # The constraint residuals and Jacobians in closed form: Phi = x^2 + y^2 - l^2,
 # psi = 2 x x' + 2 y y', C = [2x, 2y] for the pendulum (off the rod here);
@@ -284,7 +303,8 @@ for m in "${models[@]}"; do
 done
 nm -D --defined-only "$work/dp.mech/libmodel.so" | awk '{ print $NF }' >"$work/mech.symbols"
 only_prefixed "exports with the default prefix" mech "$work/mech.symbols"
-expect "all eleven functions exported" 0 test "$(wc -l <"$work/mech.symbols")" -eq 11
+expect "all twelve functions exported" 0 test "$(wc -l <"$work/mech.symbols")" -eq 12
+contains "the Jacobian is exported" mech.symbols "mech_jacobian"
 
 # --- i. Usage and model errors, --cpu native, --set. -----------------------
 expect "missing -o" 2 "$mech" build examples/double_pendulum.mech
@@ -335,7 +355,7 @@ expect "simulate.py, wrong prefix" 1 /usr/bin/python3 examples/python/simulate.p
 # --- k. PREFIX_simulate_with: t0, multiplier and output columns. ------------
 contains "header: the options struct" lib/oscillator.h "} osc_sim_options;"
 contains "header: the initializer" lib/oscillator.h \
-  "#define OSC_SIM_OPTIONS_INIT {sizeof(osc_sim_options), 0.0, 0, 0, 0, 0}"
+  "#define OSC_SIM_OPTIONS_INIT {sizeof(osc_sim_options), 0.0, 0, 0, 0, 0, OSC_METHOD_DOPRI5}"
 contains "header: ABI version 2" lib/oscillator.h "#define OSC_ABI_VERSION 2"
 # A driven oscillator, m x'' + k x = F cos(W t): x = cos(2 t) + C cos(3 t)
 # with w = sqrt(k/m) = 2 and C = (F/m)/(w^2 - W^2) = -0.3, started at
@@ -476,5 +496,50 @@ for model, path, names in ((sys.argv[2], sys.argv[3], ["x", "y"]),
             assert abs(a - b) <= 1e-9 * (1 + abs(b)), (model, t, rest, want)
 ' "$mech" examples/cartesian_pendulum.mech "$work/cp.with.csv" "$work/mech/spinning_rod.mech" \
   "$work/spin.with.csv"
+
+# --- l. Radau IIA in PREFIX_simulate_with. ---------------------------------
+# The stiff oscillator (k = 1e9, c = 1e6, forced) for 10 s, where DOPRI5
+# would take 3e6 steps: its exact solution (examples/overdamped_oscillator.mech)
+# and the rows of mech simulate --method radau, the same method.
+expect "compile run_simulate_with for overdamped_oscillator" 0 cc "${cflags[@]}" -I"$helpers" \
+  -include "$work/all/overdamped_oscillator.h" "$helpers/run_simulate_with.c" \
+  -o "$work/bin/simulate_with_stiff" "$work/all/liboverdamped_oscillator.so" \
+  -Wl,-rpath,"$work/all" -lm
+expect "stiff oscillator with the library's radau" 0 env METHOD=radau \
+  "$work/bin/simulate_with_stiff" 0 10 0.1 1e-6 1e-15 state
+cp "$work/out" "$work/stiff.radau.csv"
+expect "mech simulate --method radau, stiff oscillator" 0 "$mech" simulate \
+  examples/overdamped_oscillator.mech --method radau --until 10 --dt 0.1 --rtol 1e-6 \
+  --atol 1e-15 -o "$work/stiff.ref.csv"
+# Not bit for bit: the library's kernels are compiled for the generic CPU and
+# mech's for this one (fused multiply-adds), and x'' = (F0 sin(w t) - c x'
+# - k x)/m cancels terms of order 1 to 1e-9, so their roundings differ by
+# 1e-7 relative; the rows agree to a fifth of the error tolerance.
+expect "library radau is mech simulate's" 0 python3 "$helpers/compare_csv.py" \
+  "$work/stiff.ref.csv" "$work/stiff.radau.csv" 2 2e-16
+expect "library radau against the exact solution" 0 python3 -c '
+import cmath, math, sys
+m, k, c, F0, w = 1.0, 1e9, 1e6, 1.0, 1.0
+G = F0 / complex(k - m * w * w, c * w)
+fast = (-c - math.sqrt(c * c - 4 * m * k)) / (2 * m)
+slow = k / (m * fast)
+A = (fast * G.imag - w * G.real) / (slow - fast)
+B = -G.imag - A
+rows = [[float(v) for v in line.split(",")] for line in open(sys.argv[1])]
+assert len(rows) == 101, len(rows)
+for t, x, v in rows:
+    exact = (G * cmath.exp(1j * w * t)).imag + A * math.exp(slow * t) + B * math.exp(fast * t)
+    assert abs(x - exact) <= 1e-14, (t, x, exact)
+' "$work/stiff.radau.csv"
+# With a constraint: the Cartesian pendulum, projected after every step as
+# mech simulate --method radau --constraints projection does.
+expect "cartesian pendulum with the library's radau" 0 env METHOD=radau \
+  "$work/bin/simulate_with_cp" 0 2 0.25 1e-10 1e-12 state 0.6 -0.8 0.4 0.3
+cp "$work/out" "$work/cp.radau.csv"
+expect "mech simulate --method radau --constraints projection" 0 "$mech" simulate \
+  examples/cartesian_pendulum.mech --init "x=0.6, y=-0.8, x'=0.4, y'=0.3" --method radau \
+  --constraints projection --until 2 --dt 0.25 --rtol 1e-10 --atol 1e-12 -o "$work/cp.ref.csv"
+expect "constrained library radau is mech simulate's" 0 python3 "$helpers/compare_csv.py" \
+  "$work/cp.ref.csv" "$work/cp.radau.csv" 5 1e-9
 
 finish

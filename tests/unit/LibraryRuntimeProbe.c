@@ -13,12 +13,12 @@ static double *make_stepper(stepper *s, const mechrt_model *model, const double 
   if (!block)
     return NULL;
   double *next = block;
-  s->model = model;
-  s->p = p;
-  s->size = N;
-  s->inputs = NULL; /* the inputs stay as p holds them */
-  s->inputs_context = NULL;
-  s->driven = NULL;
+  s->sys.model = model;
+  s->sys.p = p;
+  s->sys.size = N;
+  s->sys.inputs = NULL; /* the inputs stay as p holds them */
+  s->sys.inputs_context = NULL;
+  s->sys.driven = NULL;
   s->y = next, next += N;
   s->y1 = next, next += N;
   s->tmp = next, next += N;
@@ -36,15 +36,15 @@ int probe_dopri5_step(const mechrt_model *model, const double *p, double t, cons
   double *block = make_stepper(&s, model, p);
   if (!block)
     return MECHRT_OUT_OF_MEMORY;
-  memcpy(s.y, y, sizeof(double) * (size_t)s.size);
+  memcpy(s.y, y, sizeof(double) * (size_t)s.sys.size);
   int status = evaluate(&s, t, s.y, s.k[0]);
   if (status == MECHRT_OK)
     status = attempt(&s, t, h, rtol, atol, error);
   if (status == MECHRT_OK) {
-    memcpy(y1, s.y1, sizeof(double) * (size_t)s.size);
+    memcpy(y1, s.y1, sizeof(double) * (size_t)s.sys.size);
     prepare_dense_output(&s, h);
     for (long i = 0; i < count; ++i)
-      interpolate(&s, thetas[i], dense + i * s.size);
+      interpolate(&s, thetas[i], dense + i * s.sys.size);
   }
   free(block);
   return status;
@@ -58,11 +58,11 @@ double probe_initial_step(const mechrt_model *model, const double *p, double t, 
     *status = MECHRT_OUT_OF_MEMORY;
     return 0;
   }
-  memcpy(s.y, y, sizeof(double) * (size_t)s.size);
+  memcpy(s.y, y, sizeof(double) * (size_t)s.sys.size);
   double h = 0;
   *status = evaluate(&s, t, s.y, s.k[0]);
   if (*status == MECHRT_OK)
-    h = initial_step(&s, t, rtol, atol, hmax, status);
+    h = mechrt_initial_step(&s.sys, t, s.y, s.k[0], s.tmp, s.k[1], 5, rtol, atol, hmax);
   free(block);
   return h;
 }
@@ -116,7 +116,7 @@ int probe_project(const mechrt_model *model, const double *p, double t, double *
   double *block = make_projection(&w, model, p);
   if (!block)
     return MECHRT_OUT_OF_MEMORY;
-  int status = project(&w, t, x);
+  int status = mechrt_project(&w, t, x);
   free(block);
   return status;
 }

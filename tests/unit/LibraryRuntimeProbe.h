@@ -20,8 +20,8 @@ int probe_dopri5_step(const mechrt_model *model, const double *p, double t, cons
                       double h, double rtol, double atol, double *y1, double *error,
                       const double *thetas, long count, double *dense);
 
-/* Hairer's initial step of the library runtime (`initial_step`) from (t, y)
- * with the bound hmax; *status as initial_step leaves it. */
+/* Hairer's initial step of the library runtime (`mechrt_initial_step`, for
+ * order 5) from (t, y) with the bound hmax; *status that of F(t, y). */
 double probe_initial_step(const mechrt_model *model, const double *p, double t, const double *y,
                           double rtol, double atol, double hmax, int *status);
 
@@ -35,6 +35,20 @@ int probe_least_change(long nq, long nc, const double *C, const unsigned char *r
 /* `project`: moves the state x (2*nq values) onto the model's constraints at
  * t, positions by Gauss-Newton steps of least change, then velocities. */
 int probe_project(const mechrt_model *model, const double *p, double t, double *x);
+
+/* The constants of the runtime's Radau IIA (LibraryRadau.c, `derive`): the
+ * nodes, T and T^-1 (3x3, row-major), (gamma, alpha, beta) and the error
+ * estimate's weights, as runtime/Radau5.h documents them. */
+void probe_radau_coefficients(double c[3], double T[9], double Tinv[9], double eigenvalues[3],
+                              double error_weights[3]);
+
+/* The runtime's hidden linear algebra and state Jacobian, declared for the
+ * tests (LibraryInternal.h is C only: it uses C99 complex types). */
+int mechrt_lu_factor(double *A, long n, long *pivots);
+void mechrt_lu_solve(const double *LU, long n, const long *pivots, double *b);
+/* The complex variants on interleaved (real, imaginary) pairs. */
+int probe_lu_factor_complex(double *A, long n, long *pivots);
+void probe_lu_solve_complex(const double *LU, long n, const long *pivots, double *b);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* run_simulate_with.c: PREFIX_simulate_with as a command:
  *   run_simulate_with T0 T_END DT RTOL ATOL COLUMNS [x0[0] ... x0[2nq-1]]
  * COLUMNS is state, multipliers, outputs or all (the extra columns of each
- * row). The model's init state and the default params unless given. Prints
+ * row). The model's init state and the default params unless given. The
+ * environment's METHOD=radau chooses Radau IIA (else DOPRI5). Prints
  * the rows as CSV (%.17g) without a header. Exits 1 on a status other than
  * OK or a row count other than the size query's. */
 #include "prefix.h"
@@ -20,6 +21,8 @@ int main(int argc, char **argv) {
   }
   F(sim_options) options = S(SIM_OPTIONS_INIT);
   options.t0 = atof(argv[1]);
+  const char *method = getenv("METHOD");
+  options.method = method && !strcmp(method, "radau") ? S(METHOD_RADAU) : S(METHOD_DOPRI5);
   const char *columns = argv[6];
   options.multipliers = !strcmp(columns, "multipliers") || !strcmp(columns, "all");
   options.outputs = !strcmp(columns, "outputs") || !strcmp(columns, "all");

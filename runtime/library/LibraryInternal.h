@@ -1,0 +1,118 @@
+/* What the C files of the library runtime share with each other and with
+ * nothing else: the system being integrated, the sample rows, the
+ * projection onto the constraints, the dense LU decompositions, the state
+ * Jacobian and the Radau IIA integrator. Every function here is hidden in a
+ * built library. */
+#ifndef MECH_LIBRARY_INTERNAL_H
+#define MECH_LIBRARY_INTERNAL_H
+
+#include "LibraryRuntime.h"
+
+#include <complex.h>
+
+#define MECHRT_HIDDEN __attribute__((visibility("hidden")))
+
+/* The most steps a run takes, accepted and rejected, before it gives up. */
+#define MECHRT_MAX_STEPS 10000000L
+
+/* 1 when the `count` values are all finite. */
+int mechrt_all_finite(const double *v, long count);
+
+/* The system x' = F(t, x) of a run: the model at its parameters, with the
+ * inputs set at each t by the caller's function when it gave one. */
+typedef struct {
+  const mechrt_model *model;
+  const double *p;
+  long size; /* 2 nq */
+  mechrt_input_function inputs;
+  void *inputs_context;
+  double *driven; /* with an input function: a copy of p whose inputs it sets */
+} mechrt_system;
+
+/* The parameters at t. Inputs enter only the rhs, the multipliers, the
+ * outputs and the Jacobian (never M or the constraints), so only those read
+ * them here. */
+const double *mechrt_params_at(const mechrt_system *s, double t);
+
+/* F(t, x) into xdot, MECHRT_NON_FINITE when a value is not finite. */
+int mechrt_evaluate(const mechrt_system *s, double t, const double *x, double *xdot);
+
+/* Hairer's initial step for a method whose local error is O(h^(order+1)),
+ * from (t, y) with f0 = F(t, y); tmp and f1 are scratch (size values). A
+ * failure of F is left to the step loop, which meets it and shrinks h. */
+double mechrt_initial_step(const mechrt_system *s, double t, const double *y, const double *f0,
+                           double *tmp, double *f1, int order, double rtol, double atol,
+                           double hmax);
+
+/* The rows of a run's output on the grid t0, t0 + dt, ..., t_end. */
+typedef struct {
+  double *out;
+  long width, next, last;
+  double t0, t_end, dt;
+  int multipliers, outputs; /* the row holds lambda, then the outputs */
+} mechrt_samples;
+
+/* The time of the next row; the rows still due are those with next <= last. */
+double mechrt_sample_time(const mechrt_samples *r);
+
+/* Writes the row (t, x) and, as asked, lambda and the outputs there. */
+int mechrt_write_row(mechrt_samples *r, const mechrt_system *s, double t, const double *x);
+
+/* The state at t + theta h within an integrator's last step, into out. */
+typedef void (*mechrt_interpolant)(const void *context, double theta, double *out);
+
+/* Writes the rows due in (t, t1) from the step's interpolant, and the row
+ * at t1 from y1 when one is due there; scratch holds size values. */
+int mechrt_deliver_samples(mechrt_samples *r, const mechrt_system *s, double t, double h, double t1,
+                           const double *y1, mechrt_interpolant interpolant, const void *context,
+                           double *scratch);
+
+/* The workspace of the projection onto the constraints. */
+typedef struct {
+  const mechrt_model *model;
+  const double *p;
+  double *values; /* Phi, psi, C */
+  double *gram;   /* C W^-1 C^T over the rows in use, then its Cholesky factor */
+  double *y;      /* m */
+  double *metric; /* n*n: the Cholesky factor of W = M (regularized when singular) */
+  double *z;      /* m*n: W^-1 C^T, row by row */
+  int weighted;   /* W is M (the model has a mass-matrix kernel), else I */
+} mechrt_projection;
+
+/* Moves the state x (2 nq values) onto the constraints at t: positions by
+ * Gauss-Newton steps of least change, then velocities. */
+int mechrt_project(mechrt_projection *w, double t, double *x);
+
+/* mechrt_project after a step, when the model has constraints; *moved says
+ * whether it changed y (then F must be evaluated afresh). scratch holds
+ * 2 nq values. A failure is MECHRT_REDUNDANT_CONSTRAINTS or
+ * MECHRT_PROJECTION_FAILED. */
+int mechrt_project_step(mechrt_projection *w, double t, double *y, double *scratch, int *moved);
+
+/* PA = LU of the n*n row-major A in place, with partial pivoting (the row
+ * swaps in `pivots`, n entries). Returns 0 when a pivot is zero or below
+ * n * eps of A's largest entry: A is singular to working precision. */
+int mechrt_lu_factor(double *A, long n, long *pivots);
+/* b = A^-1 b from mechrt_lu_factor's result. */
+void mechrt_lu_solve(const double *LU, long n, const long *pivots, double *b);
+/* The same for a complex matrix. */
+int mechrt_lu_factor_complex(double complex *A, long n, long *pivots);
+void mechrt_lu_solve_complex(const double complex *LU, long n, const long *pivots,
+                             double complex *b);
+
+/* The number of doubles of mechrt_state_jacobian's workspace. */
+long mechrt_jacobian_workspace(const mechrt_model *model);
+/* dF/dx (2n x 2n, row-major) at (t, x), assembled from the model's
+ * jacobian_parts kernel as mechanics/StateJacobian does: one LU of the
+ * first-kind matrix [M, -C^T; C, 0] for the 2n columns. */
+int mechrt_state_jacobian(const mechrt_model *model, double t, const double *x, const double *p,
+                          double *workspace, long *pivots, double *J);
+
+/* Integrates the system from the samples' t0 to t_end with Radau IIA of
+ * order 5 (LibraryRadau.c), from the state y0 (already projected), writing
+ * the samples and projecting after every step when the model has
+ * constraints. */
+int mechrt_integrate_radau(const mechrt_system *s, mechrt_projection *w, mechrt_samples *r,
+                           const double *y0, double rtol, double atol);
+
+#endif

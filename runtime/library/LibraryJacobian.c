@@ -1,0 +1,75 @@
+/* The state Jacobian dF/dx of a built library's model, x = (q, q'),
+ * F = (q', q''): exact, from the kernel of symbolic derivatives. q'' is
+ * defined implicitly by the first-kind residual
+ * r = (f + C^T lambda - M q'', gamma - C q'') = 0, so
+ * [M, -C^T; C, 0] [dq''/dx; dlambda/dx] = dr/dx with q'' and lambda held,
+ * as mechanics/StateJacobian.cpp assembles it for the CLI. */
+#include "LibraryInternal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+MECHRT_HIDDEN long mechrt_jacobian_workspace(const mechrt_model *model) {
+  long n = model->nq, m = model->nc, size = n + m;
+  /* The kernel's parts, then the first-kind matrix and one column. */
+  return n * n + m * n + 2 * size * n + size * size + size;
+}
+
+MECHRT_HIDDEN int mechrt_state_jacobian(const mechrt_model *model, double t, const double *x,
+                                        const double *p, double *workspace, long *pivots,
+                                        double *J) {
+  long n = model->nq, m = model->nc, size = n + m;
+  double *parts = workspace;
+  int status = model->jacobian_parts(t, x, p, parts);
+  if (status != MECHRT_OK)
+    return status;
+  const double *M = parts, *C = parts + n * n, *byQ = C + m * n, *byQd = byQ + size * n;
+  if (!mechrt_all_finite(parts, n * n + m * n + 2 * size * n))
+    return MECHRT_NON_FINITE;
+  double *K = parts + n * n + m * n + 2 * size * n, *column = K + size * size;
+  memset(K, 0, sizeof(double) * (size_t)(size * size));
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      K[i * size + j] = M[i * n + j];
+  for (long a = 0; a < m; ++a)
+    for (long j = 0; j < n; ++j) {
+      K[j * size + n + a] = -C[a * n + j];
+      K[(n + a) * size + j] = C[a * n + j];
+    }
+  if (!mechrt_lu_factor(K, size, pivots))
+    return MECHRT_SINGULAR_MASS_MATRIX;
+  memset(J, 0, sizeof(double) * (size_t)(4 * n * n));
+  for (long i = 0; i < n; ++i)
+    J[i * 2 * n + n + i] = 1;
+  /* Column c of dF/dx: dq''/dx_c, from the same column of dr/dx. */
+  for (long c = 0; c < 2 * n; ++c) {
+    const double *from = c < n ? byQ : byQd;
+    long k = c < n ? c : c - n;
+    for (long i = 0; i < size; ++i)
+      column[i] = from[i * n + k];
+    mechrt_lu_solve(K, size, pivots, column);
+    for (long i = 0; i < n; ++i)
+      J[(n + i) * 2 * n + c] = column[i];
+  }
+  return mechrt_all_finite(J, 4 * n * n) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+MECHRT_HIDDEN int mechrt_jacobian(const mechrt_model *model, double t, const double *x,
+                                  const double *p, double *out) {
+  long n = model->nq, size = n + model->nc;
+  if (!x || (!p && model->np > 0) || (!out && n > 0))
+    return MECHRT_NULL_POINTER;
+  if (!isfinite(t) || !mechrt_all_finite(x, 2 * n) ||
+      (model->np > 0 && !mechrt_all_finite(p, model->np)))
+    return MECHRT_NON_FINITE;
+  if (n == 0)
+    return MECHRT_OK;
+  double *workspace = malloc(sizeof(double) * (size_t)mechrt_jacobian_workspace(model));
+  long *pivots = malloc(sizeof(long) * (size_t)size);
+  int status = workspace && pivots ? mechrt_state_jacobian(model, t, x, p, workspace, pivots, out)
+                                   : MECHRT_OUT_OF_MEMORY;
+  free(workspace);
+  free(pivots);
+  return status;
+}
