@@ -496,6 +496,105 @@ CommandSpec solveCommand() {
           true};
 }
 
+// The options of simulate that a sweep's runs take, by name.
+std::vector<OptionSpec> optionsNamed(const std::vector<OptionSpec> &from,
+                                     const std::vector<std::string> &names) {
+  std::vector<OptionSpec> picked;
+  for (const std::string &name : names)
+    for (const OptionSpec &option : from)
+      if (option.name == name)
+        picked.push_back(option);
+  return picked;
+}
+
+CommandSpec sweepCommand() {
+  CommandSpec spec{
+      "sweep",
+      "FILE --grid \"p=a..b:N, q=a..b:N\" | --random \"p=normal(m, s):N\" [--seed S]\n"
+      "       --summary \"at_end(e), max(e), any(a > b), energy_drift, ...\" [-o out.csv|.json]\n"
+      "       [--plot out.svg] [--threads N] [--until T] [--dt h] [--method M] [--rtol r]\n"
+      "       [--atol a] [--init \"q=v\"] [--stop-when \"a == b\"] [--set p=v ...]",
+      "many runs of one model, each reduced to a row of summaries: every combination of the "
+      "--grid values and every --random sample; the kernels are compiled once and the runs "
+      "spread over threads, the rows in the same order whatever their number",
+      Operands::OneFile,
+      {{"--grid",
+        "",
+        T::List,
+        "\"p=a..b:N, ...\"",
+        "none",
+        "params, coordinates (`th1`) or velocities (`th1'`), each `from..to:points` with units "
+        "as in [--set](#--set-parameters)",
+        "N evenly spaced values from a to b, both included, per name; the runs are every "
+        "combination, the first name varying slowest",
+        {}},
+       {"--random",
+        "",
+        T::List,
+        "\"p=normal(m, s):N, ...\"",
+        "none",
+        "`normal(mean, sd)` or `uniform(low, high)`, the same N for every name",
+        "N random samples of the names, drawn independently from --seed; with --grid, the same "
+        "samples at every grid point (the sample varies fastest)",
+        {}},
+       {"--seed",
+        "",
+        T::Number,
+        "S",
+        "`0`",
+        "a whole number ≥ 0",
+        "the seed of --random: the same seed gives the same samples on any machine",
+        {}},
+       {"--summary",
+        "",
+        T::List,
+        "\"...\"",
+        "required",
+        "[reducers](#sweep) around .mech expressions, each optionally `name = ...`",
+        "what each run is reduced to, one column each: `at_end(e)`, `max(e)`, `min(e)`, "
+        "`mean(e)` (the time average), `any(c)`, `all(c)` (1 or 0), `first_time(c)` (the first "
+        "sample time where it holds; empty if none) for conditions `a > b`, `a >= b`, `a < b`, "
+        "`a <= b`; `energy_drift`, `constraint_drift`, `status`",
+        {}},
+       {"--threads",
+        "",
+        T::StepCount,
+        "N",
+        "one per core",
+        "a whole number ≥ 1",
+        "the threads that run the sweep; the result does not depend on it",
+        {}},
+       {"-o",
+        "",
+        T::Path,
+        "FILE",
+        "stdout",
+        "path",
+        "write the rows to FILE, CSV or JSON when FILE ends in .json, one row per run in run "
+        "order as the runs complete ([how](#output-streams)); on Ctrl-C the rows done are kept",
+        {}},
+       {"--plot",
+        "",
+        T::Path,
+        "FILE",
+        "no plot",
+        "path",
+        "also draw the sweep as SVG: for a --grid of one name, every numeric summary against "
+        "it; of two names, a heat map of the first numeric summary over them (grey where a run "
+        "has no value)",
+        {}}},
+      {},
+      false};
+  std::vector<OptionSpec> integration =
+      optionsNamed(integrationOptions(), {"--until", "--dt", "--method", "--rtol", "--atol",
+                                          "--step", "--max-steps", "--init"});
+  std::vector<OptionSpec> more =
+      optionsNamed(runOutputOptions(), {"--set", "--stop-when", "--backend", "--no-cache"});
+  spec.options.insert(spec.options.end(), integration.begin(), integration.end());
+  spec.options.insert(spec.options.end(), more.begin(), more.end());
+  return spec;
+}
+
 CommandSpec buildCommand() {
   return {"build",
           "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
@@ -618,7 +717,7 @@ const std::vector<CommandSpec> &commandTable() {
   static const std::vector<CommandSpec> table = {
       checkCommand(),      fmtCommand(),    equationsCommand(), simulateCommand(),  evalCommand(),
       equilibriaCommand(), steadyCommand(), linearizeCommand(), conservedCommand(), solveCommand(),
-      replCommand(),       buildCommand(),  dumpCommand()};
+      sweepCommand(),      replCommand(),   buildCommand(),     dumpCommand()};
   return table;
 }
 

@@ -15,6 +15,8 @@
 
 namespace mech::driver {
 
+struct SimulationOptions;
+
 class Session;
 
 inline constexpr int kExitOk = 0;
@@ -52,6 +54,12 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
 int runConserved(const CommandLine &line, Session &session, const CommandIo &io);
 int runSolve(const CommandLine &line, Session &session, const CommandIo &io);
 int runBuild(const CommandLine &line, Session &session, const CommandIo &io);
+int runSweep(const CommandLine &line, Session &session, const CommandIo &io);
+
+// The options of simulate (and of sweep's runs) from the command line; an
+// exit code for the one value the table's types cannot check (--baumgarte).
+std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &io,
+                                     SimulationOptions &options);
 int runCheck(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);
 int runFmt(const CommandLine &line, const CommandIo &io);
 int runDumpFile(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);

@@ -76,6 +76,8 @@ int runModelCommand(const CommandLine &line, Session &session, const CommandIo &
     return runSolve(line, session, io);
   if (c == "build")
     return runBuild(line, session, io);
+  if (c == "sweep")
+    return runSweep(line, session, io);
   if (c == "--dump")
     return runDumpModel(line, session, io);
   return io.usageError("unknown command '" + c + "'");

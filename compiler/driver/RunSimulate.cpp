@@ -43,6 +43,8 @@ runtime::Method methodNamed(const std::string &name) {
   return runtime::Method::Dopri5;
 }
 
+} // namespace
+
 // The options of a run; an exit code for the one value the table's types
 // cannot check (--baumgarte's pair).
 std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &io,
@@ -90,6 +92,8 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   return std::nullopt;
 }
 
+namespace {
+
 // What can go wrong before the run, checked before anything is written (the
 // CSV header, a truncated -o file): the options against the model, the time
 // grids from the start time that --init may set, the plot's path.
@@ -123,7 +127,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
     // An event of the model from here on (the REPL runs this on a session
     // of its own).
     std::vector<sema::Addition> additions = session.additions();
-    additions.push_back({line.value("--stop-when"), false, true});
+    additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
     session.setAdditions(std::move(additions));
   }
   std::string output = line.value("-o");

@@ -9,18 +9,6 @@ namespace mech::driver {
 
 namespace {
 
-// The text with everything outside [keep1) and [keep2) blanked, so that a
-// part parses alone while carets still point into the whole option.
-std::string keepOnly(const std::string &text, std::pair<size_t, size_t> keep1,
-                     std::pair<size_t, size_t> keep2) {
-  std::string out(text.size(), ' ');
-  for (size_t i = 0; i < text.size(); ++i) {
-    bool kept = (i >= keep1.first && i < keep1.second) || (i >= keep2.first && i < keep2.second);
-    out[i] = kept || text[i] == '\n' ? text[i] : ' ';
-  }
-  return out;
-}
-
 // The coordinates that a range of --in bounds (a family's name bounds each
 // member), with `low` and `high` its bounds as assignments; empty after
 // reporting a name that is no coordinate (a velocity included: the box is
@@ -70,8 +58,8 @@ std::optional<int> applySearchRange(LoadedModel &loaded, const std::string &comm
     if (equals == std::string::npos || dots == std::string::npos || dots < equals)
       return io.usageError(command + ": --in expects 'q = low..high', got '" + part + "'");
     size_t b = item.begin;
-    std::string low = keepOnly(text, {b, b + dots}, {0, 0});
-    std::string high = keepOnly(text, {b, b + equals + 1}, {b + dots + 2, item.end});
+    std::string low = keepOnly(text, {{b, b + dots}});
+    std::string high = keepOnly(text, {{b, b + equals + 1}, {b + dots + 2, item.end}});
     auto a = sema::parseAssignments(*loaded.compilation, "--in", low, &model, text);
     auto c = sema::parseAssignments(*loaded.compilation, "--in", high, &model, text);
     if (!a || !c || a->size() != 1 || c->size() != 1)

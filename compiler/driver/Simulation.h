@@ -8,6 +8,7 @@
 #include "driver/EventLog.h"
 #include "driver/InitialState.h"
 #include "driver/Pipeline.h"
+#include "jit/CompiledModel.h"
 #include "runtime/Integrator.h"
 
 #include <iosfwd>
@@ -104,6 +105,18 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
                                           double deriveSeconds, std::ostream &csv);
 
 std::string summaryText(const SimulationSummary &summary);
+
+// The kernels a run with this method needs beyond the common ones.
+jit::KernelSelection kernelSelection(runtime::Method method);
+
+// The kernels of `programs` on the options' back end: compiled (through
+// the cache), or interpreted when asked, past the JIT budget or when the
+// JIT fails, with the reason in summary.backendNote. summary.cache says
+// what the cache did.
+std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
+                                                const sema::CheckedModel &model,
+                                                const SimulationOptions &options,
+                                                SimulationSummary &summary);
 
 // Marks the start of the program (main's first statement): the summary's
 // time to the first step counts from here.

@@ -619,4 +619,16 @@ std::string renderSvg(const Plot &plot, int width, int height) {
   return svg;
 }
 
+std::string svgText(std::string_view text) {
+  return xmlEscape(sanitize(text));
+}
+
+std::string svgPixels(double value) {
+  return px(value);
+}
+
+double svgTextWidth(std::string_view text, double fontSize) {
+  return textWidth(text, fontSize);
+}
+
 } // namespace mech::driver

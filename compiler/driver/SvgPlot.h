@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mech::driver {
@@ -26,6 +27,18 @@ struct Plot {
 // 240 x 160 are raised to that minimum.
 std::string renderSvg(const Plot &plot, int width = 900, int height = 540);
 
+// A value over a grid of two variables (a sweep's summary), drawn as
+// coloured cells with a colour bar (SvgHeatMap.cpp).
+struct HeatMap {
+  std::string title, xLabel, yLabel, valueLabel;
+  std::vector<double> x, y; // the grid's points along each axis, evenly spaced
+  // values[i * y.size() + j] at (x[i], y[j]); a non-finite value is a grey
+  // cell ("no value").
+  std::vector<double> values;
+};
+
+std::string renderHeatMap(const HeatMap &map, int width = 900, int height = 640);
+
 // The ticks of one axis: multiples of step, where step is 1, 2 or 5 x 10^k.
 struct AxisTicks {
   double lo = 0, hi = 1; // the axis range
@@ -42,5 +55,12 @@ AxisTicks niceTicks(double lo, double hi, bool extend, int maxTicks = 10);
 // The shortest label for a tick of `ticks`: "0.2", "-15", and exponent
 // notation ("2.5e-7", "1e12") when the axis magnitude is very large or small.
 std::string tickLabel(double value, const AxisTicks &ticks);
+
+// Shared by the module's renderers: text made safe for XML (malformed
+// UTF-8 and control characters replaced, specials escaped), a pixel
+// coordinate to a tenth of a pixel, and the estimated width of a text.
+std::string svgText(std::string_view text);
+std::string svgPixels(double value);
+double svgTextWidth(std::string_view text, double fontSize);
 
 } // namespace mech::driver

@@ -71,8 +71,44 @@ ast::ModelDecl *modelOf(ast::File &file) {
 
 } // namespace
 
+// The output an Addition with `output` declares, or nullopt after a parse
+// error.
+std::optional<ast::Decl> Compilation::outputAddition(const Addition &addition) {
+  const SourceFile &source = sources_.add(addition.source, addition.text);
+  ast::ExprPtr value = parseExpression(source, diagnostics_);
+  if (!value)
+    return std::nullopt;
+  Location at = value->location;
+  if (!addition.minus.empty()) {
+    ast::ExprPtr subtracted =
+        parseExpression(sources_.add(addition.source, addition.minus), diagnostics_);
+    if (!subtracted)
+      return std::nullopt;
+    auto difference = std::make_unique<ast::Add>(at);
+    difference->depth = 1 + std::max(value->depth, subtracted->depth);
+    difference->terms.push_back({false, std::move(value)});
+    difference->terms.push_back({true, std::move(subtracted)});
+    value = std::move(difference);
+  }
+  ast::OutputDecl output;
+  output.name.name = addition.output;
+  output.name.location = at;
+  output.value = std::move(value);
+  ast::Decl decl;
+  decl.location = at;
+  decl.node = std::move(output);
+  return decl;
+}
+
 void Compilation::append(ast::File &root, const std::vector<Addition> &additions) {
   for (const Addition &addition : additions) {
+    if (!addition.output.empty()) {
+      std::optional<ast::Decl> output = outputAddition(addition);
+      ast::ModelDecl *model = modelOf(root);
+      if (output && model)
+        model->body.push_back(std::move(*output));
+      continue;
+    }
     const SourceFile &source =
         sources_.add(addition.stopCondition ? kStopWhen : "<input>", addition.text);
     if (addition.stopCondition) {

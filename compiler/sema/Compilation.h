@@ -50,6 +50,19 @@ struct Addition {
   // --stop-when's `a == b[, up|down]`: an event named --stop-when that
   // stops the run (located in a source of that name).
   bool stopCondition = false;
+  // An output named `output` (when not empty) whose value is `text` parsed
+  // as one expression, or text - minus when `minus` is not empty (a sweep's
+  // condition a > b is watched as the sign of a - b). Both are an option's
+  // whole text with the other parts blanked out, in sources named `source`,
+  // so that messages point into the option as it was typed.
+  std::string output{}, minus{}, source{};
+
+  static Addition stopWhen(std::string text) {
+    Addition addition;
+    addition.text = std::move(text);
+    addition.stopCondition = true;
+    return addition;
+  }
 };
 
 // The largest source file accepted.
@@ -86,6 +99,7 @@ private:
   const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text,
                          bool withImports = true, const std::vector<Addition> &additions = {});
   void append(ast::File &root, const std::vector<Addition> &additions);
+  std::optional<ast::Decl> outputAddition(const Addition &addition);
   std::optional<std::string> readFile(const std::string &path, Location from);
   std::optional<std::string> locateImport(const std::string &name, const LoadedFile &importer);
   void resolveImports(LoadedFile &file);

@@ -18,4 +18,15 @@ std::vector<ListItem> splitListItems(const std::string &text) {
   return items;
 }
 
+std::string keepOnly(const std::string &text, const std::vector<std::pair<size_t, size_t>> &spans) {
+  std::string out(text.size(), ' ');
+  for (size_t i = 0; i < text.size(); ++i) {
+    bool kept = text[i] == '\n';
+    for (const auto &[first, second] : spans)
+      kept = kept || (i >= first && i < second);
+    out[i] = kept ? text[i] : ' ';
+  }
+  return out;
+}
+
 } // namespace mech

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mech {
@@ -13,5 +14,10 @@ struct ListItem {
 };
 
 std::vector<ListItem> splitListItems(const std::string &text);
+
+// The text with everything outside the spans [first, second) blanked (line
+// breaks kept), so that a part parses alone while carets still point into
+// the whole option.
+std::string keepOnly(const std::string &text, const std::vector<std::pair<size_t, size_t>> &spans);
 
 } // namespace mech

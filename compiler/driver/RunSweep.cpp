@@ -1,0 +1,380 @@
+// `mech sweep`: the options, the checks before anything is written, the
+// result file (CSV, or JSON for a name ending in .json) written row by row
+// as the runs complete in order, progress on stderr, and Ctrl-C, which
+// stops the sweep and keeps the rows done.
+#include "driver/Commands.h"
+
+#include "driver/Interrupt.h"
+#include "driver/Session.h"
+#include "driver/SvgPlot.h"
+#include "driver/Sweep.h"
+#include "support/Json.h"
+#include "support/NumberText.h"
+#include "support/OutputFile.h"
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <ostream>
+#include <unistd.h>
+
+namespace mech::driver {
+
+namespace {
+
+// The exit status of a sweep stopped by Ctrl-C, as a shell reports SIGINT.
+constexpr int kExitInterrupted = 130;
+
+// SIGINT asks the sweep to stop (driver/Interrupt.h) while this lives.
+class InterruptOnSigint {
+public:
+  InterruptOnSigint() {
+    clearInterrupt();
+    struct sigaction action {};
+    action.sa_handler = [](int) { requestInterrupt(); };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_);
+  }
+  ~InterruptOnSigint() { sigaction(SIGINT, &previous_, nullptr); }
+  InterruptOnSigint(const InterruptOnSigint &) = delete;
+  InterruptOnSigint &operator=(const InterruptOnSigint &) = delete;
+
+private:
+  struct sigaction previous_ {};
+};
+
+// The result's columns: the swept names, the summaries, then the status
+// (unless a summary is it) and the message of a run that did not finish.
+std::vector<std::string> resultColumns(const SweepOptions &options, bool &statusAsked) {
+  std::vector<std::string> columns = options.plan.columnNames();
+  statusAsked = false;
+  for (const SummarySpec &summary : options.summaries) {
+    columns.push_back(summary.name);
+    statusAsked = statusAsked || summary.reducer == SummarySpec::Reducer::Status;
+  }
+  if (!statusAsked)
+    columns.push_back("status");
+  columns.push_back("message");
+  return columns;
+}
+
+// Writes the rows as CSV or as one JSON object {"columns": [...], "rows":
+// [[...], ...]}, row by row.
+class ResultWriter {
+public:
+  ResultWriter(std::ostream &out, bool json, const SweepOptions &options)
+      : out_(out), json_(json), options_(options) {
+    std::vector<std::string> columns = resultColumns(options, statusAsked_);
+    if (json_) {
+      JsonWriter header;
+      header.beginArray();
+      for (const std::string &name : columns)
+        header.value(name);
+      header.endArray();
+      out_ << "{\"columns\": " << header.str() << ",\n \"rows\": [";
+      return;
+    }
+    for (size_t i = 0; i < columns.size(); ++i)
+      out_ << (i ? "," : "") << csvField(columns[i]);
+    out_ << "\n";
+  }
+
+  bool row(const SweepRow &row) {
+    std::vector<std::string> fields;
+    JsonWriter json;
+    json.beginArray();
+    auto number = [&](double v) {
+      fields.push_back(std::isnan(v) ? "" : shortestNumber(v));
+      json.value(v);
+    };
+    auto text = [&](const std::string &v) {
+      fields.push_back(csvField(v));
+      json.value(v);
+    };
+    for (double v : row.swept)
+      number(v);
+    for (size_t i = 0; i < options_.summaries.size(); ++i)
+      if (options_.summaries[i].reducer == SummarySpec::Reducer::Status)
+        text(row.status);
+      else
+        number(row.summaries[i]);
+    if (!statusAsked_)
+      text(row.status);
+    text(row.message);
+    json.endArray();
+    if (json_) {
+      out_ << (rows_++ ? ",\n  " : "\n  ") << json.str();
+    } else {
+      for (size_t i = 0; i < fields.size(); ++i)
+        out_ << (i ? "," : "") << fields[i];
+      out_ << "\n";
+    }
+    return static_cast<bool>(out_);
+  }
+
+  void finish() {
+    if (json_)
+      out_ << "\n ]}\n";
+    out_.flush();
+  }
+
+private:
+  std::ostream &out_;
+  bool json_;
+  const SweepOptions &options_;
+  bool statusAsked_ = false;
+  size_t rows_ = 0;
+};
+
+std::string duration(double seconds) {
+  if (seconds < 60)
+    return formatNumber(seconds, 2) + " s";
+  long s = std::lround(seconds);
+  return std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s";
+}
+
+// Progress on stderr: a bar redrawn in place on a terminal, else a line
+// every ten seconds; nothing for a sweep over within two seconds.
+SweepProgress progressReporter(std::ostream &err) {
+  using Clock = std::chrono::steady_clock;
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  auto start = Clock::now();
+  auto last = start;
+  return [=, &err](size_t done, size_t runs) mutable {
+    auto now = Clock::now();
+    double elapsed = std::chrono::duration<double>(now - start).count();
+    double sinceLast = std::chrono::duration<double>(now - last).count();
+    if (elapsed < 2 || (done < runs && sinceLast < (terminal ? 0.2 : 10)))
+      return;
+    last = now;
+    double rate = done / elapsed;
+    std::string eta = done < runs ? ", about " + duration((runs - done) / rate) + " left" : "";
+    std::string text = std::to_string(done) + "/" + std::to_string(runs) + " runs, " +
+                       formatNumber(rate, 3) + " runs/s" + eta;
+    if (terminal) {
+      int width = 30, filled = static_cast<int>(width * double(done) / double(runs));
+      err << "\rsweep [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
+          << text << "\033[K" << (done == runs ? "\n" : "") << std::flush;
+    } else {
+      err << "sweep: " << text << "\n" << std::flush;
+    }
+  };
+}
+
+// The summaries a plot can draw: those with numbers (not status).
+std::vector<size_t> plottedSummaries(const SweepOptions &options) {
+  std::vector<size_t> indices;
+  for (size_t i = 0; i < options.summaries.size(); ++i)
+    if (options.summaries[i].reducer != SummarySpec::Reducer::Status)
+      indices.push_back(i);
+  return indices;
+}
+
+// --plot needs a grid of one or two names and a numeric summary.
+std::optional<int> checkPlot(const SweepOptions &options, const std::string &path,
+                             const CommandIo &io) {
+  if (path.empty())
+    return std::nullopt;
+  if (!options.plan.random.empty() || options.plan.grid.empty() || options.plan.grid.size() > 2)
+    return io.usageError("sweep: --plot draws a --grid of one or two names (without --random)");
+  if (plottedSummaries(options).empty())
+    return io.usageError("sweep: --plot needs a summary with numbers (not only status)");
+  return std::nullopt;
+}
+
+// The rows' values kept for --plot, then drawn: the summaries against the
+// one swept name, or the first over the two.
+class SweepPlot {
+public:
+  SweepPlot(const SweepOptions &options, const std::string &title)
+      : options_(options), title_(title), shown_(plottedSummaries(options)) {}
+
+  void add(const SweepRow &row) {
+    for (size_t i : shown_)
+      values_.push_back(row.summaries[i]);
+  }
+
+  std::string svg() const {
+    const std::vector<GridAxis> &grid = options_.plan.grid;
+    std::vector<double> x = points(grid[0]);
+    if (grid.size() == 1) {
+      Plot plot;
+      plot.title = title_;
+      plot.xLabel = grid[0].target.name;
+      plot.x = x;
+      for (size_t k = 0; k < shown_.size(); ++k) {
+        PlotSeries series{options_.summaries[shown_[k]].name, {}};
+        for (size_t r = 0; r * shown_.size() + k < values_.size(); ++r)
+          series.values.push_back(values_[r * shown_.size() + k]);
+        plot.series.push_back(series);
+      }
+      return renderSvg(plot);
+    }
+    HeatMap map{title_,
+                grid[0].target.name,
+                grid[1].target.name,
+                options_.summaries[shown_[0]].name,
+                x,
+                points(grid[1]),
+                {}};
+    map.values.assign(x.size() * map.y.size(), NAN);
+    for (size_t r = 0; r * shown_.size() < values_.size() && r < map.values.size(); ++r)
+      map.values[r] = values_[r * shown_.size()];
+    return renderHeatMap(map);
+  }
+
+private:
+  static std::vector<double> points(const GridAxis &axis) {
+    std::vector<double> values;
+    for (size_t i = 0; i < axis.count; ++i)
+      values.push_back(axis.value(i));
+    return values;
+  }
+
+  const SweepOptions &options_;
+  std::string title_;
+  std::vector<size_t> shown_;
+  std::vector<double> values_; // row by row, the shown summaries
+};
+
+std::optional<int> readSweepOptions(const CommandLine &line, const CommandIo &io,
+                                    SweepOptions &options) {
+  if (auto status = simulationOptions(line, io, options.simulation))
+    return status;
+  // Runs keep their constraints by projection: the DAE form needs a start
+  // with multipliers, which each run would have to solve for.
+  options.simulation.constraintForm = ConstraintForm::Projection;
+  options.threads = static_cast<unsigned>(line.count("--threads", 0));
+  double seed = line.number("--seed", 0);
+  if (!(seed >= 0) || seed != std::floor(seed) || seed > 1.8e19)
+    return io.usageError("sweep: --seed takes a whole number >= 0, got '" + line.value("--seed") +
+                         "'");
+  options.plan.seed = static_cast<uint64_t>(seed);
+  if (!line.has("--summary"))
+    return io.usageError("sweep: --summary is required: what each run is reduced to");
+  return std::nullopt;
+}
+
+// A param a sweep sets whose value the model's init read (`init r = l`):
+// the sweep does not evaluate the init again per run, so that is an error
+// unless every coordinate it moves is swept or given by --init.
+std::optional<int> checkInitDependence(Session &session, const SweepOptions &options) {
+  LoadedModel &loaded = session.loaded();
+  const std::vector<double> base = loaded.model().initialState();
+  const size_t n = base.size() / 2;
+  // What the runs set themselves: the swept coordinates and --init's.
+  GivenValues given;
+  if (!parseState(loaded, options.simulation.start.init, &given, "--init"))
+    return kExitModelError;
+  std::vector<bool> fixed(base.size(), false);
+  for (size_t i = 0; i < n; ++i) {
+    fixed[i] = i < given.positions.size() && given.positions[i];
+    fixed[n + i] = i < given.velocities.size() && given.velocities[i];
+  }
+  for (const SweepTarget &target : options.plan.targets())
+    if (target.kind != SweepTarget::Kind::Param)
+      fixed[target.index + (target.kind == SweepTarget::Kind::Velocity ? n : 0)] = true;
+  for (const SweepTarget &target : options.plan.targets()) {
+    if (target.kind != SweepTarget::Kind::Param)
+      continue;
+    const sema::Param &param = loaded.model().params[target.index];
+    std::unique_ptr<Session> moved =
+        session.withSettings({param.name + "=" + shortestNumber(param.value * 1.618 + 0.577)});
+    if (!moved->checked())
+      continue; // another value fails to check: the runs will say so
+    std::vector<double> other = moved->loaded().model().initialState();
+    for (size_t i = 0; i < base.size() && i < other.size(); ++i) {
+      if (fixed[i] || other[i] == base[i])
+        continue;
+      std::string what = loaded.model().coords[i % n].name + (i >= n ? "'" : "");
+      loaded.diagnostics().error(
+          {}, "the model's init of " + what + " depends on param '" + param.name +
+                  "', and a sweep does not evaluate the init again per run: sweep " + what +
+                  " as well, or give it with --init");
+      return kExitModelError;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
+  SweepOptions options;
+  if (auto status = readSweepOptions(line, io, options))
+    return *status;
+  std::vector<sema::Addition> additions = session.additions();
+  if (auto status = parseSummaries(line.value("--summary"), options.summaries, additions, io))
+    return *status;
+  if (line.has("--stop-when"))
+    additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
+  session.setAdditions(std::move(additions));
+  std::string output = line.value("-o"), plotPath = line.value("--plot");
+  std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", plotPath}};
+  if (auto status = checkOutputs("sweep", session, outputs, io))
+    return *status;
+  if (!session.derive()) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  LoadedModel &loaded = session.loaded();
+  std::optional<int> status = parseSweepPlan(loaded, line.value("--grid"), line.value("--random"),
+                                             options.plan.seed, options.plan, io);
+  if (!status)
+    status = checkInitDependence(session, options);
+  if (!status)
+    status = checkPlot(options, plotPath, io);
+  if (!status && !checkSweep(loaded, options))
+    status = kExitModelError;
+  std::string error;
+  if (!status && !plotPath.empty() && !canWriteOutputFile(plotPath, error)) {
+    loaded.diagnostics().error({}, error);
+    status = kExitModelError;
+  }
+  if (status) {
+    session.printDiagnostics(io.err);
+    return *status;
+  }
+  OutputFile file(output);
+  if (!output.empty() && !file.open(error)) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  ResultWriter writer(output.empty() ? io.out : file.stream(),
+                      output.size() > 5 && output.substr(output.size() - 5) == ".json", options);
+  InterruptOnSigint interrupts;
+  SweepPlot plot(options, loaded.model().name);
+  auto sink = [&](const SweepRow &row) {
+    if (!plotPath.empty())
+      plot.add(row);
+    return writer.row(row);
+  };
+  std::optional<SweepReport> report = runSweep(loaded, options, sink, progressReporter(io.err));
+  session.printDiagnostics(io.err);
+  if (!report)
+    return kExitModelError;
+  writer.finish();
+  bool written = output.empty() || file.commit(error);
+  if (!report->backendNote.empty())
+    io.err << "note: " << report->backendNote << "\n";
+  io.err << "sweep: " << report->written << " of " << report->runs << " runs on " << report->threads
+         << (report->threads == 1 ? " thread" : " threads") << " in "
+         << duration(report->runSeconds) << " (compile " << duration(report->compileSeconds)
+         << "): " << report->ok << " ok, " << report->stopped << " stopped, " << report->failed
+         << " failed\n";
+  if (!written) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  if (!plotPath.empty() && !writeOutputFile(plotPath, plot.svg(), error)) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
+  if (report->interrupted) {
+    io.err << "sweep: interrupted; the " << report->written << " rows done are kept\n";
+    return kExitInterrupted;
+  }
+  return kExitOk;
+}
+
+} // namespace mech::driver

@@ -1,0 +1,389 @@
+// The sweep engine (driver/Sweep.h): what the runs share, one run from its
+// swept values to its row, and the pool of workers with the rows put back
+// in run order.
+#include "driver/Sweep.h"
+
+#include "driver/Interrupt.h"
+#include "mechanics/ConstraintProjection.h"
+#include "mechanics/EventFunctions.h"
+#include "mechanics/InputKernels.h"
+#include "mechanics/StateJacobian.h"
+#include "runtime/RhsEvaluator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace mech::driver {
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// What every run reads and none writes.
+struct Shared {
+  const mechanics::Equations &eq;
+  const SweepOptions &options;
+  const mechanics::KernelPrograms &programs;
+  std::shared_ptr<mechanics::Kernels> compiled; // null: each worker interprets
+  mechanics::InputFill inputs;
+  std::vector<double> params, start; // the base values, before the swept ones
+  double t0 = 0;
+  std::vector<SweepTarget> targets;
+  std::vector<size_t> summaryOutputs; // per summary, the index of its output
+  std::vector<bool> holonomic;
+  size_t n = 0, m = 0;
+  bool energyTracked = false, jacobian = false;
+};
+
+// The kernels one worker calls: the shared compiled ones, or its own
+// interpreter (which keeps scratch memory), with the inputs' values at t.
+std::shared_ptr<mechanics::Kernels> workerKernels(const Shared &s) {
+  std::shared_ptr<mechanics::Kernels> kernels =
+      s.compiled ? s.compiled
+                 : std::shared_ptr<mechanics::Kernels>(mechanics::interpretedKernels(s.programs));
+  return s.inputs ? mechanics::withInputs(kernels, s.inputs) : kernels;
+}
+
+// max |E(t) - E(0)| / |E(0)| over the samples, as simulate's summary has it.
+class EnergyWatch {
+public:
+  void sample(mechanics::Kernels &kernels, const std::vector<double> &params, double t,
+              const double *x) {
+    double TV[2];
+    kernels.energy(t, x, params.data(), TV);
+    double e = TV[0] + TV[1];
+    if (!started_) {
+      started_ = true;
+      e0_ = e;
+    } else if (e0_ != 0) {
+      drift_ = std::max(drift_, std::abs(e - e0_) / std::abs(e0_));
+    }
+  }
+  double drift() const { return drift_; }
+
+private:
+  bool started_ = false;
+  double e0_ = 0, drift_ = 0;
+};
+
+// The outcome of a run in its row; false when it was interrupted (no row).
+bool recordResult(const runtime::IntegrationResult &result, const Shared &s,
+                  mechanics::Kernels &kernels, const std::vector<double> &params,
+                  const std::vector<double> &refused, double refusedAt, SweepRow &row) {
+  switch (result.outcome) {
+  case runtime::Outcome::Finished:
+    row.status = "ok";
+    return true;
+  case runtime::Outcome::Stopped:
+    row.status = "stopped";
+    row.message = "stopped by event " + s.eq.events[static_cast<size_t>(result.event)].name +
+                  " at t = " + runtime::formatTime(result.failureTime);
+    return true;
+  case runtime::Outcome::Interrupted:
+    return false;
+  default:
+    break;
+  }
+  row.status = "failed";
+  row.message = result.message();
+  bool refusedByKernel = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
+                         result.rhsStatus == mechanics::kStatusRedundantConstraints;
+  if (result.outcome == runtime::Outcome::RhsFailed && refusedByKernel && !refused.empty())
+    row.message =
+        describeFailure(s.eq, kernels, params, result.rhsStatus, refusedAt, refused.data(),
+                        "at t = " + runtime::formatTime(result.failureTime));
+  std::fill(row.summaries.begin(), row.summaries.end(), kNan);
+  return true;
+}
+
+// The run's params and start with its swept values; the row's status says
+// when the start cannot be put onto the constraints.
+bool startOf(const Shared &s, mechanics::Kernels &kernels, SweepRow &row,
+             std::vector<double> &params, std::vector<double> &x) {
+  params = s.params;
+  x = s.start;
+  for (size_t j = 0; j < s.targets.size(); ++j) {
+    const SweepTarget &target = s.targets[j];
+    double v = row.swept[j];
+    if (target.kind == SweepTarget::Kind::Param)
+      params[target.index] = v;
+    else
+      x[target.index + (target.kind == SweepTarget::Kind::Velocity ? s.n : 0)] = v;
+  }
+  if (s.m > 0) {
+    mechanics::ConstraintProjector projector(kernels, params, s.holonomic);
+    if (!projector.projectPositions(s.t0, x.data()).ok ||
+        !projector.projectVelocities(s.t0, x.data()).ok) {
+      row.status = "failed";
+      row.message = "the initial state could not be put onto the constraints";
+      return false;
+    }
+  }
+  std::vector<double> xdot(2 * s.n);
+  if (int status = kernels.rhs(s.t0, x.data(), params.data(), xdot.data()); status != 0) {
+    row.status = "failed";
+    row.message = describeFailure(s.eq, kernels, params, status, s.t0, x.data(), "at the start");
+    return false;
+  }
+  return true;
+}
+
+// One run, from its number to its row; false when it was interrupted.
+bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &row) {
+  row = SweepRow{};
+  row.run = run;
+  s.options.plan.values(run, row.swept);
+  row.summaries.assign(s.options.summaries.size(), kNan);
+  std::vector<double> params, x;
+  if (!startOf(s, kernels, row, params, x))
+    return true;
+
+  runtime::IntegratorOptions integrator = s.options.simulation.integrator;
+  integrator.t0 = s.t0;
+  std::vector<double> refused;
+  double refusedAt = 0;
+  runtime::RightHandSide rhs = [&](double t, const double *state, double *dx) {
+    int status = kernels.rhs(t, state, params.data(), dx);
+    if (status != 0) {
+      refused.assign(state, state + 2 * s.n);
+      refusedAt = t;
+    }
+    return status;
+  };
+  std::optional<mechanics::StateJacobian> jacobian;
+  if (s.jacobian) {
+    jacobian.emplace(kernels);
+    integrator.jacobian = [&](double t, const double *state, double *J) {
+      return (*jacobian)(t, state, params.data(), J);
+    };
+  }
+  std::optional<mechanics::ConstraintProjector> projector;
+  if (s.m > 0) {
+    projector.emplace(kernels, params, s.holonomic);
+    integrator.project = [&](double t, double *state) {
+      return projector->projectPositions(t, state).ok && projector->projectVelocities(t, state).ok;
+    };
+  }
+  std::optional<mechanics::EventFunctions> events;
+  if (!s.eq.events.empty()) {
+    events.emplace(s.eq, kernels, params, s.inputs);
+    for (const mechanics::Equations::Event &e : s.eq.events)
+      integrator.events.events.push_back({e.direction, e.stop});
+    integrator.events.functions = [&](double t, const double *state, double *g) {
+      return (*events)(t, state, g);
+    };
+  }
+
+  SummaryAccumulator summaries(s.options.summaries, s.summaryOutputs);
+  EnergyWatch energy;
+  double constraintDrift = 0;
+  std::vector<double> outputs(s.eq.outputNames.size()), onManifold(2 * s.n);
+  auto sample = [&](double t, const double *state) {
+    if (interruptRequested())
+      return false;
+    if (projector) { // samples from the dense output, put onto the constraints as simulate's
+      constraintDrift = std::max(constraintDrift, projector->residual(t, state));
+      std::copy(state, state + 2 * s.n, onManifold.begin());
+      if (projector->projectPositions(t, onManifold.data()).ok &&
+          projector->projectVelocities(t, onManifold.data()).ok)
+        state = onManifold.data();
+    }
+    if (!outputs.empty())
+      kernels.outputs(t, state, params.data(), outputs.data());
+    summaries.sample(t, outputs.data());
+    if (s.energyTracked)
+      energy.sample(kernels, params, t, state);
+    return true;
+  };
+  std::vector<double> momentumForce(2 * s.n);
+  runtime::LagrangianForm lagrangian;
+  lagrangian.coordinates = static_cast<long>(s.n);
+  lagrangian.momentumAndForce = [&](double t, const double *state, double *momentum,
+                                    double *force) {
+    int status = kernels.momentumForce(t, state, params.data(), momentumForce.data());
+    std::copy(momentumForce.begin(), momentumForce.begin() + long(s.n), momentum);
+    std::copy(momentumForce.begin() + long(s.n), momentumForce.end(), force);
+    return status;
+  };
+  lagrangian.massMatrix = [&](double t, const double *q, double *M) {
+    return kernels.massMatrix(t, q, params.data(), M);
+  };
+  runtime::IntegrationResult result = runtime::integrate(rhs, x, integrator, sample, &lagrangian);
+  row.summaries = summaries.values(s.energyTracked ? energy.drift() : kNan, constraintDrift);
+  return recordResult(result, s, kernels, params, refused, refusedAt, row);
+}
+
+// Hands the rows to the sink in run order, holding those that finish early;
+// a worker waits before starting a run more than `window` runs ahead of the
+// next row due, so that the rows held stay bounded.
+class RowOrder {
+public:
+  RowOrder(const SweepSink &sink, const SweepProgress &progress, size_t runs, size_t window)
+      : sink_(sink), progress_(progress), runs_(runs), window_(window) {}
+
+  // False when the sweep stops (interrupted, or the sink failed).
+  bool waitForRoom(size_t run) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return stopped_ || run < next_ + window_; });
+    return !stopped_;
+  }
+
+  void put(SweepRow row, SweepReport &report) {
+    std::lock_guard lock(mutex_);
+    size_t run = row.run;
+    pending_.emplace(run, std::move(row));
+    while (!stopped_ && !pending_.empty() && pending_.begin()->first == next_) {
+      const SweepRow &due = pending_.begin()->second;
+      if (!sink_(due)) {
+        stopped_ = true;
+        break;
+      }
+      report.ok += due.status == "ok";
+      report.stopped += due.status == "stopped";
+      report.failed += due.status == "failed";
+      pending_.erase(pending_.begin());
+      ++next_;
+      if (progress_ && (next_ % progressEvery() == 0 || next_ == runs_))
+        progress_(next_, runs_);
+    }
+    room_.notify_all();
+  }
+
+  void stop() {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    room_.notify_all();
+  }
+
+  size_t written() {
+    std::lock_guard lock(mutex_);
+    return next_;
+  }
+
+private:
+  size_t progressEvery() const { return std::max<size_t>(1, runs_ / 200); }
+
+  const SweepSink &sink_;
+  const SweepProgress &progress_;
+  size_t runs_, window_, next_ = 0;
+  bool stopped_ = false;
+  std::map<size_t, SweepRow> pending_;
+  std::mutex mutex_;
+  std::condition_variable room_;
+};
+
+// The index of each summary's output among the model's outputs.
+std::vector<size_t> summaryOutputs(const mechanics::Equations &eq,
+                                   const std::vector<SummarySpec> &summaries) {
+  std::vector<size_t> indices;
+  for (const SummarySpec &summary : summaries) {
+    auto found = std::find(eq.outputNames.begin(), eq.outputNames.end(), summary.output);
+    indices.push_back(summary.output.empty() || found == eq.outputNames.end()
+                          ? 0
+                          : static_cast<size_t>(found - eq.outputNames.begin()));
+  }
+  return indices;
+}
+
+} // namespace
+
+bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
+  if (!checkSimulation(loaded, options.simulation))
+    return false;
+  const mechanics::Equations &eq = loaded.equations();
+  bool conservative = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
+  for (const SummarySpec &summary : options.summaries)
+    if (summary.reducer == SummarySpec::Reducer::EnergyDrift && !conservative) {
+      loaded.diagnostics().error(
+          {}, "--summary energy_drift: the energy of " + loaded.model().name +
+                  " is not conserved (it has dissipation, forces, time-dependent terms or "
+                  "constraints that work), so its drift measures nothing");
+      return false;
+    }
+  return true;
+}
+
+std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &options,
+                                    const SweepSink &sink, const SweepProgress &progress) {
+  const mechanics::Equations &eq = loaded.equations();
+  SweepReport report;
+  report.runs = options.plan.runs();
+  auto compileStart = std::chrono::steady_clock::now();
+  const jit::KernelSelection selection = kernelSelection(options.simulation.integrator.method);
+  const mechanics::KernelPrograms &programs =
+      selection.jacobian ? loaded.programsWithJacobian() : loaded.programs();
+  SimulationSummary compiled;
+  std::shared_ptr<mechanics::Kernels> kernels =
+      makeKernels(programs, loaded.model(), options.simulation, compiled);
+  report.backendNote = compiled.backendNote;
+  bool shared = options.simulation.backend == Backend::Jit && compiled.backendNote.empty();
+  report.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+
+  Shared s{eq, options, programs, shared ? kernels : nullptr, {}, {}, {}, 0, {}, {}, {}, 0,
+           0,  false,   false};
+  if (loaded.inputs && loaded.inputs->varies())
+    s.inputs = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+  s.params = loaded.paramValues();
+  std::vector<std::string> notes;
+  std::optional<std::vector<double>> start =
+      initialState(loaded, *kernels, s.params, options.simulation.start, s.t0, notes);
+  if (!start)
+    return std::nullopt;
+  runtime::IntegratorOptions integrator = options.simulation.integrator;
+  integrator.t0 = s.t0;
+  if (std::string error = gridError(integrator); !error.empty()) {
+    loaded.diagnostics().error({}, error);
+    return std::nullopt;
+  }
+  s.start = *start;
+  s.targets = options.plan.targets();
+  s.summaryOutputs = summaryOutputs(eq, options.summaries);
+  s.holonomic = mechanics::holonomicFlags(eq);
+  s.n = eq.coordinates.size();
+  s.m = eq.constraints.size();
+  s.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
+  s.jacobian = selection.jacobian;
+
+  unsigned threads = options.threads > 0 ? options.threads : std::thread::hardware_concurrency();
+  threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, std::max<size_t>(report.runs, 1)));
+  report.threads = threads;
+  RowOrder order(sink, progress, report.runs, 64 * size_t(threads));
+  std::atomic<size_t> nextRun{0};
+  std::atomic<bool> interrupted{false};
+  auto work = [&] {
+    std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
+    SweepRow row;
+    for (size_t run; (run = nextRun++) < report.runs;) {
+      if (!order.waitForRoom(run))
+        return;
+      if (interruptRequested() || !runOne(s, *mine, run, row)) {
+        interrupted = true;
+        order.stop();
+        return;
+      }
+      order.put(std::move(row), report);
+    }
+  };
+  auto runStart = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &thread : pool)
+    thread.join();
+  report.runSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+  report.written = order.written();
+  report.interrupted = interrupted;
+  return report;
+}
+
+} // namespace mech::driver

@@ -1,0 +1,68 @@
+// --summary of `mech sweep`: what each run is reduced to. Every summary is
+// one of a fixed set of reducers around a .mech expression, which the front
+// end parses and checks (units included) as an output of the model:
+//   at_end(e)  max(e)  min(e)  mean(e)          a value over the samples
+//   any(c)  all(c)  first_time(c)               a condition a > b, a >= b,
+//                                               a < b or a <= b
+//   energy_drift  constraint_drift  status      of the run itself
+// optionally named (`flipped = any(abs(th2) > pi)`); the column is named
+// after the summary's text otherwise.
+#pragma once
+
+#include "driver/Commands.h"
+#include "sema/Compilation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+struct SummarySpec {
+  enum class Reducer {
+    AtEnd,
+    Max,
+    Min,
+    Mean,
+    Any,
+    All,
+    FirstTime,
+    EnergyDrift,
+    ConstraintDrift,
+    Status
+  };
+  enum class Comparison { Greater, GreaterEqual, Less, LessEqual };
+  Reducer reducer = Reducer::AtEnd;
+  Comparison comparison = Comparison::Greater; // any, all, first_time
+  std::string name;                            // the column
+  std::string output; // the model output holding the expression; empty for the named ones
+};
+
+// Parses --summary; the expressions become additions to the model (outputs
+// named "#summary1", ...: no model can declare such a name). nullopt on
+// success, else the usage error's exit code.
+std::optional<int> parseSummaries(const std::string &text, std::vector<SummarySpec> &summaries,
+                                  std::vector<sema::Addition> &additions, const CommandIo &io);
+
+// One run's summaries as the samples arrive. Values are NaN where a
+// summary has none (first_time of a condition that never held).
+class SummaryAccumulator {
+public:
+  // `outputs`: the index among the model's outputs of each summary's
+  // expression (unused for the named reducers).
+  SummaryAccumulator(const std::vector<SummarySpec> &summaries, std::vector<size_t> outputs);
+
+  void sample(double t, const double *outputs);
+  // The values (status as its code: ignored by the caller) given the run's
+  // drifts.
+  std::vector<double> values(double energyDrift, double constraintDrift) const;
+
+private:
+  const std::vector<SummarySpec> &summaries_;
+  std::vector<size_t> outputs_;
+  std::vector<double> value_, last_; // per summary; last_: the previous sample of mean
+  double firstT_ = 0, lastT_ = 0;
+  size_t samples_ = 0;
+};
+
+} // namespace mech::driver
