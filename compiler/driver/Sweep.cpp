@@ -220,6 +220,19 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
   return recordResult(result, s, kernels, params, refused, refusedAt, row);
 }
 
+// runOne, with anything thrown (memory exhausted) made the run's failure
+// rather than the end of the process.
+bool runGuarded(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &row) {
+  try {
+    return runOne(s, kernels, run, row);
+  } catch (const std::exception &e) {
+    row.status = "failed";
+    row.message = std::string("the run could not be completed: ") + e.what();
+    std::fill(row.summaries.begin(), row.summaries.end(), kNan);
+    return true;
+  }
+}
+
 // Hands the rows to the sink in run order, holding those that finish early;
 // a worker waits before starting a run more than `window` runs ahead of the
 // next row due, so that the rows held stay bounded.
@@ -364,7 +377,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
     for (size_t run; (run = nextRun++) < report.runs;) {
       if (!order.waitForRoom(run))
         return;
-      if (interruptRequested() || !runOne(s, *mine, run, row)) {
+      if (interruptRequested() || !runGuarded(s, *mine, run, row)) {
         interrupted = true;
         order.stop();
         return;
