@@ -513,7 +513,8 @@ CommandSpec sweepCommand() {
       "FILE --grid \"p=a..b:N, q=a..b:N\" | --random \"p=normal(m, s):N\" [--seed S]\n"
       "       --summary \"at_end(e), max(e), any(a > b), energy_drift, ...\" [-o out.csv|.json]\n"
       "       [--plot out.svg] [--threads N] [--until T] [--dt h] [--method M] [--rtol r]\n"
-      "       [--atol a] [--init \"q=v\"] [--stop-when \"a == b\"] [--set p=v ...]",
+      "       [--atol a] [--step h] [--max-steps N] [--init \"q=v\"] [--stop-when \"a == b\"]\n"
+      "       [--set p=v ...] [--backend jit|interp] [--no-cache]",
       "many runs of one model, each reduced to a row of summaries: every combination of the "
       "--grid values and every --random sample; the kernels are compiled once and the runs "
       "spread over threads, the rows in the same order whatever their number",
