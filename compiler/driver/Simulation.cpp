@@ -302,6 +302,25 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   return mechanics::interpretedKernels(programs);
 }
 
+runtime::LagrangianForm lagrangianFormOf(mechanics::Kernels &kernels,
+                                         const std::vector<double> &params, size_t n,
+                                         std::vector<double> &buffer) {
+  buffer.resize(2 * n);
+  runtime::LagrangianForm lagrangian;
+  lagrangian.coordinates = static_cast<long>(n);
+  lagrangian.momentumAndForce = [&kernels, &params, &buffer, n](double t, const double *x,
+                                                                double *momentum, double *force) {
+    int status = kernels.momentumForce(t, x, params.data(), buffer.data());
+    std::copy(buffer.begin(), buffer.begin() + static_cast<long>(n), momentum);
+    std::copy(buffer.begin() + static_cast<long>(n), buffer.end(), force);
+    return status;
+  };
+  lagrangian.massMatrix = [&kernels, &params](double t, const double *q, double *M) {
+    return kernels.massMatrix(t, q, params.data(), M);
+  };
+  return lagrangian;
+}
+
 namespace {
 
 // The programs and kernels of a run: the model's own (on the JIT, kept by
@@ -488,22 +507,9 @@ runtime::RightHandSide recordingRhs(const Run &run, Refusal &refusal) {
   };
 }
 
-// The variational integrator works on L's momenta and forces; `buffer`
-// (2n values) receives both from the one kernel that computes them.
+// The variational integrator's view of the run's kernels.
 runtime::LagrangianForm lagrangianForm(const Run &run, std::vector<double> &buffer) {
-  runtime::LagrangianForm lagrangian;
-  lagrangian.coordinates = static_cast<long>(run.n);
-  lagrangian.momentumAndForce = [&run, &buffer](double t, const double *x, double *momentum,
-                                                double *force) {
-    int status = run.kernels.momentumForce(t, x, run.params.data(), buffer.data());
-    std::copy(buffer.begin(), buffer.begin() + static_cast<long>(run.n), momentum);
-    std::copy(buffer.begin() + static_cast<long>(run.n), buffer.end(), force);
-    return status;
-  };
-  lagrangian.massMatrix = [&run](double t, const double *q, double *M) {
-    return run.kernels.massMatrix(t, q, run.params.data(), M);
-  };
-  return lagrangian;
+  return lagrangianFormOf(run.kernels, run.params, run.n, buffer);
 }
 
 // Why the run stopped, in the model's terms where possible: the projection

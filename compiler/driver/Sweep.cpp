@@ -28,6 +28,10 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
 // What every run reads and none writes.
 struct Shared {
+  Shared(const mechanics::Equations &eq, const SweepOptions &options,
+         const mechanics::KernelPrograms &programs, std::shared_ptr<mechanics::Kernels> compiled)
+      : eq(eq), options(options), programs(programs), compiled(std::move(compiled)) {}
+
   const mechanics::Equations &eq;
   const SweepOptions &options;
   const mechanics::KernelPrograms &programs;
@@ -38,6 +42,9 @@ struct Shared {
   std::vector<SweepTarget> targets;
   std::vector<size_t> summaryOutputs; // per summary, the index of its output
   std::vector<bool> holonomic;
+  // With constraints: the coordinates (velocities) to keep when a start is
+  // projected, in the order to try: the swept and --init's, then the init's.
+  std::vector<std::vector<bool>> keepPositions, keepVelocities;
   size_t n = 0, m = 0;
   bool energyTracked = false, jacobian = false;
 };
@@ -71,6 +78,51 @@ public:
 private:
   bool started_ = false;
   double e0_ = 0, drift_ = 0;
+};
+
+// What each output sample of a run does: it is put onto the constraints
+// (as simulate's samples are), its outputs evaluated and reduced, its
+// energy and constraint residual followed.
+class RunSummaries {
+public:
+  RunSummaries(const Shared &s, mechanics::Kernels &kernels, const std::vector<double> &params,
+               mechanics::ConstraintProjector *projector)
+      : s_(s), kernels_(kernels), params_(params), projector_(projector),
+        summaries_(s.options.summaries, s.summaryOutputs), outputs_(s.eq.outputNames.size()),
+        onManifold_(2 * s.n) {}
+
+  // False interrupts the run.
+  bool operator()(double t, const double *x) {
+    if (interruptRequested())
+      return false;
+    if (projector_) {
+      constraintDrift_ = std::max(constraintDrift_, projector_->residual(t, x));
+      std::copy(x, x + 2 * s_.n, onManifold_.begin());
+      if (projector_->projectPositions(t, onManifold_.data()).ok &&
+          projector_->projectVelocities(t, onManifold_.data()).ok)
+        x = onManifold_.data();
+    }
+    if (!outputs_.empty())
+      kernels_.outputs(t, x, params_.data(), outputs_.data());
+    summaries_.sample(t, outputs_.data());
+    if (s_.energyTracked)
+      energy_.sample(kernels_, params_, t, x);
+    return true;
+  }
+
+  std::vector<double> values() const {
+    return summaries_.values(s_.energyTracked ? energy_.drift() : kNan, constraintDrift_);
+  }
+
+private:
+  const Shared &s_;
+  mechanics::Kernels &kernels_;
+  const std::vector<double> &params_;
+  mechanics::ConstraintProjector *projector_;
+  SummaryAccumulator summaries_;
+  EnergyWatch energy_;
+  double constraintDrift_ = 0;
+  std::vector<double> outputs_, onManifold_;
 };
 
 // The outcome of a run in its row; false when it was interrupted (no row).
@@ -119,8 +171,8 @@ bool startOf(const Shared &s, mechanics::Kernels &kernels, SweepRow &row,
   }
   if (s.m > 0) {
     mechanics::ConstraintProjector projector(kernels, params, s.holonomic);
-    if (!projector.projectPositions(s.t0, x.data()).ok ||
-        !projector.projectVelocities(s.t0, x.data()).ok) {
+    if (!projector.projectPositions(s.t0, x.data(), s.keepPositions).ok ||
+        !projector.projectVelocities(s.t0, x.data(), s.keepVelocities).ok) {
       row.status = "failed";
       row.message = "the initial state could not be put onto the constraints";
       return false;
@@ -181,42 +233,12 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
     };
   }
 
-  SummaryAccumulator summaries(s.options.summaries, s.summaryOutputs);
-  EnergyWatch energy;
-  double constraintDrift = 0;
-  std::vector<double> outputs(s.eq.outputNames.size()), onManifold(2 * s.n);
-  auto sample = [&](double t, const double *state) {
-    if (interruptRequested())
-      return false;
-    if (projector) { // samples from the dense output, put onto the constraints as simulate's
-      constraintDrift = std::max(constraintDrift, projector->residual(t, state));
-      std::copy(state, state + 2 * s.n, onManifold.begin());
-      if (projector->projectPositions(t, onManifold.data()).ok &&
-          projector->projectVelocities(t, onManifold.data()).ok)
-        state = onManifold.data();
-    }
-    if (!outputs.empty())
-      kernels.outputs(t, state, params.data(), outputs.data());
-    summaries.sample(t, outputs.data());
-    if (s.energyTracked)
-      energy.sample(kernels, params, t, state);
-    return true;
-  };
-  std::vector<double> momentumForce(2 * s.n);
-  runtime::LagrangianForm lagrangian;
-  lagrangian.coordinates = static_cast<long>(s.n);
-  lagrangian.momentumAndForce = [&](double t, const double *state, double *momentum,
-                                    double *force) {
-    int status = kernels.momentumForce(t, state, params.data(), momentumForce.data());
-    std::copy(momentumForce.begin(), momentumForce.begin() + long(s.n), momentum);
-    std::copy(momentumForce.begin() + long(s.n), momentumForce.end(), force);
-    return status;
-  };
-  lagrangian.massMatrix = [&](double t, const double *q, double *M) {
-    return kernels.massMatrix(t, q, params.data(), M);
-  };
-  runtime::IntegrationResult result = runtime::integrate(rhs, x, integrator, sample, &lagrangian);
-  row.summaries = summaries.values(s.energyTracked ? energy.drift() : kNan, constraintDrift);
+  RunSummaries summaries(s, kernels, params, projector ? &*projector : nullptr);
+  std::vector<double> momentumForce;
+  runtime::LagrangianForm lagrangian = lagrangianFormOf(kernels, params, s.n, momentumForce);
+  runtime::IntegrationResult result =
+      runtime::integrate(rhs, x, integrator, std::ref(summaries), &lagrangian);
+  row.summaries = summaries.values();
   return recordResult(result, s, kernels, params, refused, refusedAt, row);
 }
 
@@ -340,8 +362,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   report.compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
 
-  Shared s{eq, options, programs, shared ? kernels : nullptr, {}, {}, {}, 0, {}, {}, {}, 0,
-           0,  false,   false};
+  Shared s{eq, options, programs, shared ? kernels : nullptr};
   if (loaded.inputs && loaded.inputs->varies())
     s.inputs = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
   s.params = loaded.paramValues();
@@ -360,6 +381,16 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   s.targets = options.plan.targets();
   s.summaryOutputs = summaryOutputs(eq, options.summaries);
   s.holonomic = mechanics::holonomicFlags(eq);
+  GivenValues given;
+  if (!parseState(loaded, options.simulation.start.init, &given, "--init"))
+    return std::nullopt;
+  for (const SweepTarget &target : s.targets)
+    if (target.kind == SweepTarget::Kind::Position)
+      given.positions[target.index] = true;
+    else if (target.kind == SweepTarget::Kind::Velocity)
+      given.velocities[target.index] = true;
+  s.keepPositions = given.positionPreferences();
+  s.keepVelocities = given.velocityPreferences();
   s.n = eq.coordinates.size();
   s.m = eq.constraints.size();
   s.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();

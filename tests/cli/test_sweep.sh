@@ -65,6 +65,19 @@ for r in rows:
     assert float(r["energy_drift"]) < 1e-9, r
 '
 
+# With a constraint, each start is put onto it keeping the swept value (as
+# simulate keeps what --init gives): x as swept, y = -sqrt(l^2 - x^2).
+expect "a constrained sweep keeps the swept start" 0 "$mech" sweep examples/cartesian_pendulum.mech \
+  --grid "x=0.2..0.8:4" --until 0.5 --summary "start_y = max(y), constraint_drift"
+check_py "the starts on the circle" '
+rows = list(csv.DictReader(open(W + "/out")))
+assert len(rows) == 4, rows
+for r in rows:
+    x = float(r["x"])
+    assert abs(float(r["start_y"]) + math.sqrt(1 - x * x)) <= 1e-12, r
+    assert float(r["constraint_drift"]) < 1e-7, r
+' 
+
 # --- b. Deterministic whatever the threads. ---------------------------------
 for threads in 1 2 4; do
   expect "basin on $threads threads" 0 "$mech" sweep examples/double_pendulum.mech \
