@@ -13,7 +13,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/build.sh" asan
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-(cd "$root/build-asan" && ctest --output-on-failure -j 2)
+# Without the tests labelled heavy (tests/CMakeLists.txt says which and why).
+(cd "$root/build-asan" && ctest --output-on-failure -j 2 -LE heavy)
 
 # Fuzzing needs clang-19; without it the step is skipped with the reason.
 if command -v clang++-19 >/dev/null && command -v clang-19 >/dev/null; then
