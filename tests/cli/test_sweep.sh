@@ -90,6 +90,13 @@ for threads in 1 2 4; do
     --threads $threads -o "$work/basin.$threads.json"
 done
 contains "the threads asked for" err "on 4 threads"
+# The interpreter keeps scratch memory: each worker has its own.
+for threads in 1 2; do
+  expect "interpreted on $threads threads" 0 "$mech" sweep examples/double_pendulum.mech \
+    --grid "th1=-3..3:4, th2=-3..3:3" --until 3 --backend interp --summary "at_end(th2)" \
+    --threads $threads -o "$work/interp.$threads.csv"
+done
+expect "interpreted, 1 and 2 threads, bit for bit" 0 cmp "$work/interp.1.csv" "$work/interp.2.csv"
 expect "1 and 2 threads, bit for bit" 0 cmp "$work/basin.1.csv" "$work/basin.2.csv"
 expect "1 and 4 threads, bit for bit" 0 cmp "$work/basin.1.csv" "$work/basin.4.csv"
 expect "JSON, 1 and 4 threads" 0 cmp "$work/basin.1.json" "$work/basin.4.json"
