@@ -80,17 +80,25 @@ public:
   }
 
   bool row(const SweepRow &row) {
-    std::vector<std::string> fields;
+    // One field at a time in the file's format: CSV fields, or a JSON array.
     JsonWriter json;
     json.beginArray();
+    size_t fields = 0;
+    auto csv = [&](const std::string &field) { out_ << (fields++ ? "," : "") << field; };
     auto number = [&](double v) {
-      fields.push_back(std::isnan(v) ? "" : shortestNumber(v));
-      json.value(v);
+      if (json_)
+        json.value(v);
+      else
+        csv(std::isnan(v) ? "" : shortestNumber(v));
     };
     auto text = [&](const std::string &v) {
-      fields.push_back(csvField(v));
-      json.value(v);
+      if (json_)
+        json.value(v);
+      else
+        csv(csvField(v));
     };
+    if (json_)
+      out_ << (rows_++ ? ",\n  " : "\n  ");
     for (double v : row.swept)
       number(v);
     for (size_t i = 0; i < options_.summaries.size(); ++i)
@@ -101,14 +109,10 @@ public:
     if (!statusAsked_)
       text(row.status);
     text(row.message);
-    json.endArray();
-    if (json_) {
-      out_ << (rows_++ ? ",\n  " : "\n  ") << json.str();
-    } else {
-      for (size_t i = 0; i < fields.size(); ++i)
-        out_ << (i ? "," : "") << fields[i];
+    if (json_)
+      out_ << json.endArray().str();
+    else
       out_ << "\n";
-    }
     return static_cast<bool>(out_);
   }
 

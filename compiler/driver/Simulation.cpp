@@ -4,6 +4,7 @@
 
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
+#include "driver/RunPieces.h"
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
 #include "jit/ObjectCache.h"
@@ -302,25 +303,6 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   return mechanics::interpretedKernels(programs);
 }
 
-runtime::LagrangianForm lagrangianFormOf(mechanics::Kernels &kernels,
-                                         const std::vector<double> &params, size_t n,
-                                         std::vector<double> &buffer) {
-  buffer.resize(2 * n);
-  runtime::LagrangianForm lagrangian;
-  lagrangian.coordinates = static_cast<long>(n);
-  lagrangian.momentumAndForce = [&kernels, &params, &buffer, n](double t, const double *x,
-                                                                double *momentum, double *force) {
-    int status = kernels.momentumForce(t, x, params.data(), buffer.data());
-    std::copy(buffer.begin(), buffer.begin() + static_cast<long>(n), momentum);
-    std::copy(buffer.begin() + static_cast<long>(n), buffer.end(), force);
-    return status;
-  };
-  lagrangian.massMatrix = [&kernels, &params](double t, const double *q, double *M) {
-    return kernels.massMatrix(t, q, params.data(), M);
-  };
-  return lagrangian;
-}
-
 namespace {
 
 // The programs and kernels of a run: the model's own (on the JIT, kept by
@@ -381,31 +363,6 @@ struct Run {
   size_t n, m; // coordinates, constraints
 };
 
-// The drift of the energy T + V along the samples, against E(0) and against
-// the largest |T| + |V| (which the warning judges, so that E(0) near 0 does
-// not flag a small drift).
-class EnergyDrift {
-public:
-  void sample(const Run &run, double t, const double *x) {
-    SimulationSummary &summary = run.summary;
-    run.kernels.energy(t, x, run.params.data(), TV_.data());
-    double e = TV_[0] + TV_[1];
-    if (summary.samples == 0)
-      energy0_ = e;
-    else if (energy0_ != 0)
-      summary.energyDrift =
-          std::max(summary.energyDrift, std::abs(e - energy0_) / std::abs(energy0_));
-    energyChange_ = std::max(energyChange_, std::abs(e - energy0_));
-    energyTerms_ =
-        std::max({energyTerms_, std::abs(energy0_), std::abs(TV_[0]) + std::abs(TV_[1])});
-    summary.energyDriftOfTerms = energyTerms_ > 0 ? energyChange_ / energyTerms_ : energyChange_;
-  }
-
-private:
-  double energy0_ = 0, energyChange_ = 0, energyTerms_ = 0;
-  std::vector<double> TV_ = std::vector<double>(2);
-};
-
 // What each output sample does: it is put onto the constraints, written as
 // a CSV row, kept for the plot, and followed for the first integrals' drift.
 class Sampler {
@@ -428,8 +385,11 @@ public:
       for (size_t i = 0; i < plottedIndices_.size(); ++i)
         plot_.series[i].values.push_back(row_[plottedIndices_[i]]);
     }
-    if (run_.summary.energyTracked)
-      energy_.sample(run_, t, x);
+    if (run_.summary.energyTracked) {
+      energy_.sample(run_.kernels, run_.params, t, x);
+      run_.summary.energyDrift = energy_.relative();
+      run_.summary.energyDriftOfTerms = energy_.ofTerms();
+    }
     conserved_.sample(t, x, run_.summary);
     ++run_.summary.samples;
     return true;
@@ -449,14 +409,12 @@ private:
   // before and after go to the summary.
   const double *onConstraints(double t, const double *x) {
     SimulationSummary &summary = run_.summary;
-    double before = projector_.residual(t, x);
+    double before = 0;
+    if (run_.options.projection)
+      x = projector_.onConstraints(t, x, onManifold_, before);
+    else
+      before = projector_.residual(t, x);
     summary.constraintDrift = std::max(summary.constraintDrift, before);
-    if (run_.options.projection && before > 0) {
-      std::copy(x, x + 2 * run_.n, onManifold_.begin());
-      if (projector_.projectPositions(t, onManifold_.data()).ok &&
-          projector_.projectVelocities(t, onManifold_.data()).ok)
-        x = onManifold_.data();
-    }
     summary.constraintResidual = std::max(summary.constraintResidual, projector_.residual(t, x));
     return x;
   }
@@ -488,54 +446,6 @@ private:
   ConservedDrift conserved_;
   std::vector<double> row_, onManifold_;
 };
-
-// The state of the last refused evaluation, to say why it was refused.
-struct Refusal {
-  std::vector<double> state;
-  double t = 0;
-};
-
-// The right-hand side, remembering the state it last refused.
-runtime::RightHandSide recordingRhs(const Run &run, Refusal &refusal) {
-  return [&run, &refusal](double t, const double *x, double *dx) {
-    int status = run.kernels.rhs(t, x, run.params.data(), dx);
-    if (status != 0) {
-      refusal.state.assign(x, x + 2 * run.n);
-      refusal.t = t;
-    }
-    return status;
-  };
-}
-
-// The variational integrator's view of the run's kernels.
-runtime::LagrangianForm lagrangianForm(const Run &run, std::vector<double> &buffer) {
-  return lagrangianFormOf(run.kernels, run.params, run.n, buffer);
-}
-
-// Why the run stopped, in the model's terms where possible: the projection
-// that failed, the kernel's reason for refusing the state, or the column
-// that became non-finite.
-std::string failureText(const runtime::IntegrationResult &result, const Run &run,
-                        const Refusal &refusal, const std::vector<std::string> &columns) {
-  std::string text = result.message();
-  bool kernelRefused = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
-                       result.rhsStatus == mechanics::kStatusRedundantConstraints;
-  if (result.outcome == runtime::Outcome::RhsFailed && result.rhsStatus == 0) {
-    text = "the state could not be projected onto the constraints at t = " +
-           shortNumber(result.failureTime);
-  } else if (result.outcome == runtime::Outcome::RhsFailed && kernelRefused &&
-             !refusal.state.empty()) {
-    text = describeFailure(run.eq, run.kernels, run.params, result.rhsStatus, refusal.t,
-                           refusal.state.data(), "at t = " + shortNumber(result.failureTime));
-  } else if (result.outcome == runtime::Outcome::NonFinite && result.event >= 0) {
-    text = "event '" + run.eq.events[static_cast<size_t>(result.event)].name +
-           "' is not finite at t = " + shortNumber(result.failureTime);
-  } else if (result.outcome == runtime::Outcome::NonFinite && result.failureComponent >= 0 &&
-             static_cast<size_t>(result.failureComponent) < columns.size()) {
-    text += " ('" + columns[static_cast<size_t>(result.failureComponent)] + "')";
-  }
-  return text;
-}
 
 // The model's events for the integrator: their functions (interpreted,
 // with the inputs' values at t), and each event found recorded in `log`
@@ -605,7 +515,7 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
     summary.stoppedBy = run.eq.events[static_cast<size_t>(result.event)].name;
     summary.stopTime = result.failureTime;
   } else if (result.outcome != runtime::Outcome::Finished) {
-    summary.failure = failureText(result, run, refusal, columns);
+    summary.failure = failureText(result, run.eq, run.kernels, run.params, refusal, columns);
   }
   csv.flush();
   std::string error;
@@ -671,7 +581,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
   // Energy drift is meaningful for a conservative model whose T has no
   // parts linear in or free of the velocities (then the Jacobi integral is T + V).
-  summary.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
+  summary.energyTracked = tracksEnergy(eq);
 
   std::vector<std::string> columns = csvColumns(eq);
   std::vector<std::string> plotted = plottedNames(eq, options);
@@ -695,21 +605,19 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, csv);
   Refusal refusal;
   if (m > 0 && effective.projection)
-    integrator.project = [&](double t, double *x) {
-      return projector.projectPositions(t, x).ok && projector.projectVelocities(t, x).ok;
-    };
+    integrator.project = [&](double t, double *x) { return projector.project(t, x); };
   std::optional<mechanics::EventFunctions> eventFunctions;
   std::vector<std::string> eventNames;
   for (const mechanics::Equations::Event &e : eq.events)
     eventNames.push_back(e.name);
   EventLog eventLog(eventNames, columns);
   watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
-  std::vector<double> momentumForce(2 * n);
-  runtime::LagrangianForm lagrangian = lagrangianForm(run, momentumForce);
+  std::vector<double> momentumForce;
+  runtime::LagrangianForm lagrangian = lagrangianFormOf(*kernels, params, n, momentumForce);
   // Its buffers are allocated only for the implicit methods.
   std::optional<mechanics::StateJacobian> stateJacobian;
   std::optional<mechanics::DaeForm> daeForm;
-  runtime::RightHandSide rhs = recordingRhs(run, refusal);
+  runtime::RightHandSide rhs = recordingRhs(*kernels, params, n, refusal);
   std::vector<double> start = *x0;
   if (dae) {
     if (!useDaeForm(run, loaded, programs, daeForm, start, integrator, rhs, refusal))

@@ -106,13 +106,6 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
 std::string summaryText(const SimulationSummary &summary);
 
-// What the variational integrator needs of the kernels (its momenta and
-// forces from one kernel call into `buffer`, 2n values), for params that
-// live as long as the result.
-runtime::LagrangianForm lagrangianFormOf(mechanics::Kernels &kernels,
-                                         const std::vector<double> &params, size_t n,
-                                         std::vector<double> &buffer);
-
 // The kernels a run with this method needs beyond the common ones.
 jit::KernelSelection kernelSelection(runtime::Method method);
 

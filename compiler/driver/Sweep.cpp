@@ -4,6 +4,7 @@
 #include "driver/Sweep.h"
 
 #include "driver/Interrupt.h"
+#include "driver/RunPieces.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/EventFunctions.h"
 #include "mechanics/InputKernels.h"
@@ -41,6 +42,7 @@ struct Shared {
   double t0 = 0;
   std::vector<SweepTarget> targets;
   std::vector<size_t> summaryOutputs; // per summary, the index of its output
+  std::vector<std::string> columns;   // simulate's CSV columns, which failures name
   std::vector<bool> holonomic;
   // With constraints: the coordinates (velocities) to keep when a start is
   // projected, in the order to try: the swept and --init's, then the init's.
@@ -58,28 +60,6 @@ std::shared_ptr<mechanics::Kernels> workerKernels(const Shared &s) {
   return s.inputs ? mechanics::withInputs(kernels, s.inputs) : kernels;
 }
 
-// max |E(t) - E(0)| / |E(0)| over the samples, as simulate's summary has it.
-class EnergyWatch {
-public:
-  void sample(mechanics::Kernels &kernels, const std::vector<double> &params, double t,
-              const double *x) {
-    double TV[2];
-    kernels.energy(t, x, params.data(), TV);
-    double e = TV[0] + TV[1];
-    if (!started_) {
-      started_ = true;
-      e0_ = e;
-    } else if (e0_ != 0) {
-      drift_ = std::max(drift_, std::abs(e - e0_) / std::abs(e0_));
-    }
-  }
-  double drift() const { return drift_; }
-
-private:
-  bool started_ = false;
-  double e0_ = 0, drift_ = 0;
-};
-
 // What each output sample of a run does: it is put onto the constraints
 // (as simulate's samples are), its outputs evaluated and reduced, its
 // energy and constraint residual followed.
@@ -88,19 +68,16 @@ public:
   RunSummaries(const Shared &s, mechanics::Kernels &kernels, const std::vector<double> &params,
                mechanics::ConstraintProjector *projector)
       : s_(s), kernels_(kernels), params_(params), projector_(projector),
-        summaries_(s.options.summaries, s.summaryOutputs), outputs_(s.eq.outputNames.size()),
-        onManifold_(2 * s.n) {}
+        summaries_(s.options.summaries, s.summaryOutputs), outputs_(s.eq.outputNames.size()) {}
 
   // False interrupts the run.
   bool operator()(double t, const double *x) {
     if (interruptRequested())
       return false;
     if (projector_) {
-      constraintDrift_ = std::max(constraintDrift_, projector_->residual(t, x));
-      std::copy(x, x + 2 * s_.n, onManifold_.begin());
-      if (projector_->projectPositions(t, onManifold_.data()).ok &&
-          projector_->projectVelocities(t, onManifold_.data()).ok)
-        x = onManifold_.data();
+      double before = 0;
+      x = projector_->onConstraints(t, x, onManifold_, before);
+      constraintDrift_ = std::max(constraintDrift_, before);
     }
     if (!outputs_.empty())
       kernels_.outputs(t, x, params_.data(), outputs_.data());
@@ -111,7 +88,7 @@ public:
   }
 
   std::vector<double> values() const {
-    return summaries_.values(s_.energyTracked ? energy_.drift() : kNan, constraintDrift_);
+    return summaries_.values(s_.energyTracked ? energy_.relative() : kNan, constraintDrift_);
   }
 
 private:
@@ -120,7 +97,7 @@ private:
   const std::vector<double> &params_;
   mechanics::ConstraintProjector *projector_;
   SummaryAccumulator summaries_;
-  EnergyWatch energy_;
+  EnergyDrift energy_;
   double constraintDrift_ = 0;
   std::vector<double> outputs_, onManifold_;
 };
@@ -128,7 +105,7 @@ private:
 // The outcome of a run in its row; false when it was interrupted (no row).
 bool recordResult(const runtime::IntegrationResult &result, const Shared &s,
                   mechanics::Kernels &kernels, const std::vector<double> &params,
-                  const std::vector<double> &refused, double refusedAt, SweepRow &row) {
+                  const Refusal &refusal, SweepRow &row) {
   switch (result.outcome) {
   case runtime::Outcome::Finished:
     row.status = "ok";
@@ -144,39 +121,35 @@ bool recordResult(const runtime::IntegrationResult &result, const Shared &s,
     break;
   }
   row.status = "failed";
-  row.message = result.message();
-  bool refusedByKernel = result.rhsStatus == mechanics::kStatusSingularMassMatrix ||
-                         result.rhsStatus == mechanics::kStatusRedundantConstraints;
-  if (result.outcome == runtime::Outcome::RhsFailed && refusedByKernel && !refused.empty())
-    row.message =
-        describeFailure(s.eq, kernels, params, result.rhsStatus, refusedAt, refused.data(),
-                        "at t = " + runtime::formatTime(result.failureTime));
+  row.message = failureText(result, s.eq, kernels, params, refusal, s.columns);
   std::fill(row.summaries.begin(), row.summaries.end(), kNan);
   return true;
 }
 
-// The run's params and start with its swept values; the row's status says
-// when the start cannot be put onto the constraints.
-bool startOf(const Shared &s, mechanics::Kernels &kernels, SweepRow &row,
-             std::vector<double> &params, std::vector<double> &x) {
+// The run's params and start: the base values with its swept ones.
+void applySwept(const Shared &s, const SweepRow &row, std::vector<double> &params,
+                std::vector<double> &x) {
   params = s.params;
   x = s.start;
   for (size_t j = 0; j < s.targets.size(); ++j) {
     const SweepTarget &target = s.targets[j];
-    double v = row.swept[j];
     if (target.kind == SweepTarget::Kind::Param)
-      params[target.index] = v;
+      params[target.index] = row.swept[j];
     else
-      x[target.index + (target.kind == SweepTarget::Kind::Velocity ? s.n : 0)] = v;
+      x[target.index + (target.kind == SweepTarget::Kind::Velocity ? s.n : 0)] = row.swept[j];
   }
-  if (s.m > 0) {
-    mechanics::ConstraintProjector projector(kernels, params, s.holonomic);
-    if (!projector.projectPositions(s.t0, x.data(), s.keepPositions).ok ||
-        !projector.projectVelocities(s.t0, x.data(), s.keepVelocities).ok) {
-      row.status = "failed";
-      row.message = "the initial state could not be put onto the constraints";
-      return false;
-    }
+}
+
+// Puts the start onto the constraints (with a projector), keeping the
+// swept and given values where they allow, and checks its equations; the
+// row's status says when either fails.
+bool checkStart(const Shared &s, mechanics::Kernels &kernels, mechanics::ConstraintProjector *onto,
+                const std::vector<double> &params, std::vector<double> &x, SweepRow &row) {
+  if (onto && (!onto->projectPositions(s.t0, x.data(), s.keepPositions).ok ||
+               !onto->projectVelocities(s.t0, x.data(), s.keepVelocities).ok)) {
+    row.status = "failed";
+    row.message = "the initial state could not be put onto the constraints";
+    return false;
   }
   std::vector<double> xdot(2 * s.n);
   if (int status = kernels.rhs(s.t0, x.data(), params.data(), xdot.data()); status != 0) {
@@ -194,21 +167,17 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
   s.options.plan.values(run, row.swept);
   row.summaries.assign(s.options.summaries.size(), kNan);
   std::vector<double> params, x;
-  if (!startOf(s, kernels, row, params, x))
+  applySwept(s, row, params, x);
+  std::optional<mechanics::ConstraintProjector> projector;
+  if (s.m > 0)
+    projector.emplace(kernels, params, s.holonomic);
+  if (!checkStart(s, kernels, projector ? &*projector : nullptr, params, x, row))
     return true;
 
   runtime::IntegratorOptions integrator = s.options.simulation.integrator;
   integrator.t0 = s.t0;
-  std::vector<double> refused;
-  double refusedAt = 0;
-  runtime::RightHandSide rhs = [&](double t, const double *state, double *dx) {
-    int status = kernels.rhs(t, state, params.data(), dx);
-    if (status != 0) {
-      refused.assign(state, state + 2 * s.n);
-      refusedAt = t;
-    }
-    return status;
-  };
+  Refusal refusal;
+  runtime::RightHandSide rhs = recordingRhs(kernels, params, s.n, refusal);
   std::optional<mechanics::StateJacobian> jacobian;
   if (s.jacobian) {
     jacobian.emplace(kernels);
@@ -216,13 +185,8 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
       return (*jacobian)(t, state, params.data(), J);
     };
   }
-  std::optional<mechanics::ConstraintProjector> projector;
-  if (s.m > 0) {
-    projector.emplace(kernels, params, s.holonomic);
-    integrator.project = [&](double t, double *state) {
-      return projector->projectPositions(t, state).ok && projector->projectVelocities(t, state).ok;
-    };
-  }
+  if (projector)
+    integrator.project = [&](double t, double *state) { return projector->project(t, state); };
   std::optional<mechanics::EventFunctions> events;
   if (!s.eq.events.empty()) {
     events.emplace(s.eq, kernels, params, s.inputs);
@@ -239,7 +203,7 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
   runtime::IntegrationResult result =
       runtime::integrate(rhs, x, integrator, std::ref(summaries), &lagrangian);
   row.summaries = summaries.values();
-  return recordResult(result, s, kernels, params, refused, refusedAt, row);
+  return recordResult(result, s, kernels, params, refusal, row);
 }
 
 // runOne, with anything thrown (memory exhausted) made the run's failure
@@ -333,9 +297,8 @@ bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
   if (!checkSimulation(loaded, options.simulation))
     return false;
   const mechanics::Equations &eq = loaded.equations();
-  bool conservative = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
   for (const SummarySpec &summary : options.summaries)
-    if (summary.reducer == SummarySpec::Reducer::EnergyDrift && !conservative) {
+    if (summary.reducer == SummarySpec::Reducer::EnergyDrift && !tracksEnergy(eq)) {
       loaded.diagnostics().error(
           {}, "--summary energy_drift: the energy of " + loaded.model().name +
                   " is not conserved (it has dissipation, forces, time-dependent terms or "
@@ -393,7 +356,8 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   s.keepVelocities = given.velocityPreferences();
   s.n = eq.coordinates.size();
   s.m = eq.constraints.size();
-  s.energyTracked = eq.conservative && eq.T1.isZero() && eq.T0.isZero();
+  s.energyTracked = tracksEnergy(eq);
+  s.columns = csvColumns(eq);
   s.jacobian = selection.jacobian;
 
   unsigned threads = options.threads > 0 ? options.threads : std::thread::hardware_concurrency();

@@ -27,6 +27,15 @@ ConstraintProjector::ConstraintProjector(Kernels &kernels, const std::vector<dou
                                          std::vector<bool> holonomic)
     : system_(kernels, params, std::move(holonomic)), projector_(system_) {}
 
+const double *ConstraintProjector::onConstraints(double t, const double *x,
+                                                 std::vector<double> &buffer, double &before) {
+  before = residual(t, x);
+  if (before <= 0)
+    return x;
+  buffer.assign(x, x + 2 * system_.coordinates());
+  return project(t, buffer.data()) ? buffer.data() : x;
+}
+
 namespace {
 
 std::string quotedList(const std::vector<std::string> &names) {

@@ -49,6 +49,17 @@ public:
                                      const std::vector<std::vector<bool>> &preferences = {}) {
     return projector_.projectVelocities(t, x, preferences);
   }
+  // Positions, then velocities: the projection after a step. False when
+  // either fails.
+  bool project(double t, double *x) {
+    return projectPositions(t, x).ok && projectVelocities(t, x).ok;
+  }
+  // An output sample x at t (2n values), which the dense output puts off the
+  // constraints by the local error: a copy in `buffer` projected onto them,
+  // or x itself when it is on them or the projection fails. `before` gets
+  // the residual of x.
+  const double *onConstraints(double t, const double *x, std::vector<double> &buffer,
+                              double &before);
 
 private:
   KernelSystem system_;

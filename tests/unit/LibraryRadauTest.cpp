@@ -6,6 +6,7 @@
 // solution, the CLI's Radau on the same kernels, and a DOPRI5 run of the
 // Cartesian pendulum at a tight tolerance. The models are hand-written C
 // kernels with Jacobian parts derived by hand (below).
+#include "LibraryRows.h"
 #include "LibraryRuntimeProbe.h"
 #include "StiffOscillator.h"
 
@@ -137,29 +138,6 @@ mechrt_model pendulumModel() {
 }
 
 // ---- Runs -------------------------------------------------------------------
-
-struct Rows {
-  std::vector<double> t;
-  std::vector<std::vector<double>> x;
-};
-
-Rows simulate(const mechrt_model &model, const double *p, std::vector<double> x0, double tEnd,
-              double dt, double rtol, double atol, mechrt_sim_options options, int &status) {
-  const size_t width = x0.size() + 1;
-  size_t needed = 0;
-  REQUIRE(mechrt_simulate_with(&model, x0.data(), p, tEnd, dt, rtol, atol, &options, nullptr, 0,
-                               &needed) == MECHRT_BUFFER_TOO_SMALL);
-  std::vector<double> out(needed * width);
-  size_t rows = 0;
-  status = mechrt_simulate_with(&model, x0.data(), p, tEnd, dt, rtol, atol, &options, out.data(),
-                                needed, &rows);
-  Rows r;
-  for (size_t k = 0; k < rows; ++k) {
-    r.t.push_back(out[k * width]);
-    r.x.emplace_back(out.begin() + k * width + 1, out.begin() + (k + 1) * width);
-  }
-  return r;
-}
 
 mechrt_sim_options withMethod(int method) {
   mechrt_sim_options options{};
@@ -308,17 +286,18 @@ TEST_CASE("library runtime: Radau runs the stiff oscillator to its exact solutio
   const double tEnd = 2, dt = 0.01, rtol = 1e-6, atol = rtol * kAmplitude;
   int status = -1;
   calls = 0;
-  Rows radau = simulate(model, nullptr, {0, 0}, tEnd, dt, rtol, atol,
-                        withMethod(MECHRT_METHOD_RADAU), status);
+  LibraryRows radau = libraryRun(model, nullptr, {0, 0}, tEnd, dt, rtol, atol,
+                                 withMethod(MECHRT_METHOD_RADAU), status);
   REQUIRE(status == MECHRT_OK);
   const long radauCalls = calls;
-  REQUIRE(radau.t.size() == 201);
+  REQUIRE(radau.times.size() == 201);
   double worst = 0;
-  for (size_t k = 0; k < radau.t.size(); ++k)
-    worst = std::max(worst, std::abs(radau.x[k][0] - forcedOscillatorExact(radau.t[k]).x));
+  for (size_t k = 0; k < radau.times.size(); ++k)
+    worst = std::max(worst, std::abs(radau.states[k][0] - forcedOscillatorExact(radau.times[k]).x));
   CHECK(worst <= 10 * rtol * kAmplitude);
   calls = 0;
-  simulate(model, nullptr, {0, 0}, tEnd, dt, rtol, atol, withMethod(MECHRT_METHOD_DOPRI5), status);
+  libraryRun(model, nullptr, {0, 0}, tEnd, dt, rtol, atol, withMethod(MECHRT_METHOD_DOPRI5),
+             status);
   REQUIRE(status == MECHRT_OK);
   CHECK(radauCalls * 100 < calls);
 }
@@ -327,8 +306,8 @@ TEST_CASE("library runtime: Radau takes the CLI's steps", "[library][radau]") {
   mechrt_model model = oscillatorModel();
   const double tEnd = 2, dt = 0.05, rtol = 1e-6, atol = rtol * kAmplitude;
   int status = -1;
-  Rows c = simulate(model, nullptr, {0, 0}, tEnd, dt, rtol, atol, withMethod(MECHRT_METHOD_RADAU),
-                    status);
+  LibraryRows c = libraryRun(model, nullptr, {0, 0}, tEnd, dt, rtol, atol,
+                             withMethod(MECHRT_METHOD_RADAU), status);
   REQUIRE(status == MECHRT_OK);
   IntegratorOptions o;
   o.method = Method::Radau;
@@ -344,9 +323,9 @@ TEST_CASE("library runtime: Radau takes the CLI's steps", "[library][radau]") {
     return true;
   });
   REQUIRE(result.outcome == Outcome::Finished);
-  REQUIRE(cpp.size() == c.x.size());
+  REQUIRE(cpp.size() == c.states.size());
   for (size_t k = 0; k < cpp.size(); ++k)
-    CHECK(c.x[k][0] == Approx(cpp[k][0]).margin(1e-6 * rtol * kAmplitude));
+    CHECK(c.states[k][0] == Approx(cpp[k][0]).margin(1e-6 * rtol * kAmplitude));
 }
 
 TEST_CASE("library runtime: Radau reads the inputs from the caller's function",
@@ -359,13 +338,13 @@ TEST_CASE("library runtime: Radau reads the inputs from the caller's function",
   mechrt_sim_options options = withMethod(MECHRT_METHOD_RADAU);
   options.inputs = sineInput;
   int status = -1;
-  Rows driven = simulate(model, &u0, {0, 0}, 1, 0.1, 1e-6, 1e-15, options, status);
+  LibraryRows driven = libraryRun(model, &u0, {0, 0}, 1, 0.1, 1e-6, 1e-15, options, status);
   REQUIRE(status == MECHRT_OK);
-  Rows builtIn = simulate(oscillatorModel(), nullptr, {0, 0}, 1, 0.1, 1e-6, 1e-15,
-                          withMethod(MECHRT_METHOD_RADAU), status);
-  REQUIRE(driven.x.size() == builtIn.x.size());
-  for (size_t k = 0; k < driven.x.size(); ++k)
-    CHECK(driven.x[k][0] == Approx(builtIn.x[k][0]).margin(1e-20));
+  LibraryRows builtIn = libraryRun(oscillatorModel(), nullptr, {0, 0}, 1, 0.1, 1e-6, 1e-15,
+                                   withMethod(MECHRT_METHOD_RADAU), status);
+  REQUIRE(driven.states.size() == builtIn.states.size());
+  for (size_t k = 0; k < driven.states.size(); ++k)
+    CHECK(driven.states[k][0] == Approx(builtIn.states[k][0]).margin(1e-20));
 }
 
 TEST_CASE("library runtime: Radau keeps the Cartesian pendulum on its circle", "[library][radau]") {
@@ -373,21 +352,21 @@ TEST_CASE("library runtime: Radau keeps the Cartesian pendulum on its circle", "
   const double p[] = {1.3, 9.81, 0.7};
   const std::vector<double> x0 = {0.7 * std::sin(1.0), -0.7 * std::cos(1.0), 0, 0};
   int status = -1;
-  Rows radau =
-      simulate(model, p, x0, 3, 0.1, 1e-10, 1e-12, withMethod(MECHRT_METHOD_RADAU), status);
+  LibraryRows radau =
+      libraryRun(model, p, x0, 3, 0.1, 1e-10, 1e-12, withMethod(MECHRT_METHOD_RADAU), status);
   REQUIRE(status == MECHRT_OK);
-  Rows reference =
-      simulate(model, p, x0, 3, 0.1, 1e-13, 1e-14, withMethod(MECHRT_METHOD_DOPRI5), status);
+  LibraryRows reference =
+      libraryRun(model, p, x0, 3, 0.1, 1e-13, 1e-14, withMethod(MECHRT_METHOD_DOPRI5), status);
   REQUIRE(status == MECHRT_OK);
-  REQUIRE(radau.x.size() == reference.x.size());
-  for (size_t k = 0; k < radau.x.size(); ++k) {
-    const double *x = radau.x[k].data();
+  REQUIRE(radau.states.size() == reference.states.size());
+  for (size_t k = 0; k < radau.states.size(); ++k) {
+    const double *x = radau.states[k].data();
     // Samples between steps are the interpolant's, not projected: on the
     // constraint to the tolerance.
     CHECK(std::abs(x[0] * x[0] + x[1] * x[1] - p[2] * p[2]) <= 1e-9);
     CHECK(std::abs(x[0] * x[2] + x[1] * x[3]) <= 1e-9);
     CHECK(std::atan2(x[0], -x[1]) ==
-          Approx(std::atan2(reference.x[k][0], -reference.x[k][1])).margin(1e-7));
+          Approx(std::atan2(reference.states[k][0], -reference.states[k][1])).margin(1e-7));
   }
 }
 

@@ -10,6 +10,7 @@
 // LibraryRuntimeProbe.c. The models are hand-written C kernels: a harmonic
 // oscillator, a pendulum in its angle, a pendulum in Cartesian coordinates
 // with its constraint, and a Cartesian double pendulum (two constraints).
+#include "LibraryRows.h"
 #include "LibraryRuntimeProbe.h"
 
 #include "runtime/ConstraintProjection.h"
@@ -243,25 +244,16 @@ Rows cppRun(mechrt_kernel kernel, const double *p, std::vector<double> x0, doubl
   return rows;
 }
 
-// Rows of mechrt_simulate_with, split as cppRun's; `status` its status.
+// Rows of mechrt_simulate_with from t0, split as cppRun's; `status` its status.
 Rows cRun(const mechrt_model &model, const double *p, const std::vector<double> &x0, double t0,
           double tEnd, double dt, double rtol, double atol, int &status) {
   mechrt_sim_options options{sizeof(mechrt_sim_options), t0, 0, 0, nullptr, nullptr,
                              MECHRT_METHOD_DOPRI5};
-  size_t needed = 0;
-  REQUIRE(mechrt_simulate_with(&model, x0.data(), p, tEnd, dt, rtol, atol, &options, nullptr, 0,
-                               &needed) == MECHRT_BUFFER_TOO_SMALL);
-  const size_t width = 1 + x0.size();
-  std::vector<double> out(needed * width);
-  size_t rows = 0;
-  status = mechrt_simulate_with(&model, x0.data(), p, tEnd, dt, rtol, atol, &options, out.data(),
-                                needed, &rows);
-  REQUIRE(rows <= needed);
+  mech::test::LibraryRows lib =
+      mech::test::libraryRun(model, p, x0, tEnd, dt, rtol, atol, options, status);
   Rows r;
-  for (size_t k = 0; k < rows; ++k) {
-    r.times.push_back(out[k * width]);
-    r.states.emplace_back(out.begin() + k * width + 1, out.begin() + (k + 1) * width);
-  }
+  r.times = std::move(lib.times);
+  r.states = std::move(lib.states);
   return r;
 }
 
