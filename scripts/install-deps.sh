@@ -10,6 +10,7 @@ packages=(
   python3  # the command-line tests check JSON and CSV output with it
   tmux     # the REPL's terminal test drives it through a real terminal
   clang-19 libclang-rt-19-dev  # the libFuzzer targets in fuzz/
+  libopenmpi-dev openmpi-bin  # mech sweep over the ranks of an MPI job
 )
 
 missing=()

@@ -563,7 +563,8 @@ CommandSpec sweepCommand() {
         "N",
         "one per core",
         "a whole number ≥ 1",
-        "the threads that run the sweep; the result does not depend on it",
+        "the threads that run the sweep (per rank under mpirun, where the ranks on a machine "
+        "share its cores by default); the result does not depend on it",
         {}},
        {"-o",
         "",

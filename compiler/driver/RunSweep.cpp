@@ -5,9 +5,11 @@
 #include "driver/Commands.h"
 
 #include "driver/Interrupt.h"
+#include "driver/MpiLink.h"
 #include "driver/Session.h"
 #include "driver/SvgPlot.h"
 #include "driver/Sweep.h"
+#include "driver/SweepOnRanks.h"
 #include "support/Json.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
@@ -25,22 +27,28 @@ namespace {
 // The exit status of a sweep stopped by Ctrl-C, as a shell reports SIGINT.
 constexpr int kExitInterrupted = 130;
 
-// SIGINT asks the sweep to stop (driver/Interrupt.h) while this lives.
-class InterruptOnSigint {
+// SIGINT (Ctrl-C) and SIGTERM (which mpirun sends its ranks when it is
+// interrupted) ask the sweep to stop (driver/Interrupt.h) while this lives.
+class InterruptOnSignals {
 public:
-  InterruptOnSigint() {
+  InterruptOnSignals() {
     clearInterrupt();
     struct sigaction action {};
     action.sa_handler = [](int) { requestInterrupt(); };
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_);
+    sigaction(SIGINT, &action, &previousInt_);
+    sigaction(SIGTERM, &action, &previousTerm_);
   }
-  ~InterruptOnSigint() { sigaction(SIGINT, &previous_, nullptr); }
-  InterruptOnSigint(const InterruptOnSigint &) = delete;
-  InterruptOnSigint &operator=(const InterruptOnSigint &) = delete;
+  ~InterruptOnSignals() {
+    sigaction(SIGINT, &previousInt_, nullptr);
+    sigaction(SIGTERM, &previousTerm_, nullptr);
+  }
+  InterruptOnSignals(const InterruptOnSignals &) = delete;
+  InterruptOnSignals &operator=(const InterruptOnSignals &) = delete;
 
 private:
-  struct sigaction previous_ {};
+  struct sigaction previousInt_ {
+  }, previousTerm_{};
 };
 
 // The result's columns: the swept names, the summaries, then the status
@@ -301,9 +309,22 @@ std::optional<int> checkInitDependence(Session &session, const SweepOptions &opt
   return std::nullopt;
 }
 
-} // namespace
+// How the runs went, on stderr.
+void printReport(const SweepReport &report, std::ostream &err) {
+  if (!report.backendNote.empty())
+    err << "note: " << report.backendNote << "\n";
+  std::string threads =
+      std::to_string(report.threads) + (report.threads == 1 ? " thread" : " threads");
+  err << "sweep: " << report.written << " of " << report.runs << " runs on "
+      << (report.ranks > 1 ? std::to_string(report.ranks) + " ranks of " + threads : threads)
+      << " in " << duration(report.runSeconds) << " (compile " << duration(report.compileSeconds)
+      << "): " << report.ok << " ok, " << report.stopped << " stopped, " << report.failed
+      << " failed\n";
+}
 
-int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
+// The sweep, on one process or (with a link) on the ranks of an MPI job,
+// of which only rank 0 writes.
+int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLink *link) {
   SweepOptions options;
   if (auto status = readSweepOptions(line, io, options))
     return *status;
@@ -339,6 +360,9 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
     session.printDiagnostics(io.err);
     return *status;
   }
+  const bool writes = link == nullptr || mpiLaunch().rank == 0;
+  if (!writes)
+    output.clear(), plotPath.clear();
   OutputFile file(output);
   if (!output.empty() && !file.open(error)) {
     io.err << "mech: error: " << error << "\n";
@@ -346,26 +370,27 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
   }
   ResultWriter writer(output.empty() ? io.out : file.stream(),
                       output.size() > 5 && output.substr(output.size() - 5) == ".json", options);
-  InterruptOnSigint interrupts;
+  InterruptOnSignals interrupts;
   SweepPlot plot(options, loaded.model().name);
   auto sink = [&](const SweepRow &row) {
     if (!plotPath.empty())
       plot.add(row);
     return writer.row(row);
   };
-  std::optional<SweepReport> report = runSweep(loaded, options, sink, progressReporter(io.err));
+  std::optional<SweepReport> report;
+  if (link == nullptr) {
+    report = runSweep(loaded, options, sink, progressReporter(io.err));
+  } else if (!link->start(error)) {
+    loaded.diagnostics().error({}, error);
+  } else {
+    report = runSweepOnRanks(loaded, options, *link, sink, progressReporter(io.err));
+  }
   session.printDiagnostics(io.err);
   if (!report)
     return kExitModelError;
   writer.finish();
   bool written = output.empty() || file.commit(error);
-  if (!report->backendNote.empty())
-    io.err << "note: " << report->backendNote << "\n";
-  io.err << "sweep: " << report->written << " of " << report->runs << " runs on " << report->threads
-         << (report->threads == 1 ? " thread" : " threads") << " in "
-         << duration(report->runSeconds) << " (compile " << duration(report->compileSeconds)
-         << "): " << report->ok << " ok, " << report->stopped << " stopped, " << report->failed
-         << " failed\n";
+  printReport(*report, io.err);
   if (!written) {
     io.err << "mech: error: " << error << "\n";
     return kExitModelError;
@@ -379,6 +404,42 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
     return kExitInterrupted;
   }
   return kExitOk;
+}
+
+// An ostream that drops what it is given: the output of ranks other than 0.
+class Discard : public std::streambuf {
+protected:
+  int overflow(int c) override { return c; }
+};
+
+} // namespace
+
+int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
+  const MpiLaunch launch = mpiLaunch();
+  if (launch.size == 1)
+    return sweep(line, session, io, nullptr);
+  std::string error;
+  std::unique_ptr<MpiLink> link = MpiLink::load(error);
+  if (!link) {
+    if (launch.rank == 0)
+      io.err << "mech: error: sweep: started as one of " << launch.size
+             << " processes of an MPI job, but " << error
+             << "; each process would run the whole sweep\n";
+    return kExitModelError;
+  }
+  Discard discard;
+  std::ostream quiet(&discard);
+  CommandIo rankIo{launch.rank == 0 ? io.out : quiet, launch.rank == 0 ? io.err : quiet,
+                   io.helpHint};
+  int status = sweep(line, session, rankIo, link.get());
+  if (!link->started())
+    return status;
+  // Rank 0 stopped before every row (Ctrl-C, a write error) or a message
+  // failed: the ranks still waiting to send are ended with the job.
+  if (!link->settled())
+    link->abort(status == kExitOk ? kExitModelError : status);
+  link->finish();
+  return status;
 }
 
 } // namespace mech::driver

@@ -234,10 +234,10 @@ public:
     return !stopped_;
   }
 
-  void put(SweepRow row, SweepReport &report) {
+  // Takes the row of this rank's `local`th run.
+  void put(size_t local, SweepRow row, SweepReport &report) {
     std::lock_guard lock(mutex_);
-    size_t run = row.run;
-    pending_.emplace(run, std::move(row));
+    pending_.emplace(local, std::move(row));
     while (!stopped_ && !pending_.empty() && pending_.begin()->first == next_) {
       const SweepRow &due = pending_.begin()->second;
       if (!sink_(due)) {
@@ -293,6 +293,13 @@ std::vector<size_t> summaryOutputs(const mechanics::Equations &eq,
 
 } // namespace
 
+size_t RunShare::localRuns(size_t runs) const {
+  size_t count = 0;
+  for (size_t first = rank * chunk; first < runs; first += ranks * chunk)
+    count += std::min(chunk, runs - first);
+  return count;
+}
+
 bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
   if (!checkSimulation(loaded, options.simulation))
     return false;
@@ -312,7 +319,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
                                     const SweepSink &sink, const SweepProgress &progress) {
   const mechanics::Equations &eq = loaded.equations();
   SweepReport report;
-  report.runs = options.plan.runs();
+  report.runs = options.share.localRuns(options.plan.runs());
   auto compileStart = std::chrono::steady_clock::now();
   const jit::KernelSelection selection = kernelSelection(options.simulation.integrator.method);
   const mechanics::KernelPrograms &programs =
@@ -369,15 +376,15 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   auto work = [&] {
     std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
     SweepRow row;
-    for (size_t run; (run = nextRun++) < report.runs;) {
-      if (!order.waitForRoom(run))
+    for (size_t local; (local = nextRun++) < report.runs;) {
+      if (!order.waitForRoom(local))
         return;
-      if (interruptRequested() || !runGuarded(s, *mine, run, row)) {
+      if (interruptRequested() || !runGuarded(s, *mine, options.share.globalRun(local), row)) {
         interrupted = true;
         order.stop();
         return;
       }
-      order.put(std::move(row), report);
+      order.put(local, std::move(row), report);
     }
   };
   auto runStart = std::chrono::steady_clock::now();

@@ -20,11 +20,26 @@
 
 namespace mech::driver {
 
+// The runs one process does when a sweep is split over the processes of an
+// MPI job (driver/SweepOnRanks.h): the runs in chunks of `chunk`, dealt to
+// the ranks in turn. One rank (the default) does every run.
+struct RunShare {
+  size_t rank = 0, ranks = 1, chunk = 1;
+
+  size_t owner(size_t run) const { return (run / chunk) % ranks; }
+  // How many of `runs` this rank does, and the number of its `local`th.
+  size_t localRuns(size_t runs) const;
+  size_t globalRun(size_t local) const {
+    return ((local / chunk) * ranks + rank) * chunk + local % chunk;
+  }
+};
+
 struct SweepOptions {
   SimulationOptions simulation; // the integrator and the start, as simulate's
   SweepPlan plan;
   std::vector<SummarySpec> summaries;
   unsigned threads = 0; // 0: one per core
+  RunShare share;
 };
 
 // One run's row: its swept values and summaries, how it ended, and why a
@@ -39,7 +54,8 @@ struct SweepRow {
 struct SweepReport {
   size_t runs = 0, written = 0, ok = 0, stopped = 0, failed = 0;
   bool interrupted = false;
-  unsigned threads = 1;
+  unsigned threads = 1; // per rank
+  size_t ranks = 1;
   double compileSeconds = 0, runSeconds = 0;
   std::string backendNote; // the interpreter instead of the JIT, and why
 };
@@ -53,8 +69,9 @@ using SweepProgress = std::function<void(size_t done, size_t runs)>;
 // false with the errors in the diagnostics.
 bool checkSweep(LoadedModel &loaded, const SweepOptions &options);
 
-// Runs the sweep on the derived model; nullopt when it could not start
-// (errors in the diagnostics).
+// Runs the sweep on the derived model (this rank's share of its runs, in
+// their order); nullopt when it could not start (errors in the
+// diagnostics).
 std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &options,
                                     const SweepSink &sink, const SweepProgress &progress);
 

@@ -15,6 +15,9 @@
 #  g. errors: located in the option (names, dimensions, summaries), usage
 #     errors for the option's shape, a param that shapes the model, an init
 #     that depends on a swept param
+#  h. a mech without its MPI module, started as one of several processes of
+#     an MPI job, says so (once, on rank 0) instead of running the whole
+#     sweep in every process
 # Usage: test_sweep.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -263,5 +266,18 @@ expect "energy_drift of a damped model" 1 "$mech" sweep examples/driven_oscillat
 contains "why not" err "so its drift measures nothing"
 expect "two summaries of one name" 2 "$mech" sweep examples/double_pendulum.mech \
   --grid "th1=0..1:2" --summary "a = max(th1), a = min(th1)"
+
+# --- h. Under an MPI launcher without the MPI module. --------------------------
+mkdir -p "$work/nompi"
+ln "$mech" "$work/nompi/mech" 2>/dev/null || cp "$mech" "$work/nompi/mech"
+expect "rank 0 of 4, no MPI module" 1 env OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=0 \
+  "$work/nompi/mech" sweep $models/harmonic_oscillator.mech --grid "k=1..2:2" --summary "max(x)"
+contains "says why" err "sweep: started as one of 4 processes of an MPI job, but this mech was built without MPI"
+empty "no rows" out
+expect "rank 2 of 4, no MPI module" 1 env OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=2 \
+  "$work/nompi/mech" sweep $models/harmonic_oscillator.mech --grid "k=1..2:2" --summary "max(x)"
+empty "the other ranks are silent" err
+expect "one process of one: a plain sweep" 0 env OMPI_COMM_WORLD_SIZE=1 OMPI_COMM_WORLD_RANK=0 \
+  "$work/nompi/mech" sweep $models/harmonic_oscillator.mech --grid "k=1..2:2" --summary "max(x)"
 
 finish
