@@ -16,6 +16,7 @@
 namespace mech::driver {
 
 struct SimulationOptions;
+struct SweepOptions;
 
 class Session;
 
@@ -60,6 +61,12 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io);
 // exit code for the one value the table's types cannot check (--baumgarte).
 std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &io,
                                      SimulationOptions &options);
+// Reads a sweep's options (the CLI's, or words the Python package made),
+// adds the summaries to the session's model, derives it and checks the
+// runs (driver/Sweep.h); nullopt when the sweep can run, else the exit
+// status, with the errors in the session's diagnostics or on io.err.
+std::optional<int> prepareSweep(const CommandLine &line, Session &session, const CommandIo &io,
+                                SweepOptions &options);
 int runCheck(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);
 int runFmt(const CommandLine &line, const CommandIo &io);
 int runDumpFile(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);

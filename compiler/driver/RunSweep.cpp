@@ -326,40 +326,24 @@ void printReport(const SweepReport &report, std::ostream &err) {
 // of which only rank 0 writes.
 int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLink *link) {
   SweepOptions options;
-  if (auto status = readSweepOptions(line, io, options))
-    return *status;
-  std::vector<sema::Addition> additions = session.additions();
-  if (auto status = parseSummaries(line.value("--summary"), options.summaries, additions, io))
-    return *status;
-  if (line.has("--stop-when"))
-    additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
-  session.setAdditions(std::move(additions));
   std::string output = line.value("-o"), plotPath = line.value("--plot");
-  std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", plotPath}};
-  if (auto status = checkOutputs("sweep", session, outputs, io))
-    return *status;
-  if (!session.derive()) {
-    session.printDiagnostics(io.err);
-    return kExitModelError;
+  std::optional<int> status = prepareSweep(line, session, io, options);
+  if (!status) {
+    std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", plotPath}};
+    status = checkOutputs("sweep", session, outputs, io);
   }
-  LoadedModel &loaded = session.loaded();
-  std::optional<int> status = parseSweepPlan(loaded, line.value("--grid"), line.value("--random"),
-                                             options.plan.seed, options.plan, io);
-  if (!status)
-    status = checkInitDependence(session, options);
   if (!status)
     status = checkPlot(options, plotPath, io);
-  if (!status && !checkSweep(loaded, options))
-    status = kExitModelError;
   std::string error;
   if (!status && !plotPath.empty() && !canWriteOutputFile(plotPath, error)) {
-    loaded.diagnostics().error({}, error);
+    session.diagnostics().error({}, error);
     status = kExitModelError;
   }
   if (status) {
     session.printDiagnostics(io.err);
     return *status;
   }
+  LoadedModel &loaded = session.loaded();
   const bool writes = link == nullptr || mpiLaunch().rank == 0;
   if (!writes)
     output.clear(), plotPath.clear();
@@ -405,6 +389,32 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
   }
   return kExitOk;
 }
+
+} // namespace
+
+std::optional<int> prepareSweep(const CommandLine &line, Session &session, const CommandIo &io,
+                                SweepOptions &options) {
+  if (auto status = readSweepOptions(line, io, options))
+    return status;
+  std::vector<sema::Addition> additions = session.additions();
+  if (auto status = parseSummaries(line.value("--summary"), options.summaries, additions, io))
+    return status;
+  if (line.has("--stop-when"))
+    additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
+  session.setAdditions(std::move(additions));
+  if (!session.derive())
+    return kExitModelError;
+  LoadedModel &loaded = session.loaded();
+  std::optional<int> status = parseSweepPlan(loaded, line.value("--grid"), line.value("--random"),
+                                             options.plan.seed, options.plan, io);
+  if (!status)
+    status = checkInitDependence(session, options);
+  if (!status && !checkSweep(loaded, options))
+    status = kExitModelError;
+  return status;
+}
+
+namespace {
 
 // An ostream that drops what it is given: the output of ranks other than 0.
 class Discard : public std::streambuf {

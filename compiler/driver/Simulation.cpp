@@ -368,9 +368,9 @@ struct Run {
 class Sampler {
 public:
   Sampler(Run &run, mechanics::ConstraintProjector &projector, std::vector<size_t> plottedIndices,
-          size_t columns, Plot &plot, std::ostream &csv)
+          size_t columns, Plot &plot, SampleSink &samples)
       : run_(run), projector_(projector), plottedIndices_(std::move(plottedIndices)), plot_(plot),
-        csv_(csv), conserved_(run.eq, run.params, run.summary), row_(columns),
+        samples_(samples), conserved_(run.eq, run.params, run.summary), row_(columns),
         onManifold_(2 * run.n) {}
 
   // False interrupts the run.
@@ -431,17 +431,14 @@ private:
 
   void writeRow(double t, const double *x) {
     fillRow(t, x);
-    csv_ << formatValue(t);
-    for (double v : row_)
-      csv_ << "," << formatValue(v);
-    csv_ << "\n";
+    samples_.row(t, row_);
   }
 
   Run &run_;
   mechanics::ConstraintProjector &projector_;
   std::vector<size_t> plottedIndices_;
   Plot &plot_;
-  std::ostream &csv_;
+  SampleSink &samples_;
   EnergyDrift energy_;
   ConservedDrift conserved_;
   std::vector<double> row_, onManifold_;
@@ -505,7 +502,7 @@ bool useDaeForm(const Run &run, LoadedModel &loaded, const mechanics::KernelProg
 // reported, when a file cannot be written.
 bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, const Refusal &refusal,
                    const std::vector<std::string> &columns, const EventLog &eventLog,
-                   const Plot &plot, LoadedModel &loaded, std::ostream &csv) {
+                   const Plot &plot, LoadedModel &loaded, SampleSink &samples) {
   SimulationSummary &summary = run.summary;
   const SimulationOptions &options = run.options;
   summary.events = eventLog.counts();
@@ -517,7 +514,7 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
   } else if (result.outcome != runtime::Outcome::Finished) {
     summary.failure = failureText(result, run.eq, run.kernels, run.params, refusal, columns);
   }
-  csv.flush();
+  samples.flush();
   std::string error;
   if (!options.eventsPath.empty() &&
       !writeOutputFile(options.eventsPath, eventLog.text(options.eventsPath), error)) {
@@ -531,19 +528,41 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
   return true;
 }
 
-void writeCsvHeader(std::ostream &csv, const std::vector<std::string> &columns) {
-  csv << "t";
-  for (const std::string &name : columns)
-    csv << "," << csvField(name);
-  csv << "\n";
-}
+// The samples as CSV rows, after a header of the columns.
+class CsvSamples : public SampleSink {
+public:
+  explicit CsvSamples(std::ostream &csv) : csv_(csv) {}
+
+  void columns(const std::vector<std::string> &names) override {
+    csv_ << "t";
+    for (const std::string &name : names)
+      csv_ << "," << csvField(name);
+    csv_ << "\n";
+  }
+  void row(double t, const std::vector<double> &values) override {
+    csv_ << formatValue(t);
+    for (double v : values)
+      csv_ << "," << formatValue(v);
+    csv_ << "\n";
+  }
+  void flush() override { csv_.flush(); }
+
+private:
+  std::ostream &csv_;
+};
 
 } // namespace
+
+std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
+                                          double deriveSeconds, std::ostream &csv) {
+  CsvSamples samples(csv);
+  return simulate(loaded, options, deriveSeconds, samples);
+}
 
 // Compile, find the initial state, then integrate with a sampler that writes
 // the CSV as the run goes (the rows up to a failure are kept).
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
-                                          double deriveSeconds, std::ostream &csv) {
+                                          double deriveSeconds, SampleSink &samples) {
   const mechanics::Equations &eq = loaded.equations();
   const sema::CheckedModel &model = loaded.model();
   size_t n = eq.coordinates.size(), m = eq.constraints.size();
@@ -587,7 +606,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::vector<std::string> plotted = plottedNames(eq, options);
   // Checked by checkSimulation above.
   std::vector<size_t> plottedIndices = *plottedColumns(loaded, columns, plotted);
-  writeCsvHeader(csv, columns);
+  samples.columns(columns);
 
   Plot plot;
   plot.title = model.name;
@@ -602,7 +621,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   SimulationOptions effective = options;
   effective.projection = options.projection && !dae;
   Run run{eq, *kernels, params, effective, summary, n, m};
-  Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, csv);
+  Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, samples);
   Refusal refusal;
   if (m > 0 && effective.projection)
     integrator.project = [&](double t, double *x) { return projector.project(t, x); };
@@ -635,7 +654,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       runtime::integrate(rhs, start, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
-  if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, csv))
+  if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, samples))
     return std::nullopt;
   return summary;
 }

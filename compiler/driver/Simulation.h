@@ -99,8 +99,22 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options);
 // when the grids are fine.
 std::string gridError(const runtime::IntegratorOptions &integrator);
 
-// Runs the simulation, writing CSV rows to `csv`. Returns the summary, or
-// nullopt when the run could not start (errors in the diagnostics).
+// Where a simulation's samples go, as they are made: the CLI's CSV, the
+// Python package's arrays. The columns after t are csvColumns'.
+class SampleSink {
+public:
+  virtual ~SampleSink() = default;
+  virtual void columns(const std::vector<std::string> &names) = 0;
+  virtual void row(double t, const std::vector<double> &values) = 0;
+  virtual void flush() {}
+};
+
+// Runs the simulation, handing the samples to `samples`. Returns the
+// summary, or nullopt when the run could not start (errors in the
+// diagnostics).
+std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
+                                          double deriveSeconds, SampleSink &samples);
+// The same, writing the samples to `csv` as CSV rows.
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
                                           double deriveSeconds, std::ostream &csv);
 

@@ -126,7 +126,7 @@ std::optional<int> parseGridItem(LoadedModel &loaded, const std::string &text, L
   auto to = parseValue(loaded, "--grid", text, b, b + equals, b + dots + 2, b + colon);
   if (!to)
     return kExitModelError;
-  plan.grid.push_back({from->first, from->second, to->second, *count});
+  plan.grid.push_back({from->first, from->second, to->second, *count, {}});
   return std::nullopt;
 }
 
@@ -180,6 +180,8 @@ std::optional<int> parseRandomItem(LoadedModel &loaded, const std::string &text,
 } // namespace
 
 double GridAxis::value(size_t i) const {
+  if (!points.empty())
+    return points[i];
   if (count <= 1)
     return from;
   // Both ends exactly, whatever the rounding of the steps between.

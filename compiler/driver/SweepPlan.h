@@ -29,6 +29,9 @@ struct GridAxis {
   SweepTarget target;
   double from = 0, to = 0; // SI
   size_t count = 1;        // points, both ends included
+  // Values given one by one (the Python package's arrays), in place of the
+  // even spacing; count is then their number.
+  std::vector<double> points;
   double value(size_t i) const;
 };
 
