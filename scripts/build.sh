@@ -15,9 +15,9 @@ case "$flavour" in
     # benchmarks), with line tables only: sanitizer reports need file and
     # line, and full debug info costs a third of this build's time.
     dir="$root/build-asan"
-    # Without the MPI module: Open MPI trips LeakSanitizer, and the
-    # sanitizer pass runs no MPI job.
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_SANITIZE=ON -DMECH_MPI=OFF
+    # Without the MPI module and the Python package: Open MPI and CPython
+    # trip LeakSanitizer, and the sanitizer pass runs neither.
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_SANITIZE=ON -DMECH_MPI=OFF -DMECH_PYTHON=OFF
            "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
            "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
     targets=(mech mech_tests) ;;
@@ -29,7 +29,7 @@ case "$flavour" in
       exit 0
     fi
     dir="$root/build-fuzz"
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_FUZZ=ON -DMECH_MPI=OFF
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMECH_FUZZ=ON -DMECH_MPI=OFF -DMECH_PYTHON=OFF
            -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
            "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only"
            "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only")

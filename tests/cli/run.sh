@@ -187,6 +187,14 @@ if [ -n "$build" ]; then
   expect "installed mech imports the stdlib" 0 "$work/prefix/bin/mech" check "$work/elsewhere/q.mech"
   [ -f "$work/prefix/share/mech/stdlib/planar.mech" ] && passed=$((passed + 1)) ||
     { failed=$((failed + 1)); echo "FAIL: stdlib not installed"; }
+  # The Python package, when built, goes under the prefix too (never into
+  # the system's site-packages) and imports from there.
+  if [ -d "$build/python/mech" ]; then
+    site=$(dirname "$(find "$work/prefix" -path '*/mech/__init__.py' | head -1)")
+    expect "the Python package is installed under the prefix" 0 test -n "$site"
+    expect "and imports from there" 0 env PYTHONPATH="$(dirname "$site")" /usr/bin/python3 -c \
+      "import mech; assert mech.__file__.startswith('$work/prefix'); mech.load('examples/double_pendulum.mech')"
+  fi
 fi
 
 finish

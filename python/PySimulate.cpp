@@ -1,0 +1,165 @@
+// Model.simulate and Model.eval (python/PySimulate.h).
+#include "PySimulate.h"
+
+#include "driver/Commands.h"
+#include "driver/InitialState.h"
+#include "driver/Simulation.h"
+#include "mechanics/Evaluation.h"
+#include "support/NumberText.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+namespace mech::python {
+
+namespace {
+
+// The samples into columns as they come.
+class ColumnSamples : public driver::SampleSink {
+public:
+  explicit ColumnSamples(SimulationResult &result) : result_(result) {}
+
+  void columns(const std::vector<std::string> &names) override {
+    result_.names = {"t"};
+    result_.names.insert(result_.names.end(), names.begin(), names.end());
+    result_.columns.assign(result_.names.size(), {});
+  }
+  void row(double t, const std::vector<double> &values) override {
+    result_.columns[0].push_back(t);
+    for (size_t i = 0; i < values.size(); ++i)
+      result_.columns[i + 1].push_back(values[i]);
+  }
+
+private:
+  SimulationResult &result_;
+};
+
+py::dict summaryDict(const driver::SimulationSummary &s) {
+  py::dict summary;
+  summary["method"] = s.method;
+  summary["steps"] = s.stats.accepted;
+  summary["rejected_steps"] = s.stats.rejected;
+  summary["rhs_evaluations"] = s.stats.rhsEvaluations;
+  summary["samples"] = s.samples;
+  summary["energy_drift"] = s.energyTracked ? py::object(py::float_(s.energyDrift)) : py::none();
+  py::dict conserved;
+  for (const auto &[name, drift] : s.conservedDrift)
+    conserved[py::str(name)] = drift;
+  summary["conserved_drift"] = conserved;
+  if (s.constrained) {
+    summary["constraint_residual"] = s.constraintResidual;
+    summary["constraint_drift"] = s.constraintDrift;
+  }
+  summary["failure"] = s.failure.empty() ? py::object(py::none()) : py::str(s.failure);
+  summary["stopped_by"] = s.stoppedBy.empty() ? py::object(py::none()) : py::str(s.stoppedBy);
+  summary["notes"] = s.notes;
+  summary["warnings"] = s.warnings;
+  summary["backend_note"] = s.backendNote;
+  summary["compile_seconds"] = s.compileSeconds;
+  summary["integrate_seconds"] = s.integrateSeconds;
+  return summary;
+}
+
+// "th1=0.5, th2=1, th1'=0" from q and q' as dicts by name or sequences in
+// the coordinates' order.
+std::string stateText(const std::vector<std::string> &coordinates, const py::object &values,
+                      const std::string &suffix) {
+  std::string text;
+  auto add = [&](const std::string &name, const py::handle &value) {
+    text += (text.empty() ? "" : ", ") + name + suffix + "=" + optionText(value);
+  };
+  if (values.is_none())
+    return text;
+  if (py::isinstance<py::dict>(values)) {
+    for (auto [name, value] : values.cast<py::dict>())
+      add(py::str(name).cast<std::string>(), value);
+    return text;
+  }
+  py::sequence sequence = py::reinterpret_borrow<py::sequence>(values);
+  if (sequence.size() != coordinates.size())
+    throw UsageFailure{"eval: " + std::to_string(coordinates.size()) + " values expected (" +
+                       std::to_string(sequence.size()) + " given)"};
+  for (size_t i = 0; i < coordinates.size(); ++i)
+    add(coordinates[i], sequence[i]);
+  return text;
+}
+
+} // namespace
+
+const std::vector<double> &SimulationResult::column(const std::string &name) const {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name)
+      return columns[i];
+  throw py::key_error("no column '" + name + "'");
+}
+
+py::array_t<double> view(const std::vector<double> &values, const py::object &owner) {
+  py::array_t<double> array({values.size()}, {sizeof(double)}, values.data(), owner);
+  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return array;
+}
+
+std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &options) {
+  driver::CommandLine line = commandLine("simulate", options, {"o", "plot", "plot_vars", "events"});
+  std::ostringstream out, err;
+  driver::CommandIo io{out, err};
+  driver::SimulationOptions simulation;
+  if (driver::simulationOptions(line, io, simulation))
+    throw UsageFailure{err.str()};
+  auto result = std::make_shared<SimulationResult>();
+  std::optional<driver::SimulationSummary> summary;
+  runReleased(model, [&] {
+    ColumnSamples samples(*result);
+    summary = driver::simulate(model.derived(), simulation, 0, samples);
+  });
+  if (!summary)
+    model.fail();
+  result->summary = summaryDict(*summary);
+  return result;
+}
+
+py::dict evaluate(PyModel &model, const py::object &q, const py::object &qd, double t) {
+  driver::LoadedModel &loaded = model.derived();
+  const mechanics::Equations &eq = loaded.equations();
+  std::string at = stateText(eq.coordinates, q, "");
+  std::string velocities = stateText(eq.coordinates, qd, "'");
+  if (!velocities.empty())
+    at += (at.empty() ? "" : ", ") + velocities;
+  at += std::string(at.empty() ? "" : ", ") + "t=" + shortestNumber(t);
+  std::vector<std::string> notes;
+  std::optional<mechanics::State> state =
+      driver::consistentState(loaded, at, driver::Velocities::GivenOrInit, notes);
+  std::optional<mechanics::Evaluation> e;
+  if (state) {
+    mechanics::Evaluator evaluator(eq, loaded.paramValues(state->t));
+    e = evaluator.at(*state, loaded.diagnostics(), loaded.model().location);
+  }
+  if (!e)
+    model.fail();
+  size_t n = eq.coordinates.size();
+  py::dict result;
+  result["q"] = py::array_t<double>(n, e->state.q.data());
+  result["qd"] = py::array_t<double>(n, e->state.qd.data());
+  result["qdd"] = e->qdd ? py::object(py::array_t<double>(n, e->qdd->data())) : py::none();
+  py::array_t<double> M({n, n});
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      M.mutable_at(i, j) = e->M[i][j];
+  result["M"] = M;
+  result["f"] = py::array_t<double>(e->f.size(), e->f.data());
+  result["Q"] = py::array_t<double>(e->Q.size(), e->Q.data());
+  result["T"] = e->T;
+  result["V"] = e->V;
+  py::dict outputs;
+  for (size_t i = 0; i < e->outputs.size() && i < eq.outputNames.size(); ++i)
+    outputs[py::str(eq.outputNames[i])] = e->outputs[i];
+  result["outputs"] = outputs;
+  if (!eq.constraints.empty())
+    result["multipliers"] = py::array_t<double>(e->lambda.size(), e->lambda.data());
+  result["notes"] = notes;
+  return result;
+}
+
+} // namespace mech::python
