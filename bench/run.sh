@@ -7,6 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 sizes=(${MECH_BENCH_SIZES:-5 10 20 40 80})
 "$root/scripts/build.sh" release >/dev/null
+ninja -C "$root/build" -j2 bench_derive_chain >/dev/null
 
 mech_out="$("$root/build/bench/bench_derive_chain" "${sizes[@]}")"
 

@@ -50,16 +50,11 @@ py::list expressions(const std::vector<sym::Expr> &list) {
 
 std::string runCommand(PyModel &model, const std::string &command,
                        const std::vector<std::string> &words) {
-  const driver::CommandSpec *spec = driver::findCommand(command);
-  std::string error;
-  std::optional<driver::CommandLine> line =
-      driver::parseCommandLine(*spec, words, /*implicitModel=*/true, error);
-  if (!line)
-    throw UsageFailure{error};
+  driver::CommandLine line = parsedLine(command, words);
   std::ostringstream out, err;
   driver::CommandIo io{out, err, ""};
   int status = 0;
-  runReleased(model, [&] { status = driver::runModelCommand(*line, model.session(), io); });
+  runReleased(model, [&] { status = driver::runModelCommand(line, model.session(), io); });
   if (status == driver::kExitUsage)
     throw UsageFailure{err.str()};
   if (status != driver::kExitOk)

@@ -73,10 +73,13 @@ driver::CommandLine commandLine(const std::string &command, const py::dict &opti
     if (!py::isinstance<py::bool_>(value))
       words.push_back(optionText(value));
   }
-  const driver::CommandSpec *spec = driver::findCommand(command);
+  return parsedLine(command, words);
+}
+
+driver::CommandLine parsedLine(const std::string &command, const std::vector<std::string> &words) {
   std::string error;
   std::optional<driver::CommandLine> line =
-      driver::parseCommandLine(*spec, words, /*implicitModel=*/true, error);
+      driver::parseCommandLine(*driver::findCommand(command), words, /*implicitModel=*/true, error);
   if (!line)
     throw UsageFailure{error};
   return *line;

@@ -76,6 +76,10 @@ std::string optionText(const py::handle &value);
 driver::CommandLine commandLine(const std::string &command, const py::dict &options,
                                 const std::vector<std::string> &refused);
 
+// `words` parsed as the options of `command` (the model implicit), or a
+// UsageFailure with the CLI's message.
+driver::CommandLine parsedLine(const std::string &command, const std::vector<std::string> &words);
+
 // Runs `work` on a thread of its own with the GIL released, while the
 // calling thread checks Python's signals every 50 ms: Ctrl-C asks the work
 // to stop (driver/Interrupt.h) and, once it has, raises KeyboardInterrupt.

@@ -12,9 +12,7 @@ packages=(
   clang-19 libclang-rt-19-dev  # the libFuzzer targets in fuzz/
   libopenmpi-dev openmpi-bin  # mech sweep over the ranks of an MPI job
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python package (python/)
-  # Its optional tests: sweeps on a Dask cluster, and the example notebook
-  # run in a Jupyter kernel, with its plots.
-  python3-distributed python3-nbconvert python3-ipykernel python3-matplotlib
+  python3-distributed  # its optional test of sweeps on a Dask cluster
 )
 
 missing=()

@@ -1,6 +1,9 @@
 # examples/python/double_pendulum.ipynb runs from top to bottom in a real
 # Jupyter kernel, shows the equations typeset, and its Dask sweep equals the
-# threaded one. Skipped without nbclient, ipykernel, Matplotlib or Dask.
+# threaded one. Skipped without nbclient, ipykernel, Matplotlib or Dask:
+# scripts/install-deps.sh installs Dask only (the notebook's stack is some
+# 70 packages more); `apt-get install python3-nbconvert python3-ipykernel
+# python3-matplotlib` enables it.
 import os
 import sys
 
@@ -11,6 +14,7 @@ for module, package in [("nbclient", "python3-nbconvert"), ("nbformat", "python3
                         ("distributed", "python3-distributed")]:
     pytest.importorskip(module, reason="%s is not installed (%s)" % (module, package))
 
+import mech  # noqa: E402
 import nbclient  # noqa: E402
 import nbformat  # noqa: E402
 
@@ -21,6 +25,8 @@ def test_notebook_runs(root):
     # The kernel is started as `python3`: this interpreter's, whose packages
     # these are, and the package on its path.
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(mech.__file__)))
+    os.environ["PYTHONPATH"] = package + os.pathsep + os.environ.get("PYTHONPATH", "")
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     client.execute()
