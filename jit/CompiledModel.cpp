@@ -2,6 +2,7 @@
 // or generate it, link it into a JIT, and wrap the kernels' addresses.
 #include "jit/CompiledModel.h"
 
+#include "jit/HostInfo.h"
 #include "jit/Jit.h"
 #include "jit/KernelModule.h"
 #include "jit/ObjectCache.h"
@@ -13,6 +14,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sys/stat.h>
 
@@ -58,17 +60,6 @@ public:
     return jacobianParts_ ? jacobianParts_(t, x, p, out) : mechanics::kStatusKernelNotCompiled;
   }
 };
-
-// This build of mech: its version and the size and time of its executable,
-// so that a rebuilt code generator never reuses another build's objects.
-std::string buildIdentity() {
-  std::string identity = "mech " MECH_VERSION;
-  struct stat info;
-  if (stat("/proc/self/exe", &info) == 0)
-    identity += "; " + std::to_string(info.st_size) + " bytes; modified " +
-                std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec);
-  return identity;
-}
 
 std::string irText(const llvm::Module &module) {
   std::string text;
@@ -124,14 +115,14 @@ std::unique_ptr<CompiledKernels> linkKernels(std::unique_ptr<Jit> jit, const std
 
 // The kernels from the cache entry under the module's key, or compiled and
 // stored there; `report` says which, and what was wrong with a bad entry.
+// `key` is set to the entry's key.
 std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::Module &module,
                                                const ObjectCache &cache,
                                                const std::string &signature,
                                                KernelSelection selection, CacheReport &report,
-                                               std::string &error) {
+                                               std::string &key, std::string &error) {
   jit->prepare(module);
-  std::string key =
-      sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\n" + irText(module));
+  key = sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\n" + irText(module));
   CacheEntry entry = cache.load(key, signature);
   if (entry.state == CacheEntry::State::Valid) {
     std::string linkError;
@@ -160,6 +151,29 @@ std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::M
     report.outcome = replacing ? "miss, entry replaced" : "miss";
   }
   return linkKernels(std::move(jit), object, signature, selection, error);
+}
+
+// The kernels whose key the index holds under the sources' key
+// (CompileOptions::sourceKey), loaded from the cache with its checks,
+// without generating IR; null when there is no index entry or its code
+// does not load (then the compilation by IR reports and replaces it).
+std::unique_ptr<CompiledKernels> indexedKernels(const ObjectCache &index, const ObjectCache &cache,
+                                                const std::string &sourceKey,
+                                                const std::string &signature,
+                                                KernelSelection selection) {
+  CacheEntry pointer = index.load(sourceKey, signature);
+  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  if (pointer.state != CacheEntry::State::Valid || pointer.object.size() != 64 ||
+      !std::all_of(pointer.object.begin(), pointer.object.end(), hex))
+    return nullptr;
+  CacheEntry entry = cache.load(pointer.object, signature);
+  if (entry.state != CacheEntry::State::Valid)
+    return nullptr;
+  std::string error;
+  std::unique_ptr<Jit> jit = Jit::create(error);
+  if (!jit)
+    return nullptr;
+  return linkKernels(std::move(jit), entry.object, signature, selection, error);
 }
 
 void appendNames(std::string &text, const char *label, size_t count,
@@ -209,15 +223,32 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   std::unique_ptr<Jit> jit = Jit::create(error);
   if (!jit)
     return nullptr;
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = emitModule(programs, context, selection);
-  embedSignature(*module, signature);
-  if (!verifyModule(*module, error))
-    return nullptr;
   std::unique_ptr<CompiledKernels> kernels;
-  if (options.cache != nullptr) {
+  std::string sourceKey;
+  if (options.cache != nullptr && options.index != nullptr && !options.sourceKey.empty()) {
+    sourceKey = sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\nsources " +
+                          options.sourceKey + "\n" + signature);
+    kernels = indexedKernels(*options.index, *options.cache, sourceKey, signature, selection);
+    if (kernels)
+      cacheReport.outcome = "hit";
+  }
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  if (!kernels) {
+    module = emitModule(programs, context, selection);
+    embedSignature(*module, signature);
+    if (!verifyModule(*module, error))
+      return nullptr;
+  }
+  if (kernels) {
+    // Found by the sources' key: no IR was made.
+  } else if (options.cache != nullptr) {
+    std::string key, storeError;
     kernels = cachedKernels(std::move(jit), *module, *options.cache, signature, selection,
-                            cacheReport, error);
+                            cacheReport, key, error);
+    // The index holds only a key: the code it names is checked on load.
+    if (kernels && !sourceKey.empty())
+      options.index->store(sourceKey, signature, key, storeError);
   } else {
     std::string object = jit->emitObject(*module, error);
     kernels = linkKernels(std::move(jit), object, signature, selection, error);

@@ -40,6 +40,13 @@ struct CompileOptions {
   bool jacobian = false;
   // Empty names (tests) leave only the counts and the layout to check.
   KernelSignature signature;
+  // The key of the sources the programs were derived from
+  // (driver/DerivationCache.h), when they are the model's own, and the
+  // cache of the index from it to the key of their code: a warm run finds
+  // its code through the index without generating IR (and still loads it
+  // from `cache`, with all its checks). Empty or null: by IR only.
+  std::string sourceKey;
+  const ObjectCache *index = nullptr;
 };
 
 // What the cache did for one compilation.

@@ -14,4 +14,9 @@ struct HostInfo {
 
 HostInfo hostInfo();
 
+// This build of mech: its version and the size and modification time of
+// the file its code is in (the executable, or the Python module), so that
+// a rebuilt mech never reuses what another build cached.
+std::string buildIdentity();
+
 } // namespace mech::jit

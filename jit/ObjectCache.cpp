@@ -136,17 +136,17 @@ std::string sha256Hex(std::string_view text) {
   return llvm::toHex(digest, /*LowerCase=*/true);
 }
 
-std::optional<ObjectCache> ObjectCache::openDefault(std::string &why) {
+std::optional<ObjectCache> ObjectCache::openDefault(std::string &why, const std::string &name) {
   const char *xdg = std::getenv("XDG_CACHE_HOME");
   // The XDG specification: a relative path is invalid and must be ignored.
   if (xdg != nullptr && xdg[0] == '/')
-    return open(std::string(xdg) + "/mech", why);
+    return open(std::string(xdg) + "/" + name, why);
   const char *home = std::getenv("HOME");
   if (home == nullptr || home[0] != '/') {
     why = "neither XDG_CACHE_HOME nor HOME is set to an absolute path";
     return std::nullopt;
   }
-  return open(std::string(home) + "/.cache/mech", why);
+  return open(std::string(home) + "/.cache/" + name, why);
 }
 
 std::optional<ObjectCache> ObjectCache::open(const std::string &directory, std::string &why) {

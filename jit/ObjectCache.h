@@ -43,7 +43,10 @@ public:
   // The user's cache directory, created if missing. Nullopt, with `why` set,
   // when there is none that is safe to use (no HOME, not owned by the user,
   // writable by others, cannot be created).
-  static std::optional<ObjectCache> openDefault(std::string &why);
+  // `name` is the folder in the cache directory: mech for compiled code,
+  // mech-derivations for derived equations and the index from a model's
+  // sources to its code (driver/DerivationCache.h).
+  static std::optional<ObjectCache> openDefault(std::string &why, const std::string &name = "mech");
   // A cache in `directory` (tests), with the same checks.
   static std::optional<ObjectCache> open(const std::string &directory, std::string &why);
 

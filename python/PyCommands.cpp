@@ -101,7 +101,8 @@ RightHandSide::RightHandSide(PyModel &model) {
   driver::SimulationSummary summary;
   kernels_ = loaded.keptKernels(false, false);
   if (!kernels_) {
-    kernels_ = driver::makeKernels(loaded.programs(), loaded.model(), options, summary);
+    kernels_ =
+        driver::makeKernels(loaded.programs(), loaded.model(), options, summary, loaded.sourceKey);
     if (summary.backendNote.empty())
       loaded.keepKernels(false, false, kernels_);
   }

@@ -293,7 +293,7 @@ std::vector<OptionSpec> runOutputOptions() {
        "",
        "cache on",
        "flag",
-       "compile without reading or writing the kernel cache",
+       "derive and compile without reading or writing the derivation and kernel caches",
        {}},
       {"--strict-init",
        "",

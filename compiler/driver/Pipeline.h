@@ -28,6 +28,11 @@ struct LoadedModel {
   // The inputs' values: signals from --input, values from --at (which win);
   // 0 for an input given neither way.
   std::shared_ptr<const sema::InputSignals> inputs;
+  // The derivation cache's key of this model's sources, once derived with
+  // the cache (driver/DerivationCache.h): the kernel cache also finds the
+  // model's own compiled kernels by it, without generating IR. Empty
+  // without the cache.
+  std::string sourceKey;
   std::vector<std::pair<size_t, double>> inputsAt;
   // The params' values, the inputs' at time t among them (the last entries).
   std::vector<double> paramValues(double t = 0) const;

@@ -135,6 +135,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
       {"-o", output}, {"--plot", options.plotPath}, {"--events", options.eventsPath}};
   if (auto status = checkOutputs("simulate", session, outputs, io))
     return *status;
+  session.useDerivationCache(options.useCache);
   bool derived = session.derive();
   double deriveSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -166,6 +167,9 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   if (!summary)
     return kExitModelError;
   bool written = output.empty() || file.commit(error);
+  summary->derivationCached = session.derivedFromCache();
+  if (!session.derivationCacheWarning().empty())
+    summary->warnings.push_back(session.derivationCacheWarning());
   io.err << summaryText(*summary);
   if (!written) {
     io.err << "mech: error: " << error << "\n";

@@ -402,6 +402,7 @@ std::optional<int> prepareSweep(const CommandLine &line, Session &session, const
   if (line.has("--stop-when"))
     additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
   session.setAdditions(std::move(additions));
+  session.useDerivationCache(options.simulation.useCache);
   if (!session.derive())
     return kExitModelError;
   LoadedModel &loaded = session.loaded();

@@ -1,6 +1,8 @@
 // The session's lazily computed stages (driver/Session.h).
 #include "driver/Session.h"
 
+#include "driver/DerivationCache.h"
+
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 
@@ -80,8 +82,12 @@ std::vector<std::string> Session::filesRead() const {
 bool Session::derive() {
   if (!checked())
     return false;
-  if (!loaded_->derivation)
-    loaded_->derivation = mechanics::deriveEquations(*loaded_->analysis.model, diagnostics());
+  if (!loaded_->derivation) {
+    DerivationOutcome outcome;
+    loaded_->derivation = deriveThroughCache(*loaded_, useDerivationCache_, outcome);
+    derivedFromCache_ = outcome.fromCache;
+    derivationCacheWarning_ = outcome.warning;
+  }
   return loaded_->derivation.has_value();
 }
 

@@ -57,6 +57,12 @@ public:
   // the model does not check or cannot be derived.
   bool derive();
   bool derived() const { return loaded_ && loaded_->derivation.has_value(); }
+  // Whether derive() reads and writes the derivation cache
+  // (driver/DerivationCache.h; on by default, off with --no-cache); whether
+  // the derivation came from it, and what went wrong with it (a warning).
+  void useDerivationCache(bool use) { useDerivationCache_ = use; }
+  bool derivedFromCache() const { return derivedFromCache_; }
+  const std::string &derivationCacheWarning() const { return derivationCacheWarning_; }
   // The files the model read (itself and its imports), once checked.
   std::vector<std::string> filesRead() const;
 
@@ -85,6 +91,8 @@ private:
   std::unique_ptr<LoadedModel> loaded_;
   // The check of a :set that failed, kept until its errors are printed.
   std::unique_ptr<LoadedModel> rejected_;
+  bool useDerivationCache_ = true, derivedFromCache_ = false;
+  std::string derivationCacheWarning_;
 };
 
 } // namespace mech::driver

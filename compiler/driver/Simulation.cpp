@@ -2,6 +2,7 @@
 #include "driver/Simulation.h"
 #include "support/NumberText.h"
 
+#include "driver/DerivationCache.h"
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
 #include "driver/RunPieces.h"
@@ -263,7 +264,8 @@ jit::KernelSelection kernelSelection(runtime::Method method) {
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
                                                 const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
-                                                SimulationSummary &summary) {
+                                                SimulationSummary &summary,
+                                                const std::string &sourceKey) {
   summary.cache = "off";
   if (options.backend == Backend::Interpreter)
     return mechanics::interpretedKernels(programs);
@@ -290,6 +292,12 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   compile.momentumForce = selection.momentumForce;
   compile.jacobian = selection.jacobian;
   compile.signature = kernelSignature(model);
+  std::optional<jit::ObjectCache> index;
+  if (cache && !sourceKey.empty() &&
+      (index = jit::ObjectCache::openDefault(why, kDerivationFolder))) {
+    compile.sourceKey = sourceKey;
+    compile.index = &*index;
+  }
   jit::CacheReport report;
   auto kernels = jit::compileKernels(programs, error, compile, &report);
   if (cache) {
@@ -339,7 +347,8 @@ void buildRunKernels(LoadedModel &loaded, const SimulationOptions &options,
     summary.cache = "not needed: compiled earlier in this session";
     return;
   }
-  out.kernels = makeKernels(*out.programs, loaded.model(), options, summary);
+  out.kernels = makeKernels(*out.programs, loaded.model(), options, summary,
+                            out.stabilizedPrograms ? "" : loaded.sourceKey);
   if (keepable && summary.backendNote.empty())
     loaded.keepKernels(selection.momentumForce, selection.jacobian, out.kernels);
 }
@@ -677,10 +686,10 @@ std::string summaryText(const SimulationSummary &s) {
     out << line;
   }
   std::snprintf(line, sizeof line,
-                "time: derive %.3f s, compile %.3f s (cache %s), integrate %.3f s; first step "
+                "time: derive %.3f s%s, compile %.3f s (cache %s), integrate %.3f s; first step "
                 "%.3f s after start\n",
-                s.deriveSeconds, s.compileSeconds, s.cache.c_str(), s.integrateSeconds,
-                s.firstStepSeconds);
+                s.deriveSeconds, s.derivationCached ? " (cached)" : "", s.compileSeconds,
+                s.cache.c_str(), s.integrateSeconds, s.firstStepSeconds);
   out << line;
   // A first integral that drifts by more than this (relative) says the
   // integration did not follow the model: the numbers are not its motion.

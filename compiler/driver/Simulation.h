@@ -48,6 +48,7 @@ struct SimulationSummary {
   std::string method;
   runtime::IntegrationStats stats;
   double deriveSeconds = 0, compileSeconds = 0, integrateSeconds = 0;
+  bool derivationCached = false; // read from the derivation cache
   // From the program's start (markProcessStart) to the first step.
   double firstStepSeconds = 0;
   std::string cache;        // what the kernel cache did (jit::CacheReport::outcome), or
@@ -127,10 +128,13 @@ jit::KernelSelection kernelSelection(runtime::Method method);
 // the cache), or interpreted when asked, past the JIT budget or when the
 // JIT fails, with the reason in summary.backendNote. summary.cache says
 // what the cache did.
+// `sourceKey` is LoadedModel::sourceKey when `programs` are the model's own
+// (not, say, its Baumgarte-stabilized equations'), else empty.
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
                                                 const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
-                                                SimulationSummary &summary);
+                                                SimulationSummary &summary,
+                                                const std::string &sourceKey = "");
 
 // Marks the start of the program (main's first statement): the summary's
 // time to the first step counts from here.

@@ -326,7 +326,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
       selection.jacobian ? loaded.programsWithJacobian() : loaded.programs();
   SimulationSummary compiled;
   std::shared_ptr<mechanics::Kernels> kernels =
-      makeKernels(programs, loaded.model(), options.simulation, compiled);
+      makeKernels(programs, loaded.model(), options.simulation, compiled, loaded.sourceKey);
   report.backendNote = compiled.backendNote;
   bool shared = options.simulation.backend == Backend::Jit && compiled.backendNote.empty();
   report.compileSeconds =

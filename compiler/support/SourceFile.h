@@ -47,6 +47,18 @@ class SourceManager {
 public:
   const SourceFile &add(std::string path, std::string text, std::string shown = "");
 
+  // The files in the order they were added (the same order for the same
+  // inputs: the derivation cache keys on them and locates by number).
+  size_t size() const { return files_.size(); }
+  const SourceFile *at(size_t i) const { return i < files_.size() ? files_[i].get() : nullptr; }
+  // The number of `file`, or size() when it is not one of these.
+  size_t indexOf(const SourceFile *file) const {
+    for (size_t i = 0; i < files_.size(); ++i)
+      if (files_[i].get() == file)
+        return i;
+    return files_.size();
+  }
+
 private:
   std::deque<std::unique_ptr<SourceFile>> files_;
 };

@@ -1,6 +1,6 @@
 // The factories: canonical forms and interning.
-#include "symbolic/Expr.h"
 #include "symbolic/CanonicalCheck.h"
+#include "symbolic/Expr.h"
 
 #include "support/Diagnostics.h"
 
@@ -176,6 +176,15 @@ Expr Context::symbol(const std::string &name, SymbolKind kind, int index, int or
   case SymbolKind::Constant:
     break;
   }
+  return Expr(intern(std::move(n)));
+}
+
+Expr Context::restore(Kind kind, Fn fn, const Num &num, std::vector<const Node *> ops) {
+  Node n;
+  n.kind = kind;
+  n.fn = fn;
+  n.num = num;
+  n.ops = std::move(ops);
   return Expr(intern(std::move(n)));
 }
 

@@ -154,6 +154,9 @@ public:
 
   Expr add(const std::vector<Expr> &terms);
   Expr mul(const std::vector<Expr> &factors);
+  // A node as another context made it, from its fields (symbolic/ExprCodec.h):
+  // no canonicalisation, as the fields already are a canonical form.
+  Expr restore(Kind kind, Fn fn, const Num &num, std::vector<const Node *> ops);
   Expr power(const Expr &base, const Expr &exponent);
   Expr function(Fn fn, const std::vector<Expr> &args);
 
