@@ -181,10 +181,11 @@ PYBIND11_MODULE(_mech, m) {
   m.def(
       "sweep",
       [](PyModel &model, const py::dict &grid, const py::object &summary,
-         const py::object &progress,
-         const py::kwargs &options) { return sweep(model, grid, summary, progress, options); },
+         const py::object &progress, bool paired, const py::kwargs &options) {
+        return sweep(model, grid, paired, summary, progress, options);
+      },
       py::arg("model"), py::arg("grid") = py::dict(), py::arg("summary"),
-      py::arg("progress") = py::none(),
+      py::arg("progress") = py::none(), py::arg("paired") = false,
       "sweep(model, grid={name: array}, summary=[...], *, until=10, threads=None,\n"
       "      random=None, seed=0, init=None, stop_when=None, ...) -> dict\n\n"
       "Runs the model once per combination of the grid's values (the first name\n"

@@ -43,7 +43,7 @@ std::vector<double> arrayValues(const py::handle &values, const std::string &nam
 
 } // namespace
 
-py::dict sweep(PyModel &model, const py::dict &grid, const py::object &summary,
+py::dict sweep(PyModel &model, const py::dict &grid, bool paired, const py::object &summary,
                const py::object &progress, const py::dict &options) {
   // The grid's names go through the CLI's parser (one point each), and
   // its values are then the arrays'.
@@ -79,7 +79,12 @@ py::dict sweep(PyModel &model, const py::dict &grid, const py::object &summary,
   for (size_t i = 0; i < points.size(); ++i) {
     sweepOptions.plan.grid[i].points = points[i];
     sweepOptions.plan.grid[i].count = points[i].size();
+    if (paired && points[i].size() != points[0].size())
+      throw UsageFailure{"sweep: points= takes arrays of one length (" +
+                         std::to_string(points[0].size()) + " and " +
+                         std::to_string(points[i].size()) + " given)"};
   }
+  sweepOptions.plan.paired = paired;
   if (sweepOptions.plan.runs() > driver::kMaxSweepRuns)
     throw UsageFailure{"sweep: more than " + std::to_string(driver::kMaxSweepRuns) + " runs"};
 

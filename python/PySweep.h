@@ -14,7 +14,9 @@ namespace mech::python {
 // result maps each column (the swept names, the summaries, status,
 // message) to an array (a list of texts for status and message).
 // `progress`, unless None, is called as progress(done, runs) every 50 ms.
-py::dict sweep(PyModel &model, const py::dict &grid, const py::object &summary,
+// `paired`: the grid's arrays, all of one length, are taken together (run
+// k takes the k-th value of each) instead of as a product.
+py::dict sweep(PyModel &model, const py::dict &grid, bool paired, const py::object &summary,
                const py::object &progress, const py::dict &options);
 
 } // namespace mech::python

@@ -192,6 +192,8 @@ double GridAxis::value(size_t i) const {
 
 size_t SweepPlan::runs() const {
   size_t runs = samples;
+  if (paired && !grid.empty())
+    return runs * grid[0].count;
   for (const GridAxis &axis : grid)
     runs *= axis.count;
   return runs;
@@ -216,10 +218,11 @@ std::vector<std::string> SweepPlan::columnNames() const {
 void SweepPlan::values(size_t run, std::vector<double> &out) const {
   out.assign(grid.size() + random.size(), 0);
   size_t sample = run % samples, rest = run / samples;
-  // The last grid axis varies fastest.
+  // The last grid axis varies fastest; paired axes all take one point.
   for (size_t j = grid.size(); j-- > 0;) {
     out[j] = grid[j].value(rest % grid[j].count);
-    rest /= grid[j].count;
+    if (!paired)
+      rest /= grid[j].count;
   }
   for (size_t j = 0; j < random.size(); ++j) {
     const RandomAxis &axis = random[j];

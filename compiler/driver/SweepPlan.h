@@ -48,6 +48,10 @@ public:
   std::vector<RandomAxis> random;
   size_t samples = 1; // of the random axes (1 without them)
   uint64_t seed = 0;
+  // The grid's axes taken together (the Python package's points=): run k
+  // takes the k-th value of every axis, which all have the same count,
+  // instead of every combination.
+  bool paired = false;
 
   size_t runs() const;
   // The swept names, grid axes first: the first columns of the result.

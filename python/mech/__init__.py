@@ -291,20 +291,25 @@ def _sweep_part(source, grid, summary, options):
     return _sweep_threads(model, grid=grid, summary=summary, **options)
 
 
-def _sweep_on(client, model, grid, summary, options):
+def _sweep_on(client, model, grid, paired, summary, options):
     if not grid:
         raise ValueError("sweep: client= splits a grid (the random samples are numbered "
                          "over the whole sweep)")
-    first = next(iter(grid))
-    values = _np.asarray(grid[first], dtype=float)
+    arrays = {name: _np.asarray(values, dtype=float) for name, values in grid.items()}
+    first = next(iter(arrays))
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    parts = _np.array_split(values, min(len(values), 4 * workers))
+    # Parts in run order: of the first name's values for a product (it
+    # varies slowest), of every array alike for paired points.
+    count = len(arrays[first])
+    ranges = [r for r in _np.array_split(_np.arange(count), min(count, 4 * workers)) if len(r)]
+    parts = [{name: (values[r] if paired or name == first else values)
+              for name, values in arrays.items()} for r in ranges]
     source = model._source()
     source["folder"] = _os.path.dirname(_os.path.abspath(source["name"])) \
         if _os.path.exists(source["name"]) else ""
-    futures = [client.submit(_sweep_part, source, {first: part, **{k: v for k, v in grid.items()
-                                                                   if k != first}},
-                             summary, options, pure=False) for part in parts if len(part)]
+    options = dict(options, paired=paired, progress=None)
+    futures = [client.submit(_sweep_part, source, part, summary, options, pure=False)
+               for part in parts]
     results = client.gather(futures)
     merged = {}
     for name in results[0]:
@@ -313,7 +318,7 @@ def _sweep_on(client, model, grid, summary, options):
     return merged
 
 
-def sweep(model, grid=None, summary=(), *, client=None, progress=None, **options):
+def sweep(model, grid=None, summary=(), *, points=None, client=None, progress=None, **options):
     """sweep(model, grid={name: array}, summary=[...], *, until=10, threads=None,
           random=None, seed=0, init=None, stop_when=None, client=None,
           progress=None, ...) -> dict
@@ -330,14 +335,20 @@ def sweep(model, grid=None, summary=(), *, client=None, progress=None, **options
     Runs on all cores with the GIL released; Ctrl-C raises KeyboardInterrupt.
     progress: None shows a bar (tqdm, else a counter) for sweeps that take
     more than 2 s, False none, or a callable progress(done, runs).
-    client: a dask.distributed Client: the grid's first name is split into
-    parts, each swept on a worker that loads the model from its source text
+    points: {name: array}, arrays of one length taken together instead of
+    as a product (run k takes the k-th value of each), in place of grid.
+    client: a dask.distributed Client: the runs are split into parts in
+    order, each swept on a worker that loads the model from its source text
     (the workers must be able to import mech); the result is the same."""
-    grid = dict(grid or {})
+    if points is not None and grid:
+        raise ValueError("sweep: give grid= or points=, not both")
+    paired = points is not None
+    grid = dict(points if paired else (grid or {}))
     if client is not None:
-        return _sweep_on(client, model, grid, summary, options)
+        return _sweep_on(client, model, grid, paired, summary, options)
     if progress is None:
         progress = _Progress()
     elif progress is False:
         progress = None
-    return _sweep_threads(model, grid=grid, summary=summary, progress=progress, **options)
+    return _sweep_threads(model, grid=grid, summary=summary, progress=progress, paired=paired,
+                          **options)

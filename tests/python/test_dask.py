@@ -26,3 +26,18 @@ def test_dask_sweep_equals_threads(root):
             assert remote[name] == values
         else:
             assert remote[name].tobytes() == values.tobytes(), name
+
+
+def test_dask_paired_points_equal_threads(root):
+    m = mech.load(str(root / "tests/cli/models/harmonic_oscillator.mech"))
+    points = {"k": np.linspace(1, 9, 13), "m": np.linspace(0.5, 2, 13)}
+    threads = mech.sweep(m, points=points, summary=["max(x)"], until=3, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            remote = mech.sweep(m, points=points, summary=["max(x)"], until=3, client=client)
+    for name, values in threads.items():
+        if isinstance(values, list):
+            assert remote[name] == values
+        else:
+            assert remote[name].tobytes() == values.tobytes(), name

@@ -11,6 +11,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 
 import mech
 
@@ -90,3 +91,16 @@ except KeyboardInterrupt:
     assert process.returncode == 3, out
     assert "interrupted" in out
     assert time.monotonic() - start < 5
+
+
+def test_points_are_paired(root):
+    # Pairs (k, m) with k/m = 4: every run has omega = 2 and, from x = 1,
+    # x' = 1, the amplitude sqrt(1 + 1/omega^2) = sqrt(1.25).
+    m = mech.load(str(root / "tests/cli/models/harmonic_oscillator.mech"))
+    k = np.array([1.0, 2.0, 4.0, 8.0])
+    r = mech.sweep(m, points={"k": k, "m": k / 4}, summary=["amp = max(x)"], until=10,
+                   dt=0.001, rtol=1e-12, atol=1e-12, progress=False)
+    assert list(r["k"]) == list(k) and list(r["m"]) == list(k / 4)
+    assert np.all(np.abs(r["amp"] - np.sqrt(1.25)) < 1e-5)
+    with pytest.raises(ValueError, match="one length"):
+        mech.sweep(m, points={"k": [1.0, 2.0], "m": [1.0]}, summary=["max(x)"])
