@@ -9,9 +9,8 @@
 // angles, their rates, at every 0.01 s, 17 significant digits).
 //
 // Usage: bench_integrate_chain OUT.csv
+#include "ChainHandWritten.h"
 #include "runtime/Integrator.h"
-
-#include <Eigen/Dense>
 
 #include <cmath>
 #include <cstdio>
@@ -20,36 +19,8 @@
 namespace {
 
 constexpr int kLinks = 20;
-constexpr double kMass = 1.0, kLength = 1.0, kGravity = 9.81;
 
-struct Chain {
-  Eigen::Matrix<double, kLinks, kLinks> M;
-  Eigen::Matrix<double, kLinks, 1> f;
-  Eigen::LLT<Eigen::Matrix<double, kLinks, kLinks>> llt;
-  double s[kLinks], c[kLinks];
-
-  void rhs(const double *x, double *xdot) {
-    const double *th = x, *w = x + kLinks;
-    for (int i = 0; i < kLinks; ++i)
-      sincos(th[i], &s[i], &c[i]);
-    const double ml2 = kMass * kLength * kLength;
-    for (int i = 0; i < kLinks; ++i) {
-      double fi = -(kLinks - i) * kMass * kGravity * kLength * s[i];
-      for (int j = 0; j < kLinks; ++j) {
-        double weight = (kLinks - std::max(i, j)) * ml2;
-        M(i, j) = weight * (c[i] * c[j] + s[i] * s[j]);
-        fi -= weight * (s[i] * c[j] - c[i] * s[j]) * w[j] * w[j];
-      }
-      f(i) = fi;
-    }
-    llt.compute(M);
-    Eigen::Matrix<double, kLinks, 1> a = llt.solve(f);
-    for (int i = 0; i < kLinks; ++i) {
-      xdot[i] = w[i];
-      xdot[kLinks + i] = a(i);
-    }
-  }
-};
+mech::bench::HandWritten<kLinks> chain;
 
 // 17 significant digits, as mech's CSV.
 void put(std::string &line, double v) {
@@ -73,7 +44,6 @@ int main(int argc, char **argv) {
     for (int i = 1; i <= kLinks; ++i)
       header += ",th[" + std::to_string(i) + "]" + suffix;
   std::fprintf(out, "%s\n", header.c_str());
-  static Chain chain;
   mech::runtime::IntegratorOptions o;
   o.tEnd = 10;
   o.dt = 0.01;

@@ -13,50 +13,21 @@
 
 #include <Eigen/Dense>
 
+#include "ChainHandWritten.h"
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+
 #include <dlfcn.h>
 #include <random>
 #include <string>
 #include <vector>
 
 using namespace mech;
+using mech::bench::HandWritten;
 
 namespace {
-
-constexpr double kMass = 1.0, kLength = 1.0, kGravity = 9.81;
-
-// The hand-written right-hand side for N links.
-template <int N> struct HandWritten {
-  Eigen::Matrix<double, N, N> M;
-  Eigen::Matrix<double, N, 1> f;
-  Eigen::LLT<Eigen::Matrix<double, N, N>> llt;
-  double s[N], c[N];
-
-  void rhs(const double *x, double *xdot) {
-    const double *th = x, *w = x + N;
-    for (int i = 0; i < N; ++i)
-      sincos(th[i], &s[i], &c[i]);
-    const double ml2 = kMass * kLength * kLength;
-    for (int i = 0; i < N; ++i) {
-      double fi = -(N - i) * kMass * kGravity * kLength * s[i];
-      for (int j = 0; j < N; ++j) {
-        double weight = (N - std::max(i, j)) * ml2;
-        M(i, j) = weight * (c[i] * c[j] + s[i] * s[j]);
-        fi -= weight * (s[i] * c[j] - c[i] * s[j]) * w[j] * w[j];
-      }
-      f(i) = fi;
-    }
-    llt.compute(M);
-    Eigen::Matrix<double, N, 1> a = llt.solve(f);
-    for (int i = 0; i < N; ++i) {
-      xdot[i] = w[i];
-      xdot[N + i] = a(i);
-    }
-  }
-};
 
 template <typename F> double nanosecondsPerCall(F &&call, int calls) {
   double best = 1e300;

@@ -20,19 +20,29 @@ class FieldWriter {
 public:
   FieldWriter(const SourceManager &sources) : sources_(sources) {}
 
-  void expr(const sym::Expr &e) { out.put<uint32_t>(e ? exprs.add(e) + 1 : 0); }
-  void exprList(const std::vector<sym::Expr> &list) {
+  // Each returns true, as FieldReader's do when they read: one visit()
+  // serves both.
+  bool expr(const sym::Expr &e) {
+    out.put<uint32_t>(e ? exprs.add(e) + 1 : 0);
+    return true;
+  }
+  bool exprList(const std::vector<sym::Expr> &list) {
     out.put<uint64_t>(list.size());
     for (const sym::Expr &e : list)
       expr(e);
+    return true;
   }
-  void location(const Location &at) {
+  bool location(const Location &at) {
     out.put<uint64_t>(at.file ? sources_.indexOf(at.file) : sources_.size());
     out.put<int32_t>(at.line);
     out.put<int32_t>(at.column);
     out.put<int32_t>(at.length);
+    return true;
   }
-  template <typename T> void value(const T &v) { out.put(v); }
+  template <typename T> bool value(const T &v) {
+    out.put(v);
+    return true;
+  }
 
   ByteWriter out;
   sym::ExprEncoder exprs;
@@ -84,49 +94,18 @@ private:
 // One function for both directions: each field once, in one order.
 template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   constexpr bool writing = std::is_same_v<Fields, FieldWriter>;
-  auto exprList = [&](auto &list) {
-    if constexpr (writing) {
-      f.exprList(list);
-      return true;
-    } else {
-      return f.exprList(list);
-    }
-  };
-  auto one = [&](auto &e) {
-    if constexpr (writing) {
-      f.expr(e);
-      return true;
-    } else {
-      return f.expr(e);
-    }
-  };
+  auto exprList = [&](auto &list) { return f.exprList(list); };
+  auto one = [&](auto &e) { return f.expr(e); };
+  auto plain = [&](auto &v) { return f.value(v); };
+  auto where = [&](auto &at) { return f.location(at); };
+  // A count, and (when reading) the list resized to it.
   auto count = [&](auto &list) {
     uint64_t n = list.size();
-    if constexpr (writing) {
-      f.value(n);
-      return true;
-    } else {
-      if (!f.value(n) || n > (uint64_t(1) << 24))
-        return false;
+    if (!f.value(n) || n > (uint64_t(1) << 24))
+      return false;
+    if constexpr (!writing)
       list.resize(n);
-      return true;
-    }
-  };
-  auto plain = [&](auto &v) {
-    if constexpr (writing) {
-      f.value(v);
-      return true;
-    } else {
-      return f.value(v);
-    }
-  };
-  auto where = [&](auto &at) {
-    if constexpr (writing) {
-      f.location(at);
-      return true;
-    } else {
-      return f.location(at);
-    }
+    return true;
   };
   bool ok = plain(eq.model) && count(eq.coordinates);
   for (size_t i = 0; ok && i < eq.coordinates.size(); ++i)

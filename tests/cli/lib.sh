@@ -52,6 +52,24 @@ $2
     failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/  | /' "$work/py" | tail -5; fi
 }
 
+# check_kept_rows NAME: the rows cut.csv kept when a sweep of the double
+# pendulum over th1, th2 = -3..3:300 was interrupted (cut.err its stderr)
+# are its first runs, whole, in order, as many as it says it kept.
+check_kept_rows() {
+  check_py "$1" '
+rows = list(csv.reader(open(W + "/cut.csv")))
+assert rows[0] == ["th1", "th2", "at_end(th2)", "status", "message"], rows[0]
+body = rows[1:]
+assert 0 < len(body) < 90000, len(body)
+for i, r in enumerate(body):
+    assert len(r) == 5 and r[3] == "ok", r
+    assert abs(float(r[0]) - (-3 + 6 * (i // 300) / 299)) <= 1e-12, (i, r)
+    assert abs(float(r[1]) - (-3 + 6 * (i % 300) / 299)) <= 1e-12, (i, r)
+kept = re.search(r"the (\d+) rows done are kept", open(W + "/cut.err").read())
+assert kept and int(kept.group(1)) == len(body), (kept, len(body))
+'
+}
+
 # save: keeps the output of the last command for a later check.
 save() { cp "$work/out" "$work/saved"; }
 

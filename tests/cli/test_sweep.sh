@@ -169,18 +169,7 @@ wait $pid
 status=$?
 expect "interrupted: exit 130" 0 test $status -eq 130
 contains "says so" cut.err "sweep: interrupted; the"
-check_py "the rows kept are the first runs, whole, in order" '
-rows = list(csv.reader(open(W + "/cut.csv")))
-assert rows[0] == ["th1", "th2", "at_end(th2)", "status", "message"], rows[0]
-body = rows[1:]
-assert 0 < len(body) < 90000, len(body)
-for i, r in enumerate(body):
-    assert len(r) == 5 and r[3] == "ok", r
-    assert abs(float(r[0]) - (-3 + 6 * (i // 300) / 299)) <= 1e-12, (i, r)
-    assert abs(float(r[1]) - (-3 + 6 * (i % 300) / 299)) <= 1e-12, (i, r)
-kept = re.search(r"the (\d+) rows done are kept", open(W + "/cut.err").read())
-assert kept and int(kept.group(1)) == len(body), (kept, len(body))
-'
+check_kept_rows "the rows kept are the first runs, whole, in order"
 
 # --- f. Pictures. -------------------------------------------------------------
 expect "a 1-D sweep's plot" 0 "$mech" sweep $models/harmonic_oscillator.mech --grid "k=1..16:6" \
