@@ -28,7 +28,8 @@ public:
   template <typename T> void put(const std::vector<T> &values) {
     static_assert(std::is_trivially_copyable_v<T>);
     put<uint64_t>(values.size());
-    out_.append(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(T));
+    if (!values.empty()) // an empty vector's data() may be null
+      out_.append(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(T));
   }
   const std::string &bytes() const { return out_; }
   std::string take() { return std::move(out_); }
@@ -63,7 +64,8 @@ public:
     if (!get(count) || count > in_.size() / sizeof(T))
       return false;
     values.resize(count);
-    std::memcpy(values.data(), in_.data(), count * sizeof(T));
+    if (count > 0) // memcpy's pointers must not be null, even for no bytes
+      std::memcpy(values.data(), in_.data(), count * sizeof(T));
     in_.remove_prefix(count * sizeof(T));
     return true;
   }
