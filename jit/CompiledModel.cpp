@@ -153,15 +153,17 @@ std::unique_ptr<CompiledKernels> cachedKernels(std::unique_ptr<Jit> jit, llvm::M
   return linkKernels(std::move(jit), object, signature, selection, error);
 }
 
-// The kernels whose key the index holds under the sources' key
-// (CompileOptions::sourceKey), loaded from the cache with its checks,
-// without generating IR; null when there is no index entry or its code
-// does not load (then the compilation by IR reports and replaces it).
-std::unique_ptr<CompiledKernels> indexedKernels(const ObjectCache &index, const ObjectCache &cache,
-                                                const std::string &sourceKey,
+// The kernels whose key the index holds under `indexKey`, loaded from the
+// cache with its checks, without generating IR; null when there is no
+// index entry or its code does not load (then the compilation by IR
+// reports and replaces it). `jit` is used when the code links, and is a
+// new one after a failed link (which may leave symbols behind).
+std::unique_ptr<CompiledKernels> indexedKernels(std::unique_ptr<Jit> &jit, const ObjectCache &index,
+                                                const ObjectCache &cache,
+                                                const std::string &indexKey,
                                                 const std::string &signature,
-                                                KernelSelection selection) {
-  CacheEntry pointer = index.load(sourceKey, signature);
+                                                KernelSelection selection, std::string &error) {
+  CacheEntry pointer = index.load(indexKey, signature);
   auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
   if (pointer.state != CacheEntry::State::Valid || pointer.object.size() != 64 ||
       !std::all_of(pointer.object.begin(), pointer.object.end(), hex))
@@ -169,11 +171,37 @@ std::unique_ptr<CompiledKernels> indexedKernels(const ObjectCache &index, const 
   CacheEntry entry = cache.load(pointer.object, signature);
   if (entry.state != CacheEntry::State::Valid)
     return nullptr;
-  std::string error;
-  std::unique_ptr<Jit> jit = Jit::create(error);
-  if (!jit)
+  std::string linkError;
+  if (auto kernels = linkKernels(std::move(jit), entry.object, signature, selection, linkError))
+    return kernels;
+  jit = Jit::create(error);
+  return nullptr;
+}
+
+// The kernels compiled from the programs' IR: through the cache (found or
+// stored under the IR's key, which the index then names under
+// `indexKey`), or without it.
+std::unique_ptr<CompiledKernels>
+kernelsFromIr(std::unique_ptr<Jit> jit, const KernelPrograms &programs,
+              const CompileOptions &options, const std::string &signature,
+              KernelSelection selection, const std::string &indexKey, CacheReport &report,
+              std::string &error) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = emitModule(programs, context, selection);
+  embedSignature(*module, signature);
+  if (!verifyModule(*module, error))
     return nullptr;
-  return linkKernels(std::move(jit), entry.object, signature, selection, error);
+  if (options.cache == nullptr) {
+    std::string object = jit->emitObject(*module, error);
+    return linkKernels(std::move(jit), object, signature, selection, error);
+  }
+  std::string key, storeError;
+  auto kernels = cachedKernels(std::move(jit), *module, *options.cache, signature, selection,
+                               report, key, error);
+  // The index holds only a key: the code it names is checked on load.
+  if (kernels && !indexKey.empty())
+    options.index->store(indexKey, signature, key, storeError);
+  return kernels;
 }
 
 void appendNames(std::string &text, const char *label, size_t count,
@@ -224,35 +252,20 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   if (!jit)
     return nullptr;
   std::unique_ptr<CompiledKernels> kernels;
-  std::string sourceKey;
+  std::string indexKey;
   if (options.cache != nullptr && options.index != nullptr && !options.sourceKey.empty()) {
-    sourceKey = sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\nsources " +
-                          options.sourceKey + "\n" + signature);
-    kernels = indexedKernels(*options.index, *options.cache, sourceKey, signature, selection);
+    indexKey = sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\nsources " +
+                         options.sourceKey + "\n" + signature);
+    kernels =
+        indexedKernels(jit, *options.index, *options.cache, indexKey, signature, selection, error);
     if (kernels)
       cacheReport.outcome = "hit";
-  }
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module;
-  if (!kernels) {
-    module = emitModule(programs, context, selection);
-    embedSignature(*module, signature);
-    if (!verifyModule(*module, error))
+    else if (!jit)
       return nullptr;
   }
-  if (kernels) {
-    // Found by the sources' key: no IR was made.
-  } else if (options.cache != nullptr) {
-    std::string key, storeError;
-    kernels = cachedKernels(std::move(jit), *module, *options.cache, signature, selection,
-                            cacheReport, key, error);
-    // The index holds only a key: the code it names is checked on load.
-    if (kernels && !sourceKey.empty())
-      options.index->store(sourceKey, signature, key, storeError);
-  } else {
-    std::string object = jit->emitObject(*module, error);
-    kernels = linkKernels(std::move(jit), object, signature, selection, error);
-  }
+  if (!kernels)
+    kernels = kernelsFromIr(std::move(jit), programs, options, signature, selection, indexKey,
+                            cacheReport, error);
   if (!kernels)
     return nullptr;
   kernels->coordinates = programs.coordinates;

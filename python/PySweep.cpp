@@ -110,13 +110,13 @@ py::dict sweep(PyModel &model, const py::dict &grid, bool paired, const py::obje
 
   py::dict result;
   std::vector<std::string> names = sweepOptions.plan.columnNames();
+  const size_t swept = names.size();
   for (const driver::SummarySpec &s : sweepOptions.summaries)
     names.push_back(s.name);
   columns.numbers.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    bool isStatus = i >= sweepOptions.plan.columnNames().size() &&
-                    sweepOptions.summaries[i - sweepOptions.plan.columnNames().size()].reducer ==
-                        driver::SummarySpec::Reducer::Status;
+    bool isStatus = i >= swept && sweepOptions.summaries[i - swept].reducer ==
+                                      driver::SummarySpec::Reducer::Status;
     if (isStatus)
       result[py::str(names[i])] = columns.status;
     else

@@ -323,8 +323,9 @@ void printReport(const SweepReport &report, std::ostream &err) {
 }
 
 // The sweep, on one process or (with a link) on the ranks of an MPI job,
-// of which only rank 0 writes.
-int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLink *link) {
+// of which only rank 0 (`writes`) writes.
+int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLink *link,
+          bool writes) {
   SweepOptions options;
   std::string output = line.value("-o"), plotPath = line.value("--plot");
   std::optional<int> status = prepareSweep(line, session, io, options);
@@ -344,7 +345,6 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     return *status;
   }
   LoadedModel &loaded = session.loaded();
-  const bool writes = link == nullptr || mpiLaunch().rank == 0;
   if (!writes)
     output.clear(), plotPath.clear();
   OutputFile file(output);
@@ -428,7 +428,7 @@ protected:
 int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
   const MpiLaunch launch = mpiLaunch();
   if (launch.size == 1)
-    return sweep(line, session, io, nullptr);
+    return sweep(line, session, io, nullptr, true);
   std::string error;
   std::unique_ptr<MpiLink> link = MpiLink::load(error);
   if (!link) {
@@ -442,7 +442,7 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
   std::ostream quiet(&discard);
   CommandIo rankIo{launch.rank == 0 ? io.out : quiet, launch.rank == 0 ? io.err : quiet,
                    io.helpHint};
-  int status = sweep(line, session, rankIo, link.get());
+  int status = sweep(line, session, rankIo, link.get(), launch.rank == 0);
   if (!link->started())
     return status;
   // Rank 0 stopped before every row (Ctrl-C, a write error) or a message

@@ -92,7 +92,7 @@ class Equations:
     subexpressions x1, ... the others use). str() is the CLI's text; Jupyter
     shows them typeset."""
 
-    def __init__(self, data, text):
+    def __init__(self, data, model):
         where = [(name, definition) for name, definition, _ in data["where"]]
         make = lambda pair: Expression(pair[0], pair[1], where)  # noqa: E731
         self.model = data["model"]
@@ -104,9 +104,12 @@ class Equations:
         self.f = [make(e) for e in data["f"]]
         self.where = [Expression(text_, latex) for _, text_, latex in data["where"]]
         self._where_names = [name for name, _, _ in data["where"]]
-        self._text = text
+        self._model, self._text = model, None
 
     def __str__(self):
+        # The CLI's text, made when first asked for.
+        if self._text is None:
+            self._text = self._model._command("equations", [])
         return self._text
 
     def __repr__(self):
@@ -125,7 +128,7 @@ class Equations:
 
 
 def _equations(model):
-    return Equations(model._equations_data(), model._command("equations", []))
+    return Equations(model._equations_data(), model)
 
 
 Model.equations = property(_equations, doc=Equations.__doc__)
