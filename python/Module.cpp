@@ -1,10 +1,11 @@
 // mech._mech, the compiled half of the Python package (python/mech/ is the
 // other): this file names the C++ for Python and documents it. The work is
 // in PyModel (loading, errors, long calls), PySimulate (simulate, eval),
-// PySweep (sweep) and PyCommands (the CLI's analyses, the equations, the
-// right-hand side).
+// PySweep (sweep), PyCommands (the CLI's analyses, the equations) and
+// PyRightHandSide (Model.rhs).
 #include "PyCommands.h"
 #include "PyModel.h"
+#include "PyRightHandSide.h"
 #include "PySimulate.h"
 #include "PySweep.h"
 
@@ -144,9 +145,6 @@ void defineModel(py::module_ &m) {
       .def("__repr__", [](PyModel &model) {
         return "<mech.Model " + model.session().loaded().model().name + ">";
       });
-  py::class_<RightHandSide>(m, "RightHandSide", "x' = F(t, x) of a model (Model.rhs)")
-      .def("__call__", &RightHandSide::operator(), py::arg("t"), py::arg("x"))
-      .def_property_readonly("states", &RightHandSide::states);
 }
 
 } // namespace
@@ -163,6 +161,7 @@ PYBIND11_MODULE(_mech, m) {
   translateFailures();
   defineModel(m);
   defineResult(m);
+  defineRightHandSide(m);
   m.def(
       "load", [](const std::string &path, const py::dict &set) { return PyModel::load(path, set); },
       py::arg("path"), py::kw_only(), py::arg("set") = py::dict(),

@@ -2,7 +2,6 @@
 #include "PyCommands.h"
 
 #include "driver/Commands.h"
-#include "driver/Simulation.h"
 #include "mechanics/Lagrange.h"
 #include "symbolic/Print.h"
 
@@ -93,39 +92,6 @@ py::dict sourceData(PyModel &model) {
   data["text"] = session.text();
   data["settings"] = session.settings();
   return data;
-}
-
-RightHandSide::RightHandSide(PyModel &model) {
-  driver::LoadedModel &loaded = model.derived();
-  driver::SimulationOptions options;
-  driver::SimulationSummary summary;
-  kernels_ = loaded.keptKernels(false, false);
-  if (!kernels_) {
-    kernels_ =
-        driver::makeKernels(loaded.programs(), loaded.model(), options, summary, loaded.sourceKey);
-    if (summary.backendNote.empty())
-      loaded.keepKernels(false, false, kernels_);
-  }
-  params_ = loaded.paramValues();
-  n_ = loaded.equations().coordinates.size();
-}
-
-py::array_t<double> RightHandSide::operator()(double t, const py::array_t<double> &x) const {
-  if (x.ndim() != 1 || static_cast<size_t>(x.shape(0)) != 2 * n_)
-    throw UsageFailure{"rhs: the state has " + std::to_string(2 * n_) + " entries (q, then q')"};
-  py::array_t<double> xdot(2 * n_);
-  auto in = x.unchecked<1>();
-  const double *state = in.data(0);
-  std::vector<double> copy;
-  if (x.strides(0) != sizeof(double)) {
-    copy.resize(2 * n_);
-    for (size_t i = 0; i < 2 * n_; ++i)
-      copy[i] = in(i);
-    state = copy.data();
-  }
-  if (int status = kernels_->rhs(t, state, params_.data(), xdot.mutable_data()); status != 0)
-    throw UsageFailure{"rhs: the mass matrix is singular at this state"};
-  return xdot;
 }
 
 } // namespace mech::python

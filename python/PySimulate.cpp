@@ -108,11 +108,35 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   driver::SimulationOptions simulation;
   if (driver::simulationOptions(line, io, simulation))
     throw UsageFailure{err.str()};
+  // stop_when is this call's: the model's additions are restored after it
+  // (the next call derives again, as the CLI's next command would).
+  driver::Session &session = model.session();
+  std::vector<sema::Addition> additions = session.additions();
+  struct Restore {
+    driver::Session &session;
+    const std::vector<sema::Addition> &additions;
+    bool active;
+    ~Restore() {
+      if (active)
+        session.setAdditions(additions);
+    }
+  } restore{session, additions, line.has("--stop-when")};
+  if (restore.active) {
+    std::vector<sema::Addition> extended = additions;
+    extended.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
+    session.setAdditions(std::move(extended));
+  }
+  driver::LoadedModel &loaded = model.derived();
+  if (auto status = driver::readRunInputs(loaded, line, simulation, io)) {
+    if (*status == driver::kExitUsage)
+      throw UsageFailure{err.str()};
+    model.fail();
+  }
   auto result = std::make_shared<SimulationResult>();
   std::optional<driver::SimulationSummary> summary;
   runReleased(model, [&] {
     ColumnSamples samples(*result);
-    summary = driver::simulate(model.derived(), simulation, 0, samples);
+    summary = driver::simulate(loaded, simulation, 0, samples);
   });
   if (!summary)
     model.fail();

@@ -15,6 +15,7 @@
 
 namespace mech::driver {
 
+struct LoadedModel;
 struct SimulationOptions;
 struct SweepOptions;
 
@@ -82,5 +83,13 @@ struct NamedPath {
 // anything is written; empty paths are outputs not asked for.
 std::optional<int> checkOutputs(const std::string &command, Session &session,
                                 const std::vector<NamedPath> &outputs, const CommandIo &io);
+
+// What simulate reads and checks between deriving and running: --input's
+// signals, the options against the model (a method it needs, the grid),
+// the start (--init) and the plot's path. nullopt when the run can start;
+// else the exit status, with the errors in the model's diagnostics (or, for
+// a usage error, on io.err).
+std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
+                                 const SimulationOptions &options, const CommandIo &io);
 
 } // namespace mech::driver

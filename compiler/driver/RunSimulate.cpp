@@ -118,6 +118,13 @@ std::optional<int> checkBeforeRun(LoadedModel &loaded, const SimulationOptions &
 
 } // namespace
 
+std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
+                                 const SimulationOptions &options, const CommandIo &io) {
+  if (!readInputs(loaded, line.value("--input")))
+    return kExitModelError;
+  return checkBeforeRun(loaded, options, io);
+}
+
 int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) {
   auto started = std::chrono::steady_clock::now();
   SimulationOptions options;
@@ -146,11 +153,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   if (auto status = checkOutputs("simulate", session, outputs, io))
     return *status;
   LoadedModel &loaded = session.loaded();
-  if (!readInputs(loaded, line.value("--input"))) {
-    session.printDiagnostics(io.err);
-    return kExitModelError;
-  }
-  if (auto status = checkBeforeRun(loaded, options, io)) {
+  if (auto status = readRunInputs(loaded, line, options, io)) {
     session.printDiagnostics(io.err);
     return *status;
   }

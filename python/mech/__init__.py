@@ -12,6 +12,8 @@ is Python's own: the equations as SymPy, the analyses' JSON as NumPy arrays,
 plots, progress, and sweeps spread over a Dask cluster.
 """
 
+from __future__ import annotations
+
 import json as _json
 import os as _os
 import re as _re
@@ -64,23 +66,24 @@ class Expression:
     shows it typeset (_repr_latex_), to_sympy() gives it to SymPy (names as
     printed, th1' for a velocity; the shared subexpressions x1, ... substituted)."""
 
-    def __init__(self, text, latex, where=()):
+    def __init__(self, text: str, latex: str, where=()):
         self._text, self._latex, self._where = text, latex, tuple(where)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self._text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Expression(%r)" % self._text
 
-    def _repr_latex_(self):
+    def _repr_latex_(self) -> str:
         return "$%s$" % self._latex
 
     @property
-    def latex(self):
+    def latex(self) -> str:
+        """The expression in LaTeX (without the $ delimiters)."""
         return self._latex
 
-    def to_sympy(self):
+    def to_sympy(self):  # -> sympy.Expr
         """The expression in SymPy (needs SymPy)."""
         return _sympy_of(self._text, self._where)
 
@@ -91,6 +94,18 @@ class Equations:
     M (rows of Expressions), M q'' = f; coordinates; where (the shared
     subexpressions x1, ... the others use). str() is the CLI's text; Jupyter
     shows them typeset."""
+
+    T: Expression
+    V: Expression
+    D: Expression
+    L: Expression
+    Q: list[Expression]
+    Qnc: list[Expression]
+    M: list[list[Expression]]
+    f: list[Expression]
+    where: list[Expression]
+    coordinates: list[str]
+    model: str
 
     def __init__(self, data, model):
         where = [(name, definition) for name, definition, _ in data["where"]]
@@ -106,16 +121,16 @@ class Equations:
         self._where_names = [name for name, _, _ in data["where"]]
         self._model, self._text = model, None
 
-    def __str__(self):
+    def __str__(self) -> str:
         # The CLI's text, made when first asked for.
         if self._text is None:
             self._text = self._model._command("equations", [])
         return self._text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<mech.Equations of %s: %d coordinates>" % (self.model, len(self.coordinates))
 
-    def _repr_latex_(self):
+    def _repr_latex_(self) -> str:
         rows = [r"T &= %s" % self.T.latex, r"V &= %s" % self.V.latex]
         n = len(self.coordinates)
         matrix = r"\\".join(" & ".join(self.M[i][j].latex for j in range(n)) for i in range(n))

@@ -84,6 +84,29 @@ def test_rhs_callable(pendulum):
         rhs(0.0, np.zeros(3))
 
 
+def test_rhs_every_call_form_agrees(pendulum):
+    # The fast call (float t, contiguous float64 x) and pybind11's (any
+    # other form) give the same numbers: a list, a strided view, float32,
+    # an int or NumPy float t, keywords.
+    rhs = pendulum.rhs
+    x = np.array([0.7, -1.1, 0.3, -2.0])
+    expected = rhs(0.0, x)
+    wide = np.zeros(8)
+    wide[::2] = x
+    for t, y in [(0, x), (np.float64(0), x), (0.0, list(x)), (0.0, wide[::2]), (0.0, tuple(x))]:
+        assert np.array_equal(rhs(t, y), expected)
+    assert np.array_equal(rhs(t=0.0, x=x), expected)
+    assert rhs(0.0, x.astype(np.float32)) == pytest.approx(expected, rel=1e-6)
+    assert rhs(0.0, x) is not rhs(0.0, x)  # a new array each call
+    for bad in [np.zeros(5), np.zeros((2, 2)), "abc"]:
+        with pytest.raises((ValueError, TypeError)):
+            rhs(0.0, bad)
+    with pytest.raises(TypeError):
+        rhs(0.0)
+    with pytest.raises(TypeError):
+        rhs("now", x)
+
+
 def test_rhs_with_solve_ivp(pendulum):
     integrate = pytest.importorskip("scipy.integrate",
                                     reason="SciPy is not installed (python3-scipy)")
@@ -110,3 +133,50 @@ def test_analysis_errors(pendulum):
     with pytest.raises(mech.ModelError) as raised:
         pendulum.linearize(at={"nosuch": 1})
     assert "nosuch" in str(raised.value)
+
+
+def test_steady_conical_pendulum(root):
+    # A spherical pendulum turning at w about the vertical keeps the polar
+    # angle th0 with cos(th0) = g/(l w^2); small oscillations about that
+    # motion have w_osc^2 = w^2 (1 + 3 cos^2(th0)) (the textbook result).
+    m = mech.load(str(root / "examples/spherical_pendulum.mech"))
+    w, g = 3.7524, 9.81
+    found = m.steady(rates={"phi'": w})
+    assert found["turning"] == ["phi"]
+    motions = [s for s in found["steady_motions"] if s["q"]["th"] > 0]
+    assert len(motions) == 1
+    th0 = math.acos(g / w**2)
+    assert motions[0]["q"]["th"] == pytest.approx(th0, rel=1e-9)
+    assert motions[0]["stable"] is True
+    expected = w * math.sqrt(1 + 3 * math.cos(th0) ** 2)
+    assert motions[0]["frequencies"] == pytest.approx([expected], rel=1e-9)
+    assert "Routh" in motions[0]["criterion"]
+
+
+def test_input_force_steady_state(root):
+    # A driven damped oscillator m x'' + c x' + k x = F0 cos(w t): once the
+    # transient (exp(-c t / 2m)) has died, x = A cos(w t - phi) with
+    # A = F0 / sqrt((k - m w^2)^2 + (c w)^2), phi = atan2(c w, k - m w^2).
+    m = mech.load(str(root / "examples/driven_oscillator.mech"))
+    r = m.simulate(until=80, dt=0.05, rtol=1e-10, atol=1e-12, input={"F": "cos(1.5*t)"})
+    mass, k, c, w = 1.0, 4.0, 0.4, 1.5
+    A = 1 / math.hypot(k - mass * w**2, c * w)
+    phi = math.atan2(c * w, k - mass * w**2)
+    late = r.t >= 70
+    assert r["x"][late] == pytest.approx(A * np.cos(w * r.t[late] - phi), abs=1e-5)
+    # The input's matrix B = [0, 1/m] of the linearization.
+    lin = m.linearize(at={"x": 0})
+    assert lin["B"] == pytest.approx(np.array([[0.0], [1 / mass]]))
+    with pytest.raises(mech.ModelError):
+        m.simulate(until=1, input={"G": "1"})
+
+
+def test_to_pandas(pendulum):
+    pd = pytest.importorskip("pandas", reason="pandas is not installed (python3-pandas)")
+    r = pendulum.simulate(until=1, dt=0.1)
+    frame = r.to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == r.columns
+    assert len(frame) == len(r) == 11
+    assert np.array_equal(frame["th1"].to_numpy(), r["th1"])
+    assert np.array_equal(frame["t"].to_numpy(), r.t)

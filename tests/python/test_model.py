@@ -80,6 +80,23 @@ def test_simulate_init_and_method(root):
     assert r.summary["method"] == "radau"
 
 
+def test_stop_when_is_the_calls_own(root):
+    # x = 0.5 cos(2t) first crosses zero downwards at t = pi/4; the next
+    # call without stop_when runs to its end again.
+    m = mech.load(str(root / "tests/cli/models/harmonic_oscillator.mech"))
+    r = m.simulate(until=3, init={"x": 0.5, "x'": 0}, rtol=1e-12, atol=1e-12,
+                   stop_when="x == 0, down")
+    assert r.t[-1] == pytest.approx(np.pi / 4, abs=1e-9)
+    assert abs(r["x"][-1]) < 1e-9
+    assert r.summary["stopped_by"]
+    again = m.simulate(until=3, init={"x": 0.5, "x'": 0})
+    assert again.t[-1] == 3
+    with pytest.raises(mech.ModelError) as raised:
+        m.simulate(until=1, stop_when="nosuch == 0")
+    assert "nosuch" in str(raised.value)
+    assert m.simulate(until=1).t[-1] == 1
+
+
 def test_model_error_is_located():
     with pytest.raises(mech.ModelError) as raised:
         mech.loads("model M {\n  coord x [m]\n  kinetic T = m / 2 * x'^2\n}\n", name="broken.mech")
