@@ -118,12 +118,13 @@ void defineModel(py::module_ &m) {
           [](PyModel &model) { return mech::driver::equationsText(model.derived().equations()); },
           "the derived equations as `mech equations` prints them")
       .def("eval", &evaluate, py::arg("q") = py::none(), py::arg("qd") = py::none(),
-           py::arg("t") = 0.0,
-           "eval(q=None, qd=None, t=0) -> dict\n\n"
+           py::arg("t") = 0.0, py::arg("input") = py::none(),
+           "eval(q=None, qd=None, t=0, input=None) -> dict\n\n"
            "The equations at a state, as `mech eval --at` evaluates them: q and qd are\n"
            "dicts by name or sequences in coordinate order (missing values come from the\n"
-           "model's init). Returns qdd, M, f, Q (NumPy arrays), T, V, the outputs and,\n"
-           "with constraints, the multipliers.")
+           "model's init); input gives the inputs' values at t, {\"F\": 2.0} or\n"
+           "{\"F\": \"cos(1.5*t)\"} (default 0). Returns qdd, M, f, Q (NumPy arrays), T, V,\n"
+           "the outputs and, with constraints, the multipliers.")
       .def(
           "simulate",
           [](PyModel &model, const py::kwargs &options) { return simulate(model, options); },

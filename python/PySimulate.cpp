@@ -101,6 +101,37 @@ py::array_t<double> view(const std::vector<double> &values, const py::object &ow
   return array;
 }
 
+namespace {
+
+// What one call sets on the model for itself alone: a stop_when event
+// (the model's additions are restored after it, so that the next call
+// derives again, as the CLI's next command would) and the input signals
+// (reset after it, so that no later eval, rhs or sweep inherits them).
+class CallScope {
+public:
+  CallScope(driver::Session &session, const std::string &stopWhen) : session_(session) {
+    if (stopWhen.empty())
+      return;
+    additions_ = session.additions();
+    std::vector<sema::Addition> extended = *additions_;
+    extended.push_back(sema::Addition::stopWhen(stopWhen));
+    session.setAdditions(std::move(extended));
+  }
+  CallScope(const CallScope &) = delete;
+  CallScope &operator=(const CallScope &) = delete;
+  ~CallScope() {
+    driver::readInputs(session_.loaded(), "");
+    if (additions_)
+      session_.setAdditions(std::move(*additions_));
+  }
+
+private:
+  driver::Session &session_;
+  std::optional<std::vector<sema::Addition>> additions_;
+};
+
+} // namespace
+
 std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &options) {
   driver::CommandLine line = commandLine("simulate", options, {"o", "plot", "plot_vars", "events"});
   std::ostringstream out, err;
@@ -108,24 +139,7 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   driver::SimulationOptions simulation;
   if (driver::simulationOptions(line, io, simulation))
     throw UsageFailure{err.str()};
-  // stop_when is this call's: the model's additions are restored after it
-  // (the next call derives again, as the CLI's next command would).
-  driver::Session &session = model.session();
-  std::vector<sema::Addition> additions = session.additions();
-  struct Restore {
-    driver::Session &session;
-    const std::vector<sema::Addition> &additions;
-    bool active;
-    ~Restore() {
-      if (active)
-        session.setAdditions(additions);
-    }
-  } restore{session, additions, line.has("--stop-when")};
-  if (restore.active) {
-    std::vector<sema::Addition> extended = additions;
-    extended.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
-    session.setAdditions(std::move(extended));
-  }
+  CallScope scope(model.session(), line.has("--stop-when") ? line.value("--stop-when") : "");
   driver::LoadedModel &loaded = model.derived();
   if (auto status = driver::readRunInputs(loaded, line, simulation, io)) {
     if (*status == driver::kExitUsage)
@@ -144,8 +158,12 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   return result;
 }
 
-py::dict evaluate(PyModel &model, const py::object &q, const py::object &qd, double t) {
+py::dict evaluate(PyModel &model, const py::object &q, const py::object &qd, double t,
+                  const py::object &input) {
+  CallScope scope(model.session(), "");
   driver::LoadedModel &loaded = model.derived();
+  if (!input.is_none() && !driver::readInputs(loaded, optionText(input)))
+    model.fail();
   const mechanics::Equations &eq = loaded.equations();
   std::string at = stateText(eq.coordinates, q, "");
   std::string velocities = stateText(eq.coordinates, qd, "'");

@@ -27,7 +27,8 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
 
 // The equations evaluated at q, q' and t: qdd, M, f, Q, T, V, the outputs
 // and (with constraints) the multipliers.
-py::dict evaluate(PyModel &model, const py::object &q, const py::object &qd, double t);
+py::dict evaluate(PyModel &model, const py::object &q, const py::object &qd, double t,
+                  const py::object &input);
 
 // A read-only NumPy view of `values`, kept alive by `owner`.
 py::array_t<double> view(const std::vector<double> &values, const py::object &owner);

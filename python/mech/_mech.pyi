@@ -48,6 +48,7 @@ class Model:
         q: Mapping[str, float] | Sequence[float] | None = None,
         qd: Mapping[str, float] | Sequence[float] | None = None,
         t: float = 0.0,
+        input: Mapping[str, float | str] | None = None,
     ) -> dict[str, Any]: ...
     def simulate(self, **options: Any) -> SimulationResult: ...
 

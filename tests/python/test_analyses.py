@@ -169,6 +169,14 @@ def test_input_force_steady_state(root):
     assert lin["B"] == pytest.approx(np.array([[0.0], [1 / mass]]))
     with pytest.raises(mech.ModelError):
         m.simulate(until=1, input={"G": "1"})
+    # eval: m x'' = F - k x - c x', the input given as a value or a signal
+    # read at t; a call's inputs are its own (0 in the next call).
+    q, qd = {"x": 0.1}, {"x": 0.2}
+    assert m.eval(q=q, qd=qd, input={"F": 2.0})["qdd"] == pytest.approx([2 - 0.4 - 0.08])
+    at_1 = m.eval(q=q, qd=qd, t=1.0, input={"F": "cos(1.5*t)"})["qdd"]
+    assert at_1 == pytest.approx([math.cos(1.5) - 0.48], rel=1e-14)
+    assert m.eval(q=q, qd=qd)["qdd"] == pytest.approx([-0.48], rel=1e-14)
+    assert m.rhs(0.0, np.array([0.1, 0.2])) == pytest.approx([0.2, -0.48], rel=1e-14)
 
 
 def test_to_pandas(pendulum):
