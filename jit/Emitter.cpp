@@ -82,7 +82,10 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
     if (!needed[i] || v[i] != nullptr)
       continue;
     const Instruction &instr = code[i];
-    const Operand *o = ops.data() + instr.first;
+    // Constants and inputs have no operands (an input's `first` is its
+    // index): no pointer is formed for them, as none may be past the table.
+    bool hasOperands = instr.op != Instruction::Op::Constant && instr.op != Instruction::Op::Input;
+    const Operand *o = hasOperands ? ops.data() + instr.first : nullptr;
     switch (instr.op) {
     case Instruction::Op::Constant:
       v[i] = constant(instr.constant);
