@@ -41,14 +41,14 @@ case "$flavour" in
       flags+=(-DMECH_SANITIZE=ON -DMECH_FUZZ=OFF
               "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
-      compiler="$(command -v c++)"
+      compiler=c++
       targets=(mech mech_tests)
     fi
     [ "$flavour" = fuzz ] && targets=(mech_fuzzers)
     # A tree configured with the other compiler is configured afresh (CMake
     # cannot change the compiler of a configured tree).
     if [ -f "$dir/CMakeCache.txt" ] &&
-       ! grep -qx "CMAKE_CXX_COMPILER:[A-Z]*=$compiler" "$dir/CMakeCache.txt"; then
+       ! grep -qE "^CMAKE_CXX_COMPILER:[A-Z]*=(.*/)?${compiler//+/\\+}\$" "$dir/CMakeCache.txt"; then
       rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
     fi ;;
   *) echo "usage: scripts/build.sh [release|asan|fuzz]" >&2; exit 2 ;;
