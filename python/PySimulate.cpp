@@ -133,7 +133,8 @@ private:
 } // namespace
 
 std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &options) {
-  driver::CommandLine line = commandLine("simulate", options, {"o", "plot", "plot_vars", "events"});
+  driver::CommandLine line =
+      commandLine("simulate", options, {"o", "plot", "plot_vars", "plot_x", "window", "events"});
   std::ostringstream out, err;
   driver::CommandIo io{out, err};
   driver::SimulationOptions simulation;

@@ -265,7 +265,16 @@ std::vector<OptionSpec> runOutputOptions() {
        "then the CSV's columns at that time; JSON when FILE ends in .json. An error for a "
        "model without events and no --stop-when",
        {}},
-      {"--plot", "", T::Path, "FILE", "no plot", "path", "also write an SVG plot of the run", {}},
+      {"--plot",
+       "",
+       T::Path,
+       "FILE",
+       "no plot",
+       "path",
+       "also write a plot of the run: SVG, or PNG when FILE ends in .png (converted by "
+       "rsvg-convert, Debian's librsvg2-bin). Each series is labelled with its unit; series of "
+       "different units are drawn in panels of their own over the shared time axis",
+       {}},
       {"--plot-vars",
        "",
        T::Text,
@@ -273,6 +282,23 @@ std::vector<OptionSpec> runOutputOptions() {
        "all coordinates",
        "comma-separated CSV column names",
        "the series to plot: coordinates, velocities (`th1'`), multipliers, outputs",
+       {}},
+      {"--plot-x",
+       "",
+       T::Text,
+       "NAME",
+       "t",
+       "a CSV column name",
+       "the abscissa of the plot: a phase portrait with `--plot-x th1 --plot-vars th1'`, the "
+       "path of a point with its x and y outputs",
+       {}},
+      {"--window",
+       "",
+       T::Text,
+       "a..b",
+       "the whole run",
+       "a time span",
+       "plot only the samples with a <= t <= b (the CSV keeps them all)",
        {}},
       {"--backend",
        "",
@@ -340,9 +366,9 @@ CommandSpec simulateCommand() {
       "FILE [--until T] [--dt h] [--method dopri5|dop853|rk4|midpoint|radau|bdf|auto]\n"
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
-      "       [--events ev.csv] [--plot out.svg] [--plot-vars th1,th2]\n"
-      "       [--backend jit|interp] [--no-cache] [--strict-init] [--constraints dae|projection]\n"
-      "       [--no-projection] [--baumgarte a,b]",
+      "       [--events ev.csv] [--plot out.svg|.png] [--plot-vars th1,th2] [--plot-x th1]\n"
+      "       [--window a..b] [--backend jit|interp] [--no-cache] [--strict-init]\n"
+      "       [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
       "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
       "state off the constraints is projected onto them (an error with --strict-init), and so "
@@ -404,57 +430,59 @@ CommandSpec steadyCommand() {
 }
 
 CommandSpec linearizeCommand() {
-  return {"linearize",
-          "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
-          "[--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
-          "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
-          "A in independent coordinates and speeds",
-          Operands::OneFile,
-          {{"--at",
-            "",
-            T::List,
-            "\"...\"",
-            "required",
-            kStateSyntax,
-            "the state. Coordinates and velocities it does not list take the model's `init`; a "
-            "state off the constraints is projected onto them",
-            {}},
-           {"--independent",
-            "",
-            T::Text,
-            "\"...\"",
-            "by pivoting",
-            "coordinate names, and speeds as names with a prime, separated by commas",
-            "with constraints: the independent coordinates (as many as the coordinates less the "
-            "holonomic constraints) and independent speeds (as many as the coordinates less all "
-            "constraints) of A; either list may be left out and is then chosen by pivoting on "
-            "the constraint Jacobian",
-            {}},
-           {"--sweep",
-            "",
-            T::Text,
-            "\"NAME=LO..HI[:N]\"",
-            "off",
-            "a param, or a name the `--at` text uses; `[UNIT]` may follow HI; N from 2 to 100000 "
-            "(default 101)",
-            "print the eigenvalues of A at N evenly spaced values instead, with the modes that "
-            "are structurally zero dropped, and locate where stability changes (bisection to "
-            "1e-11 relative)",
-            {}},
-           {"--plot",
-            "",
-            T::Path,
-            "FILE",
-            "no plot",
-            "path",
-            "with --sweep: also write an SVG of the eigenvalues' real and imaginary parts",
-            {}},
-           inputOption("the inputs' values at the state (read at its t); `--at \"u=v\"` also "
-                       "sets one"),
-           setOption(),
-           jsonOption("linearize---json")},
-          {},
-          true};
+  return {
+      "linearize",
+      "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
+      "[--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
+      "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
+      "A in independent coordinates and speeds",
+      Operands::OneFile,
+      {{"--at",
+        "",
+        T::List,
+        "\"...\"",
+        "required",
+        kStateSyntax,
+        "the state. Coordinates and velocities it does not list take the model's `init`; a "
+        "state off the constraints is projected onto them",
+        {}},
+       {"--independent",
+        "",
+        T::Text,
+        "\"...\"",
+        "by pivoting",
+        "coordinate names, and speeds as names with a prime, separated by commas",
+        "with constraints: the independent coordinates (as many as the coordinates less the "
+        "holonomic constraints) and independent speeds (as many as the coordinates less all "
+        "constraints) of A; either list may be left out and is then chosen by pivoting on "
+        "the constraint Jacobian",
+        {}},
+       {"--sweep",
+        "",
+        T::Text,
+        "\"NAME=LO..HI[:N]\"",
+        "off",
+        "a param, or a name the `--at` text uses; `[UNIT]` may follow HI; N from 2 to 100000 "
+        "(default 101)",
+        "print the eigenvalues of A at N evenly spaced values instead, with the modes that "
+        "are structurally zero dropped, and locate where stability changes (bisection to "
+        "1e-11 relative)",
+        {}},
+       {"--plot",
+        "",
+        T::Path,
+        "FILE",
+        "no plot",
+        "path",
+        "with --sweep: also write a plot (SVG, or PNG for a .png name) of the eigenvalues' real "
+        "and imaginary parts",
+        {}},
+       inputOption("the inputs' values at the state (read at its t); `--at \"u=v\"` also "
+                   "sets one"),
+       setOption(),
+       jsonOption("linearize---json")},
+      {},
+      true};
 }
 
 CommandSpec conservedCommand() {
@@ -581,7 +609,8 @@ CommandSpec sweepCommand() {
         "FILE",
         "no plot",
         "path",
-        "also draw the sweep as SVG: for a --grid of one name, every numeric summary against "
+        "also draw the sweep (SVG, or PNG for a .png name): for a --grid of one name, every "
+        "numeric summary against "
         "it; of two names, a heat map of the first numeric summary over them (grey where a run "
         "has no value)",
         {}}},

@@ -11,19 +11,14 @@
 #include "mechanics/Kernels.h"
 #include "runtime/library/LibraryRuntimeObject.h"
 #include "support/OutputFile.h"
+#include "support/RunTool.h"
 #include "support/TemporaryFolder.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace mech::driver {
 
@@ -36,41 +31,12 @@ bool endsWith(const std::string &text, const std::string &suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Runs a tool with its output captured in `log`; false with `error` set
-// when it cannot start or fails.
+// A tool of the link, run with its output in `log`.
 bool runTool(const std::vector<std::string> &args, const fs::path &log, std::string &error) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char *> argv;
-  for (const std::string &arg : args)
-    argv.push_back(const_cast<char *>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int failed = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0) {
-    error = "cannot run '" + args[0] + "' (" + std::strerror(failed) +
-            "): linking a library needs a C compiler driver (Debian: build-essential); "
-            "set CC to use another";
-    return false;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    return true;
-  std::ifstream in(log);
-  std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string command;
-  for (const std::string &arg : args)
-    command += (command.empty() ? "" : " ") + arg;
-  error = "'" + command + "' failed" + (output.empty() ? "" : ":\n" + output);
-  while (!error.empty() && error.back() == '\n')
-    error.pop_back();
-  return false;
+  return mech::runTool(args, log.string(),
+                       "linking a library needs a C compiler driver (Debian: build-essential); "
+                       "set CC to use another",
+                       error);
 }
 
 std::string compilerDriver() {

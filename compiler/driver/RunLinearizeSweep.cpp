@@ -9,6 +9,7 @@
 #include "driver/Commands.h"
 #include "driver/InitialState.h"
 #include "driver/LinearizeSweep.h"
+#include "driver/PlotFile.h"
 #include "driver/Session.h"
 #include "driver/SvgPlot.h"
 #include "sema/Values.h"
@@ -245,13 +246,13 @@ std::string sweepPlot(const std::string &model, const SweepSpec &spec, const Swe
   if (modes.size() > 8)
     modes.resize(8);
   for (size_t i = 0; i < modes.size(); ++i) {
-    PlotSeries series{"Re \u03bb" + std::to_string(i + 1), {}};
+    PlotSeries series{"Re \u03bb" + std::to_string(i + 1), {}, "1/s"};
     for (auto z : modes[i])
       series.values.push_back(z.real());
     plot.series.push_back(series);
   }
   for (size_t i = 0; i < modes.size(); ++i) {
-    PlotSeries series{"Im \u03bb" + std::to_string(i + 1), {}};
+    PlotSeries series{"Im \u03bb" + std::to_string(i + 1), {}, "1/s"};
     bool oscillates = false;
     for (auto z : modes[i]) {
       series.values.push_back(z.imag() > 0 ? z.imag() : NAN);
@@ -368,7 +369,7 @@ int runLinearizeSweep(const CommandLine &line, Session &session, const CommandIo
   }
   const std::string &model = loaded.model().name;
   if (std::string path = line.value("--plot"); !path.empty()) {
-    if (!writeOutputFile(path, sweepPlot(model, *spec, *result), error)) {
+    if (!writePlotFile(path, sweepPlot(model, *spec, *result), error)) {
       loaded.diagnostics().error({}, error);
       session.printDiagnostics(io.err);
       return kExitModelError;

@@ -3,12 +3,16 @@
 // then the run with CSV to io.out or -o and the summary to io.err.
 #include "driver/Commands.h"
 
+#include "driver/PlotFile.h"
 #include "driver/Session.h"
 #include "driver/Simulation.h"
 #include "support/ListItems.h"
+#include "support/NumberText.h"
 #include "support/OutputFile.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <ostream>
 
 namespace mech::driver {
@@ -43,6 +47,26 @@ runtime::Method methodNamed(const std::string &name) {
   return runtime::Method::Dopri5;
 }
 
+// "a..b" with finite a < b.
+std::optional<std::pair<double, double>> timeWindow(const std::string &text) {
+  size_t dots = text.find("..");
+  if (dots == std::string::npos)
+    return std::nullopt;
+  std::string first = text.substr(0, dots), second = text.substr(dots + 2);
+  char *end = nullptr;
+  double a = std::strtod(first.c_str(), &end);
+  if (end == first.c_str() ||
+      first.find_first_not_of(" \t", end - first.c_str()) != std::string::npos)
+    return std::nullopt;
+  double b = std::strtod(second.c_str(), &end);
+  if (end == second.c_str() ||
+      second.find_first_not_of(" \t", end - second.c_str()) != std::string::npos)
+    return std::nullopt;
+  if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
+    return std::nullopt;
+  return std::make_pair(a, b);
+}
+
 } // namespace
 
 // The options of a run; an exit code for the one value the table's types
@@ -70,6 +94,17 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   for (const std::string &text : line.values("--plot-vars"))
     for (const std::string &item : splitNames(text))
       options.plotVars.push_back(item);
+  options.plotX = line.value("--plot-x");
+  if (line.has("--window")) {
+    options.plotWindow = timeWindow(line.value("--window"));
+    if (!options.plotWindow)
+      return io.usageError("simulate: --window needs a time span 'a..b' with a < b, got '" +
+                           line.value("--window") + "'");
+  }
+  if ((!options.plotX.empty() || options.plotWindow) && options.plotPath.empty())
+    return io.usageError(std::string("simulate: ") +
+                         (options.plotX.empty() ? "--window" : "--plot-x") +
+                         " shapes the plot: give --plot FILE too");
   if (line.has("--baumgarte")) {
     std::string value = line.value("--baumgarte");
     size_t comma = value.find(',');
@@ -108,8 +143,14 @@ std::optional<int> checkBeforeRun(LoadedModel &loaded, const SimulationOptions &
   integrator.t0 = start->t;
   if (std::string error = gridError(integrator); !error.empty())
     return io.usageError("simulate: " + error);
-  std::string error;
-  if (!options.plotPath.empty() && !canWriteOutputFile(options.plotPath, error)) {
+  if (const auto &window = options.plotWindow;
+      window && (window->second <= integrator.t0 || window->first >= integrator.tEnd))
+    return io.usageError("simulate: --window " + shortestNumber(window->first) + ".." +
+                         shortestNumber(window->second) + " holds no time of the run (" +
+                         shortestNumber(integrator.t0) + ".." + shortestNumber(integrator.tEnd) +
+                         ")");
+  if (std::string error = options.plotPath.empty() ? "" : plotFileProblem(options.plotPath);
+      !error.empty()) {
     loaded.diagnostics().error({}, error);
     return kExitModelError;
   }

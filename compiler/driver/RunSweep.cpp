@@ -6,6 +6,7 @@
 
 #include "driver/Interrupt.h"
 #include "driver/MpiLink.h"
+#include "driver/PlotFile.h"
 #include "driver/Session.h"
 #include "driver/SvgPlot.h"
 #include "driver/Sweep.h"
@@ -215,7 +216,7 @@ public:
       plot.xLabel = grid[0].target.name;
       plot.x = x;
       for (size_t k = 0; k < shown_.size(); ++k) {
-        PlotSeries series{options_.summaries[shown_[k]].name, {}};
+        PlotSeries series{options_.summaries[shown_[k]].name, {}, ""};
         for (size_t r = 0; r * shown_.size() + k < values_.size(); ++r)
           series.values.push_back(values_[r * shown_.size() + k]);
         plot.series.push_back(series);
@@ -336,7 +337,7 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
   if (!status)
     status = checkPlot(options, plotPath, io);
   std::string error;
-  if (!status && !plotPath.empty() && !canWriteOutputFile(plotPath, error)) {
+  if (!status && !plotPath.empty() && !(error = plotFileProblem(plotPath)).empty()) {
     session.diagnostics().error({}, error);
     status = kExitModelError;
   }
@@ -379,7 +380,7 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     io.err << "mech: error: " << error << "\n";
     return kExitModelError;
   }
-  if (!plotPath.empty() && !writeOutputFile(plotPath, plot.svg(), error)) {
+  if (!plotPath.empty() && !writePlotFile(plotPath, plot.svg(), error)) {
     io.err << "mech: error: " << error << "\n";
     return kExitModelError;
   }

@@ -2,9 +2,11 @@
 #include "driver/Simulation.h"
 #include "support/NumberText.h"
 
+#include "driver/ColumnUnits.h"
 #include "driver/DerivationCache.h"
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
+#include "driver/PlotFile.h"
 #include "driver/RunPieces.h"
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
@@ -90,14 +92,15 @@ bool sameName(const std::string &a, const std::string &b) {
 // names others); nullopt after reporting a name that is no column.
 std::optional<std::vector<size_t>> plottedColumns(LoadedModel &loaded,
                                                   const std::vector<std::string> &columns,
-                                                  const std::vector<std::string> &plotted) {
+                                                  const std::vector<std::string> &plotted,
+                                                  const std::string &option = "--plot-vars") {
   std::vector<size_t> indices;
   bool ok = true;
   for (const std::string &name : plotted) {
     auto found = std::find_if(columns.begin(), columns.end(),
                               [&](const std::string &column) { return sameName(column, name); });
     if (found == columns.end()) {
-      loaded.diagnostics().error({}, "--plot-vars: '" + name +
+      loaded.diagnostics().error({}, option + ": '" + name +
                                          "' is not a coordinate, velocity, multiplier or output "
                                          "of " +
                                          loaded.model().name);
@@ -208,6 +211,9 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
                                        "or give --stop-when)");
     ok = false;
   }
+  if (!options.plotX.empty() &&
+      !plottedColumns(loaded, csvColumns(eq), {options.plotX}, "--plot-x"))
+    ok = false;
   return plottedColumns(loaded, csvColumns(eq), plottedNames(eq, options)).has_value() && ok;
 }
 
@@ -363,6 +369,16 @@ mechanics::InputFill inputFill(const LoadedModel &loaded) {
 
 // What the steps of one run share: the model, its kernels and parameters,
 // the options, and the summary they fill in.
+// What of each sample the plot keeps: the plotted columns, the abscissa's
+// column (t when none) and the time window (all when none).
+struct PlotSampling {
+  std::vector<size_t> series;
+  std::optional<size_t> x;
+  std::optional<std::pair<double, double>> window;
+
+  bool shows(double t) const { return !window || (t >= window->first && t <= window->second); }
+};
+
 struct Run {
   const mechanics::Equations &eq;
   mechanics::Kernels &kernels;
@@ -376,9 +392,9 @@ struct Run {
 // a CSV row, kept for the plot, and followed for the first integrals' drift.
 class Sampler {
 public:
-  Sampler(Run &run, mechanics::ConstraintProjector &projector, std::vector<size_t> plottedIndices,
-          size_t columns, Plot &plot, SampleSink &samples)
-      : run_(run), projector_(projector), plottedIndices_(std::move(plottedIndices)), plot_(plot),
+  Sampler(Run &run, mechanics::ConstraintProjector &projector, PlotSampling plotted, size_t columns,
+          Plot &plot, SampleSink &samples)
+      : run_(run), projector_(projector), plotted_(std::move(plotted)), plot_(plot),
         samples_(samples), conserved_(run.eq, run.params, run.summary), row_(columns),
         onManifold_(2 * run.n) {}
 
@@ -389,10 +405,10 @@ public:
     if (run_.m > 0)
       x = onConstraints(t, x);
     writeRow(t, x);
-    if (!run_.options.plotPath.empty()) {
-      plot_.x.push_back(t);
-      for (size_t i = 0; i < plottedIndices_.size(); ++i)
-        plot_.series[i].values.push_back(row_[plottedIndices_[i]]);
+    if (!run_.options.plotPath.empty() && plotted_.shows(t)) {
+      plot_.x.push_back(plotted_.x ? row_[*plotted_.x] : t);
+      for (size_t i = 0; i < plotted_.series.size(); ++i)
+        plot_.series[i].values.push_back(row_[plotted_.series[i]]);
     }
     if (run_.summary.energyTracked) {
       energy_.sample(run_.kernels, run_.params, t, x);
@@ -445,7 +461,7 @@ private:
 
   Run &run_;
   mechanics::ConstraintProjector &projector_;
-  std::vector<size_t> plottedIndices_;
+  PlotSampling plotted_;
   Plot &plot_;
   SampleSink &samples_;
   EnergyDrift energy_;
@@ -530,7 +546,7 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
     loaded.diagnostics().error({}, error);
     return false;
   }
-  if (!options.plotPath.empty() && !writeOutputFile(options.plotPath, renderSvg(plot), error)) {
+  if (!options.plotPath.empty() && !writePlotFile(options.plotPath, renderSvg(plot), error)) {
     loaded.diagnostics().error({}, error);
     return false;
   }
@@ -614,13 +630,21 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::vector<std::string> columns = csvColumns(eq);
   std::vector<std::string> plotted = plottedNames(eq, options);
   // Checked by checkSimulation above.
-  std::vector<size_t> plottedIndices = *plottedColumns(loaded, columns, plotted);
+  PlotSampling plotting;
+  plotting.series = *plottedColumns(loaded, columns, plotted);
+  plotting.window = options.plotWindow;
   samples.columns(columns);
 
   Plot plot;
   plot.title = model.name;
-  for (const std::string &name : plotted)
-    plot.series.push_back({name, {}});
+  std::vector<std::string> units = columnUnits(model, eq);
+  for (size_t i = 0; i < plotted.size(); ++i)
+    plot.series.push_back({plotted[i], {}, units[plotting.series[i]]});
+  if (!options.plotX.empty()) {
+    plotting.x = plottedColumns(loaded, columns, {options.plotX}, "--plot-x")->front();
+    const std::string &unit = units[*plotting.x];
+    plot.xLabel = columns[*plotting.x] + (unit.empty() ? "" : " [" + unit + "]");
+  }
 
   mechanics::ConstraintProjector projector(*kernels, params, mechanics::holonomicFlags(eq));
   summary.constrained = m > 0;
@@ -630,7 +654,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   SimulationOptions effective = options;
   effective.projection = options.projection && !dae;
   Run run{eq, *kernels, params, effective, summary, n, m};
-  Sampler sampler(run, projector, std::move(plottedIndices), columns.size(), plot, samples);
+  Sampler sampler(run, projector, std::move(plotting), columns.size(), plot, samples);
   Refusal refusal;
   if (m > 0 && effective.projection)
     integrator.project = [&](double t, double *x) { return projector.project(t, x); };

@@ -39,8 +39,10 @@ struct SimulationOptions {
   bool projection = true; // onto the constraints after each step
   ConstraintForm constraintForm = ConstraintForm::Automatic; // --constraints dae|projection
   std::optional<std::pair<double, double>> baumgarte;        // --baumgarte a,b
-  std::string plotPath;                                      // --plot out.svg
+  std::string plotPath;                                      // --plot out.svg|.png
   std::vector<std::string> plotVars;                         // --plot-vars th1,th2
+  std::string plotX;                                         // --plot-x th1 (default t)
+  std::optional<std::pair<double, double>> plotWindow;       // --window a..b
   std::string eventsPath;                                    // --events out.csv|.json
 };
 

@@ -235,11 +235,13 @@ bool labelled(double value, const AxisTicks &ticks, long long stride) {
   return std::llround(value / ticks.step) % stride == 0;
 }
 
-// Time-axis ticks as dense as their labels allow, or the fewest the rule allows.
-AxisTicks fittingXTicks(double lo, double hi, double plotWidth) {
+// Abscissa ticks as dense as their labels allow, or the fewest the rule
+// allows. A time axis spans the data; another (a phase portrait's) grows
+// to its outermost ticks, as a value axis does.
+AxisTicks fittingXTicks(double lo, double hi, double plotWidth, bool extend) {
   AxisTicks ticks;
   for (int most = 10; most >= 4; --most) {
-    ticks = niceTicks(lo, hi, false, most);
+    ticks = niceTicks(lo, hi, extend, most);
     if (labelStride(ticks, plotWidth, xLabelRoom(ticks)) == 1)
       break;
   }
@@ -294,6 +296,19 @@ std::vector<Point> downsample(const std::vector<Point> &run) {
   return out;
 }
 
+// A curve that turns back (a phase portrait, a path in the plane) has no
+// pixel columns: its points closer than half a pixel to the last one kept
+// are left out, which no eye can tell apart; the last point stays.
+std::vector<Point> thinned(const std::vector<Point> &run) {
+  std::vector<Point> out = {run.front()};
+  for (size_t i = 1; i < run.size(); ++i) {
+    double dx = run[i].x - out.back().x, dy = run[i].y - out.back().y;
+    if (dx * dx + dy * dy >= 0.25 || i + 1 == run.size())
+      out.push_back(run[i]);
+  }
+  return out;
+}
+
 // One run of consecutive drawable samples: a polyline, or a dot when alone.
 void emitRun(std::string &svg, std::vector<Point> run, const Frame &frame) {
   if (run.empty())
@@ -307,6 +322,8 @@ void emitRun(std::string &svg, std::vector<Point> run, const Frame &frame) {
                                    [](const Point &a, const Point &b) { return a.x < b.x; });
   if (increasing && static_cast<double>(run.size()) > 2 * frame.width())
     run = downsample(run);
+  else if (!increasing && static_cast<double>(run.size()) > 2 * frame.width())
+    run = thinned(run);
   svg += "<polyline points=\"";
   for (size_t i = 0; i < run.size(); ++i) {
     if (i)
@@ -403,8 +420,8 @@ namespace {
 
 // The extent of the drawable data: the abscissa of every sample that has a
 // place, and the values of the samples drawn (a gap contributes nothing).
-std::pair<Range, Range> dataRanges(const Plot &plot) {
-  Range xData, yData;
+Range xRange(const Plot &plot) {
+  Range xData;
   size_t samples = 0;
   for (const PlotSeries &series : plot.series)
     samples = std::max(samples, series.values.size());
@@ -413,62 +430,146 @@ std::pair<Range, Range> dataRanges(const Plot &plot) {
   for (double x : plot.x)
     if (std::isfinite(x))
       xData.add(x);
-  for (const PlotSeries &series : plot.series)
+  return xData;
+}
+
+// The extent of the values of the given series.
+Range yRange(const Plot &plot, const std::vector<size_t> &indices) {
+  Range yData;
+  for (size_t index : indices) {
+    const PlotSeries &series = plot.series[index];
     for (size_t i = 0; i < series.values.size(); ++i)
       if (std::isfinite(abscissa(plot, i)) && std::isfinite(series.values[i]))
         yData.add(series.values[i]);
-  return {xData, yData};
+  }
+  return yData;
 }
 
-// The legend's names as shown and the box that holds them.
+// The legend's names as shown (with their units), the series they stand
+// for, and the box that holds them.
 struct Legend {
   static constexpr double swatch = 24, pad = 8;
   std::vector<std::string> names;
+  std::vector<size_t> series;
   double width = 0;
 };
 
+std::string nameWithUnit(const PlotSeries &series, size_t index) {
+  std::string name = sanitize(series.name);
+  if (name.find_first_not_of(' ') == std::string::npos)
+    name = "series " + std::to_string(index + 1);
+  return series.unit.empty() ? name : name + " [" + sanitize(series.unit) + "]";
+}
+
 // Legend outside the plot on the right, names cut to at most ~28% of the width.
-Legend legendFor(const Plot &plot, double W) {
+Legend legendFor(const Plot &plot, const std::vector<size_t> &indices, double W) {
   Legend legend;
   double nameWidth = 0;
   double maxNameWidth = std::max(24.0, 0.28 * W - 46);
-  for (size_t i = 0; i < plot.series.size(); ++i) {
-    std::string name = sanitize(plot.series[i].name);
-    if (name.find_first_not_of(' ') == std::string::npos)
-      name = "series " + std::to_string(i + 1);
-    legend.names.push_back(fitText(name, maxNameWidth, kTickFont));
+  for (size_t i : indices) {
+    legend.names.push_back(fitText(nameWithUnit(plot.series[i], i), maxNameWidth, kTickFont));
+    legend.series.push_back(i);
     nameWidth = std::max(nameWidth, textWidth(legend.names.back(), kTickFont));
   }
   legend.width = legend.names.empty() ? 0 : 2 * Legend::pad + Legend::swatch + 6 + nameWidth;
   return legend;
 }
 
-// The plot area and its axes: the margins make room for the title, the tick
-// labels, the x label and the legend.
-Frame layoutFrame(const Plot &plot, double W, double H, const Range &xData, const Range &yData,
-                  const Legend &legend) {
-  // Vertical layout: title band, plot, tick labels, x label.
+// The series of one unit, drawn against their own value axis: a plot of
+// series in several units is a stack of panels that share the abscissa.
+struct Panel {
+  std::vector<size_t> series;
+  std::string unit, yLabel;
+  Legend legend;
   Frame frame;
-  frame.top = plot.title.empty() ? 16 : 22 + kTitleFont;
-  frame.bottom = H - (5 + 5 + kTickFont + (plot.xLabel.empty() ? 8 : 12 + kLabelFont + 8));
-  int yTickRoom = static_cast<int>(frame.height() / (2.5 * kTickFont));
-  frame.y = niceTicks(yData.lo, yData.hi, true, yTickRoom);
+};
 
-  // Horizontal layout: y tick labels, plot, gap, legend. The gaps also hold
-  // half of the outermost x tick labels, which are centred on their ticks.
-  double left = 10 + widestLabel(frame.y, kTickFont) + 5 + 5;
-  double legendRoom = legend.names.empty() ? 0 : 10 + legend.width;
+// Panels shorter than this hold too few ticks to read: the series then
+// share one panel, their units in the legend.
+constexpr double kMinPanelHeight = 64, kPanelGap = 14;
+
+// One panel per unit, in the order the units first come; one panel for all
+// when there is no room for more.
+std::vector<Panel> panelsOf(const Plot &plot, double plotHeight) {
+  std::vector<Panel> panels;
+  for (size_t i = 0; i < plot.series.size(); ++i) {
+    auto found = std::find_if(panels.begin(), panels.end(),
+                              [&](const Panel &p) { return p.unit == plot.series[i].unit; });
+    if (found == panels.end())
+      found = panels.insert(panels.end(), Panel{{}, plot.series[i].unit, "", {}, {}});
+    found->series.push_back(i);
+  }
+  double k = static_cast<double>(panels.size());
+  if (panels.size() > 1 && (plotHeight - (k - 1) * kPanelGap) / k < kMinPanelHeight) {
+    Panel all;
+    for (size_t i = 0; i < plot.series.size(); ++i)
+      all.series.push_back(i);
+    panels = {all};
+  }
+  if (panels.empty())
+    panels.push_back({});
+  // The value axis is labelled with its unit, and with the series' names
+  // when there are at most three.
+  for (Panel &panel : panels) {
+    if (panel.unit.empty())
+      continue;
+    std::string names;
+    for (size_t i : panel.series)
+      names += (names.empty() ? "" : ", ") + sanitize(plot.series[i].name);
+    panel.yLabel = (panel.series.size() <= 3 ? names + " " : "") + "[" + sanitize(panel.unit) + "]";
+  }
+  return panels;
+}
+
+// The panels' plot areas and axes: the margins make room for the title,
+// the tick labels, the axis labels and the legends. The panels share the
+// left and right edges and the abscissa's ticks.
+std::vector<Panel> layoutPanels(const Plot &plot, double W, double H, const Range &xData) {
+  // Vertical layout: title band, panels, tick labels, x label.
+  double top = plot.title.empty() ? 16 : 22 + kTitleFont;
+  double bottom = H - (5 + 5 + kTickFont + (plot.xLabel.empty() ? 8 : 12 + kLabelFont + 8));
+  std::vector<Panel> panels = panelsOf(plot, bottom - top);
+  double k = static_cast<double>(panels.size());
+  double height = (bottom - top - (k - 1) * kPanelGap) / k;
+  double tickLabelRoom = 0, legendWidth = 0;
+  bool yLabels = false;
+  for (size_t p = 0; p < panels.size(); ++p) {
+    Frame &frame = panels[p].frame;
+    frame.top = top + static_cast<double>(p) * (height + kPanelGap);
+    frame.bottom = frame.top + height;
+    Range yData = yRange(plot, panels[p].series);
+    frame.y = niceTicks(yData.lo, yData.hi, true, static_cast<int>(height / (2.5 * kTickFont)));
+    tickLabelRoom = std::max(tickLabelRoom, widestLabel(frame.y, kTickFont));
+    panels[p].legend = legendFor(plot, panels[p].series, W);
+    legendWidth = std::max(legendWidth, panels[p].legend.width);
+    yLabels = yLabels || !panels[p].yLabel.empty();
+  }
+
+  // Horizontal layout: y label, y tick labels, plot, gap, legend. The gaps
+  // also hold half of the outermost x tick labels, which are centred on
+  // their ticks.
+  double left = 10 + (yLabels ? kLabelFont + 6 : 0) + tickLabelRoom + 5 + 5;
+  double legendRoom = legendWidth == 0 ? 0 : 10 + legendWidth;
   double halfXLabel = 0;
+  Frame shared;
+  bool timeLike = std::is_sorted(plot.x.begin(), plot.x.end());
   // The labels depend on the width and the width on the labels: the second
   // pass settles it (label widths barely change between the passes).
   for (int pass = 0; pass < 2; ++pass) {
     double gap = std::max(12.0, halfXLabel + 6);
-    frame.left = std::max(left, gap);
-    frame.right = std::max(W - legendRoom - gap, frame.left + 40);
-    frame.x = fittingXTicks(xData.lo, xData.hi, frame.width());
-    halfXLabel = widestLabel(frame.x, kTickFont) / 2;
+    shared.left = std::max(left, gap);
+    shared.right = std::max(W - legendRoom - gap, shared.left + 40);
+    shared.x = fittingXTicks(xData.lo, xData.hi, shared.width(), !timeLike);
+    halfXLabel = widestLabel(shared.x, kTickFont) / 2;
   }
-  return frame;
+  for (Panel &panel : panels) {
+    panel.frame.left = shared.left;
+    panel.frame.right = shared.right;
+    panel.frame.x = shared.x;
+    if (!panel.legend.names.empty())
+      panel.legend.width = legendWidth;
+  }
+  return panels;
 }
 
 // The attributes x, y, width and height of the plot area.
@@ -477,10 +578,8 @@ std::string areaAttributes(const Frame &frame) {
          "\" height=\"" + px(frame.height()) + "\"";
 }
 
-// The XML prolog, the root element, the title, the white background and the
-// clip path of the plot area; returns the clip path's id.
-std::string emitPrologue(std::string &svg, const Plot &plot, int width, int height,
-                         const Frame &frame) {
+// The XML prolog, the root element, the title and the white background.
+void emitPrologue(std::string &svg, const Plot &plot, int width, int height) {
   svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
          "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) +
@@ -489,6 +588,10 @@ std::string emitPrologue(std::string &svg, const Plot &plot, int width, int heig
   if (!plot.title.empty())
     svg += "<title>" + xmlEscape(sanitize(plot.title)) + "</title>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+}
+
+// The clip path of a plot area; returns its id.
+std::string emitClip(std::string &svg, const Frame &frame) {
   // Plots inlined in one web page share an id space: the id spells out the
   // rectangle, so that a clash between two plots clips both the same way.
   std::string clipId = "mech-clip-" + px(frame.left) + "-" + px(frame.top) + "-" +
@@ -514,7 +617,7 @@ void emitGrid(std::string &svg, const Frame &frame) {
 
 // Frame, tick marks and tick labels; drawn over the series, which the plot
 // area's edge would otherwise hide.
-void emitAxes(std::string &svg, const Frame &frame) {
+void emitAxes(std::string &svg, const Frame &frame, bool xLabels) {
   svg += "<rect " + areaAttributes(frame) +
          " fill=\"none\" stroke=\"#555\" shape-rendering=\"crispEdges\"/>\n";
   svg += "<g class=\"ticks\" stroke=\"#555\" shape-rendering=\"crispEdges\">\n";
@@ -530,7 +633,7 @@ void emitAxes(std::string &svg, const Frame &frame) {
   long long xStride = labelStride(frame.x, frame.width(), xLabelRoom(frame.x));
   long long yStride = labelStride(frame.y, frame.height(), kYLabelRoom);
   for (double v : frame.x.values)
-    if (labelled(v, frame.x, xStride))
+    if (xLabels && labelled(v, frame.x, xStride))
       svg += "<text x=\"" + px(frame.mapX(v)) + "\" y=\"" +
              px(frame.bottom + 5 + 4 + 0.8 * kTickFont) + "\" text-anchor=\"middle\">" +
              shownLabel(tickLabel(v, frame.x)) + "</text>\n";
@@ -570,7 +673,7 @@ void emitLegend(std::string &svg, const Legend &legend, const Frame &frame, doub
     double y = y0 + 4 + (static_cast<double>(i) + 0.5) * row;
     svg += "<line x1=\"" + px(x0 + Legend::pad) + "\" y1=\"" + px(y) + "\" x2=\"" +
            px(x0 + Legend::pad + Legend::swatch) + "\" y2=\"" + px(y) + "\" stroke-width=\"2.5\" " +
-           strokeStyle(i) + "/>\n";
+           strokeStyle(legend.series[i]) + "/>\n";
     svg += "<text x=\"" + px(x0 + Legend::pad + Legend::swatch + 6) + "\" y=\"" +
            px(y + 0.35 * kTickFont) + "\" fill=\"#222\">" + xmlEscape(names[i]) + "</text>\n";
   }
@@ -582,30 +685,54 @@ void emitLegend(std::string &svg, const Legend &legend, const Frame &frame, doub
   svg += "</g>\n";
 }
 
+// The value axis's label, turned to run up the left edge beside the panel.
+void emitYLabel(std::string &svg, const Frame &frame, const std::string &label) {
+  std::string fitted = fitText(label, frame.height(), kLabelFont);
+  double x = 10 + 0.8 * kLabelFont, y = (frame.top + frame.bottom) / 2;
+  svg += "<text class=\"y-label\" x=\"" + px(x) + "\" y=\"" + px(y) + "\" transform=\"rotate(-90 " +
+         px(x) + " " + px(y) + ")\" text-anchor=\"middle\" font-size=\"" + px(kLabelFont) +
+         "\" fill=\"#222\">" + xmlEscape(fitted) + "</text>\n";
+}
+
+// One panel, its layers from the back: grid, series clipped to the plot
+// area, axes (tick labels of the abscissa only under the lowest panel),
+// the value axis's label, legend.
+void emitPanel(std::string &svg, const Plot &plot, const Panel &panel, bool lowest, double W) {
+  const Frame &frame = panel.frame;
+  svg += "<g class=\"panel\"";
+  if (!panel.unit.empty())
+    svg += " data-unit=\"" + xmlEscape(sanitize(panel.unit)) + "\"";
+  svg += ">\n";
+  std::string clipId = emitClip(svg, frame);
+  emitGrid(svg, frame);
+  svg += "<g clip-path=\"url(#" + clipId + ")\">\n";
+  for (size_t i : panel.series)
+    emitSeries(svg, plot, i, frame);
+  svg += "</g>\n";
+  emitAxes(svg, frame, lowest);
+  if (!panel.yLabel.empty())
+    emitYLabel(svg, frame, panel.yLabel);
+  if (!panel.legend.names.empty())
+    emitLegend(svg, panel.legend, frame, W);
+  svg += "</g>\n";
+}
+
 } // namespace
 
-// Layout first (the margins depend on the labels), then the layers from the
-// back: grid, series clipped to the plot area, axes, texts, legend.
+// Layout first (the margins depend on the labels), then the panels from the
+// top, the x label under the lowest, the title over all.
 std::string renderSvg(const Plot &plot, int width, int height) {
   width = std::max(width, 240);
   height = std::max(height, 160);
   const double W = width, H = height;
 
-  auto [xData, yData] = dataRanges(plot);
-  Legend legend = legendFor(plot, W);
-  Frame frame = layoutFrame(plot, W, H, xData, yData, legend);
-
+  std::vector<Panel> panels = layoutPanels(plot, W, H, xRange(plot));
   std::string svg;
   svg.reserve(16384);
-  std::string clipId = emitPrologue(svg, plot, width, height, frame);
-  emitGrid(svg, frame);
-
-  svg += "<g clip-path=\"url(#" + clipId + ")\">\n";
-  for (size_t i = 0; i < plot.series.size(); ++i)
-    emitSeries(svg, plot, i, frame);
-  svg += "</g>\n";
-
-  emitAxes(svg, frame);
+  emitPrologue(svg, plot, width, height);
+  for (size_t p = 0; p < panels.size(); ++p)
+    emitPanel(svg, plot, panels[p], p + 1 == panels.size(), W);
+  const Frame &frame = panels.back().frame;
   if (!plot.xLabel.empty())
     emitCentred(svg, frame, W, plot.xLabel, kLabelFont, kLabelFont, H - 10,
                 "class=\"x-label\" fill=\"#222\"");
@@ -613,8 +740,6 @@ std::string renderSvg(const Plot &plot, int width, int height) {
   if (!plot.title.empty())
     emitCentred(svg, frame, W, plot.title, kTitleFont, 1.1 * kTitleFont, 10 + 0.8 * kTitleFont,
                 "class=\"title\" font-weight=\"bold\" fill=\"#111\"");
-  if (!legend.names.empty())
-    emitLegend(svg, legend, frame, W);
   svg += "</svg>\n";
   return svg;
 }

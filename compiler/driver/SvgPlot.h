@@ -1,6 +1,6 @@
 // Line plots of time series as standalone SVG documents: nice axis ticks,
-// grid, legend, gaps at non-finite samples. Plain string building, so that
-// `mech` can draw a simulation without a plotting library.
+// grid, legend, gaps at non-finite samples, one panel per unit. Plain string
+// building, so that `mech` can draw a simulation without a plotting library.
 #pragma once
 
 #include <string>
@@ -12,6 +12,10 @@ namespace mech::driver {
 struct PlotSeries {
   std::string name;
   std::vector<double> values; // values[i] is drawn at x[i]; NaN or Inf leaves a gap
+  // Shown in the legend ("th1 [rad]") and on the value axis; series of
+  // different units are drawn in panels of their own, stacked over a shared
+  // abscissa. Empty: no unit.
+  std::string unit;
 };
 
 struct Plot {

@@ -233,6 +233,11 @@ std::vector<Box> textBoxes(const std::string &svg) {
     }
     double size = number("font-size", 12), x = number("x", 0), y = number("y", 0);
     double width = 0.62 * size * static_cast<double>(glyphs);
+    if (tag.find("rotate(-90 ") != std::string::npos) {
+      // Turned about (x, y) to run upwards, centred there (the y label).
+      boxes.push_back({x - 0.8 * size, y - width / 2, x + 0.2 * size, y + width / 2, content});
+      continue;
+    }
     double left = tag.find("text-anchor=\"middle\"") != std::string::npos ? x - width / 2
                   : tag.find("text-anchor=\"end\"") != std::string::npos  ? x - width
                                                                           : x;
@@ -246,7 +251,7 @@ Plot wave(size_t n) {
   plot.title = "Waves";
   for (size_t i = 0; i < n; ++i)
     plot.x.push_back(0.01 * static_cast<double>(i));
-  plot.series = {{"sin", {}}, {"cos", {}}};
+  plot.series = {{"sin", {}, ""}, {"cos", {}, ""}};
   for (double t : plot.x) {
     plot.series[0].values.push_back(std::sin(t));
     plot.series[1].values.push_back(std::cos(t));
@@ -321,14 +326,14 @@ TEST_CASE("names and titles are escaped", "[plot]") {
 TEST_CASE("NaN and Inf split a line into pieces", "[plot]") {
   Plot plot;
   plot.x = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-  plot.series = {{"y", {0, 1, 2, NaN, 3, 4, Inf, 5, 6}}};
+  plot.series = {{"y", {0, 1, 2, NaN, 3, 4, Inf, 5, 6}, ""}};
   std::string svg = renderSvg(plot);
   REQUIRE(xmlProblem(svg) == "");
   CHECK(occurrences(svg, "<polyline") == 3);
   CHECK_FALSE(mentionsNonFinite(svg));
 
   // A lone sample between gaps is drawn as a dot; a NaN abscissa is a gap too.
-  plot.series = {{"y", {0, 1, NaN, 2, -Inf, 3, 4, 5, 6}}};
+  plot.series = {{"y", {0, 1, NaN, 2, -Inf, 3, 4, 5, 6}, ""}};
   plot.x[7] = NaN;
   svg = renderSvg(plot);
   REQUIRE(xmlProblem(svg) == "");
@@ -347,26 +352,26 @@ TEST_CASE("degenerate data still renders a valid plot", "[plot]") {
     return svg;
   };
   check(Plot{});
-  check(Plot{"empty", "t [s]", {}, {{"nothing", {}}}});
-  check(Plot{"all missing", "t [s]", {0, 1, 2}, {{"y", {NaN, NaN, NaN}}}});
+  check(Plot{"empty", "t [s]", {}, {{"nothing", {}, ""}}});
+  check(Plot{"all missing", "t [s]", {0, 1, 2}, {{"y", {NaN, NaN, NaN}, ""}}});
 
-  std::string single = check(Plot{"one sample", "t [s]", {0.5}, {{"y", {3}}}});
+  std::string single = check(Plot{"one sample", "t [s]", {0.5}, {{"y", {3}, ""}}});
   CHECK(occurrences(single, "<circle") == 1);
 
-  std::string constant = check(Plot{"constant", "t [s]", {0, 1, 2, 3}, {{"c", {5, 5, 5, 5}}}});
+  std::string constant = check(Plot{"constant", "t [s]", {0, 1, 2, 3}, {{"c", {5, 5, 5, 5}, ""}}});
   CHECK(occurrences(constant, "<polyline") == 1);
   CHECK(hasText(constant, "5"));
-  check(Plot{"zero", "t [s]", {0, 1, 2, 3}, {{"c", {0, 0, 0, 0}}}});
+  check(Plot{"zero", "t [s]", {0, 1, 2, 3}, {{"c", {0, 0, 0, 0}, ""}}});
 
   // Mismatched lengths plot the common part; no x means sample indices.
-  check(Plot{"short x", "t [s]", {0, 1}, {{"y", {1, 2, 3, 4}}}});
-  std::string indexed = check(Plot{"no x", "", {}, {{"y", {1, 2, 3, 4, 5, 6}}}});
+  check(Plot{"short x", "t [s]", {0, 1}, {{"y", {1, 2, 3, 4}, ""}}});
+  std::string indexed = check(Plot{"no x", "", {}, {{"y", {1, 2, 3, 4, 5, 6}, ""}}});
   CHECK(occurrences(indexed, "<polyline") == 1);
 
   // Extreme magnitudes, and sizes too small to be useful.
-  check(Plot{"huge", "t [s]", {0, 1, 2}, {{"y", {-1e308, 1e308, 1.7e308}}}});
-  check(Plot{"tiny", "t [s]", {0, 1e-300, 2e-300}, {{"y", {1e-320, 0, 4.9e-324}}}});
-  check(Plot{"offset", "t [s]", {0, 1, 2}, {{"y", {1e9, 1e9 + 1e-6, 1e9}}}});
+  check(Plot{"huge", "t [s]", {0, 1, 2}, {{"y", {-1e308, 1e308, 1.7e308}, ""}}});
+  check(Plot{"tiny", "t [s]", {0, 1e-300, 2e-300}, {{"y", {1e-320, 0, 4.9e-324}, ""}}});
+  check(Plot{"offset", "t [s]", {0, 1, 2}, {{"y", {1e9, 1e9 + 1e-6, 1e9}, ""}}});
   std::string tinyImage = check(wave(100), 10, 10);
   CHECK(tinyImage.find("width=\"240\" height=\"160\"") != std::string::npos);
 }
@@ -485,7 +490,7 @@ TEST_CASE("long series are thinned per pixel column, keeping the peaks", "[plot]
   Plot plot;
   plot.title = "Spikes";
   const size_t n = 200000;
-  plot.series = {{"y", std::vector<double>(n, 0.0)}};
+  plot.series = {{"y", std::vector<double>(n, 0.0), ""}};
   for (size_t i = 0; i < n; ++i)
     plot.x.push_back(1e-3 * static_cast<double>(i));
   plot.series[0].values[123457] = 1;
@@ -513,7 +518,7 @@ TEST_CASE("a crowded legend says how many series it leaves out", "[plot]") {
   plot.series.clear();
   for (int i = 0; i < 40; ++i)
     plot.series.push_back({"series number " + std::to_string(i) + " with a rather long name",
-                           std::vector<double>(30, i)});
+                           std::vector<double>(30, i), ""});
   std::string svg = renderSvg(plot, 600, 300);
   REQUIRE(xmlProblem(svg) == "");
   CHECK(occurrences(svg, "<polyline") == 40);
@@ -526,4 +531,113 @@ TEST_CASE("a crowded legend says how many series it leaves out", "[plot]") {
   CHECK(counted);
   CHECK(truncated);
   CHECK(svg.find("stroke-dasharray") != std::string::npos); // colours repeat with dashes
+}
+
+namespace {
+
+// A plot of an angle, a rate and a unitless value as a simulation makes it.
+Plot mixedUnits(size_t n) {
+  Plot plot = wave(n);
+  plot.title = "Units";
+  plot.series[0].unit = "rad";
+  plot.series[1].unit = "rad";
+  plot.series.push_back({"w1", {}, "rad/s"});
+  plot.series.push_back({"h", {}, ""});
+  for (double t : plot.x) {
+    plot.series[2].values.push_back(40 * std::cos(t));
+    plot.series[3].values.push_back(-0.002 + 1e-6 * t);
+  }
+  return plot;
+}
+
+// The vertical extents [top, bottom] of the clip rectangles, one per panel.
+std::vector<std::pair<double, double>> panelExtents(const std::string &svg) {
+  std::vector<std::pair<double, double>> extents;
+  for (size_t at = svg.find("<clipPath"); at != std::string::npos;
+       at = svg.find("<clipPath", at + 1)) {
+    std::string rest = svg.substr(at);
+    double top = attribute(rest, "<rect", "y");
+    extents.push_back({top, top + attribute(rest, "<rect", "height")});
+  }
+  return extents;
+}
+
+} // namespace
+
+TEST_CASE("series of different units are drawn in panels of their own", "[plot]") {
+  std::string svg = renderSvg(mixedUnits(600));
+  REQUIRE(xmlProblem(svg) == "");
+  // One panel per unit, in the order the units come, stacked without overlap.
+  CHECK(occurrences(svg, "<g class=\"panel\"") == 3);
+  CHECK(occurrences(svg, "data-unit=\"rad\"") == 1);
+  CHECK(occurrences(svg, "data-unit=\"rad/s\"") == 1);
+  auto extents = panelExtents(svg);
+  REQUIRE(extents.size() == 3);
+  for (size_t i = 1; i < extents.size(); ++i)
+    CHECK(extents[i].first > extents[i - 1].second);
+  // Units in the legend and on the value axes; the time axis labelled once.
+  CHECK(hasText(svg, "sin [rad]"));
+  CHECK(hasText(svg, "w1 [rad/s]"));
+  CHECK(hasText(svg, "h"));
+  CHECK(hasText(svg, "sin, cos [rad]"));
+  CHECK(occurrences(svg, ">w1 [rad/s]</text>") == 2); // the legend and the value axis
+  CHECK(occurrences(svg, "class=\"y-label\"") == 2); // none for the unitless panel
+  CHECK(occurrences(svg, ">t [s]</text>") == 1);
+  // The small unitless value fills its own panel instead of a flat line:
+  // its curve spans most of the panel's height.
+  auto points = polylinePoints(svg.substr(svg.rfind("<g class=\"panel\"")));
+  double highest = points.front().second, lowest = highest;
+  for (auto [x, y] : points) {
+    highest = std::min(highest, y);
+    lowest = std::max(lowest, y);
+  }
+  CHECK(lowest - highest > 0.5 * (extents[2].second - extents[2].first));
+}
+
+TEST_CASE("panels keep their text apart and fall back to one when there is no room", "[plot]") {
+  for (auto [width, height] : {std::pair{240, 160}, {420, 280}, {900, 540}, {1600, 900}}) {
+    std::string svg = renderSvg(mixedUnits(300), width, height);
+    REQUIRE(xmlProblem(svg) == "");
+    auto boxes = textBoxes(svg);
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      INFO(width << "x" << height << ": " << boxes[i].text);
+      CHECK(boxes[i].left >= 0);
+      CHECK(boxes[i].right <= width);
+      CHECK(boxes[i].top >= 0);
+      CHECK(boxes[i].bottom <= height);
+      for (size_t j = 0; j < i; ++j) {
+        INFO("and " << boxes[j].text);
+        bool apart = boxes[i].right <= boxes[j].left || boxes[j].right <= boxes[i].left ||
+                     boxes[i].bottom <= boxes[j].top || boxes[j].bottom <= boxes[i].top;
+        CHECK(apart);
+      }
+    }
+  }
+  // 160 px high leaves no room for three panels: one, units in the legend.
+  std::string small = renderSvg(mixedUnits(300), 240, 160);
+  CHECK(occurrences(small, "<g class=\"panel\"") == 1);
+}
+
+TEST_CASE("a closed curve in the plane is drawn closed and thinned", "[plot]") {
+  // x = cos, y = sin over exactly one turn, 100000 samples: a phase
+  // portrait. Its polyline ends where it starts, with far fewer points.
+  Plot plot;
+  plot.title = "Phase";
+  plot.xLabel = "x [m]";
+  const size_t n = 100000;
+  plot.series = {{"x'", {}, "m/s"}};
+  for (size_t i = 0; i <= n; ++i) {
+    double a = 2 * M_PI * static_cast<double>(i) / n;
+    plot.x.push_back(std::cos(a));
+    plot.series[0].values.push_back(-std::sin(a));
+  }
+  std::string svg = renderSvg(plot);
+  REQUIRE(xmlProblem(svg) == "");
+  auto points = polylinePoints(svg);
+  REQUIRE(points.size() > 100);
+  CHECK(points.size() < 10000);
+  CHECK(std::hypot(points.front().first - points.back().first,
+                   points.front().second - points.back().second) < 0.5);
+  // The abscissa grows to its outer ticks (-1 and 1 are ticks here).
+  CHECK(hasText(svg, "x [m]"));
 }
