@@ -626,6 +626,60 @@ CommandSpec sweepCommand() {
   return spec;
 }
 
+CommandSpec animateCommand() {
+  CommandSpec spec{
+      "animate",
+      "FILE -o anim.html [--trace p2,...] [--view yaw,pitch] [--plot-vars a,b]\n"
+      "       [--until T] [--dt h] [--method M] [--init \"q=v, q'=w\"] [--input \"u=expr\"]\n"
+      "       [--set p=v ...] [--stop-when \"x == 0, up\"] [simulate's other options]",
+      "simulate and draw the mechanism moving in one self-contained HTML page (no network): "
+      "play/pause, a scrubber, the speed, trails, the energy or chosen columns plotted in "
+      "step; 3-D models in an orthographic view turned by dragging",
+      Operands::OneFile,
+      {{"-o",
+        "",
+        T::Path,
+        "FILE",
+        "required",
+        "a name ending in `.html`",
+        "the page. Written whole, or not at all ([how](#output-streams))",
+        {}},
+       {"--trace",
+        "",
+        T::Text,
+        "a,b",
+        "no trails",
+        "names of points of the drawing",
+        "draw the path of each named point up to the time shown",
+        {}},
+       {"--view",
+        "",
+        T::Text,
+        "yaw,pitch",
+        "`30,20`",
+        "two angles in degrees, pitch within −90..90",
+        "the initial view of a 3-D drawing: turned by yaw about the vertical z axis, then "
+        "tilted by pitch towards the viewer. A usage error for a planar drawing",
+        {}},
+       {"--plot-vars",
+        "",
+        T::Text,
+        "a,b",
+        "the energy T + V",
+        "comma-separated CSV column names",
+        "the quantities plotted under the drawing, in step with it",
+        {}}},
+      {},
+      false};
+  std::vector<OptionSpec> integration = integrationOptions();
+  std::vector<OptionSpec> more = optionsNamed(
+      runOutputOptions(), {"--input", "--set", "--stop-when", "--backend", "--no-cache",
+                           "--strict-init", "--constraints", "--no-projection", "--baumgarte"});
+  spec.options.insert(spec.options.end(), integration.begin(), integration.end());
+  spec.options.insert(spec.options.end(), more.begin(), more.end());
+  return spec;
+}
+
 CommandSpec buildCommand() {
   return {"build",
           "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
@@ -746,9 +800,9 @@ std::string stageList(bool derivingOnly) {
 
 const std::vector<CommandSpec> &commandTable() {
   static const std::vector<CommandSpec> table = {
-      checkCommand(),      fmtCommand(),    equationsCommand(), simulateCommand(),  evalCommand(),
-      equilibriaCommand(), steadyCommand(), linearizeCommand(), conservedCommand(), solveCommand(),
-      sweepCommand(),      replCommand(),   buildCommand(),     dumpCommand()};
+      checkCommand(),      fmtCommand(),     equationsCommand(), simulateCommand(),  evalCommand(),
+      equilibriaCommand(), steadyCommand(),  linearizeCommand(), conservedCommand(), solveCommand(),
+      sweepCommand(),      animateCommand(), replCommand(),      buildCommand(),     dumpCommand()};
   return table;
 }
 

@@ -57,6 +57,7 @@ int runConserved(const CommandLine &line, Session &session, const CommandIo &io)
 int runSolve(const CommandLine &line, Session &session, const CommandIo &io);
 int runBuild(const CommandLine &line, Session &session, const CommandIo &io);
 int runSweep(const CommandLine &line, Session &session, const CommandIo &io);
+int runAnimate(const CommandLine &line, Session &session, const CommandIo &io);
 
 // The options of simulate (and of sweep's runs) from the command line; an
 // exit code for the one value the table's types cannot check (--baumgarte).

@@ -78,6 +78,8 @@ int runModelCommand(const CommandLine &line, Session &session, const CommandIo &
     return runBuild(line, session, io);
   if (c == "sweep")
     return runSweep(line, session, io);
+  if (c == "animate")
+    return runAnimate(line, session, io);
   if (c == "--dump")
     return runDumpModel(line, session, io);
   return io.usageError("unknown command '" + c + "'");

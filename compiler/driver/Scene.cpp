@@ -1,0 +1,296 @@
+// The scene of a model (Scene.h): its points, bodies, rods and springs as
+// symbolic expressions in a context of their own, evaluated by the
+// interpreter at each sample. Only what is drawn is lowered: positions,
+// orientations and the centroidal inertias.
+#include "driver/Scene.h"
+
+#include "mechanics/BodyInertia.h"
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lowering.h"
+#include "symbolic/Program.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace mech::driver {
+
+namespace {
+
+// A point's components, or a body's angle, rotation or inertia: where its
+// expressions start among the evaluated ones, and how many there are.
+struct Slice {
+  size_t first = 0, size = 0;
+};
+
+struct PointSpec {
+  std::string name, kind;
+  Slice position;
+  int let = -1; // the let it is, when it is one
+  bool referencesAnother = false;
+};
+
+struct BodySpec {
+  size_t point = 0;
+  bool planar = true;
+  Slice orientation, inertia, mass;
+};
+
+bool isPointLet(const sema::Let &let) {
+  if (let.output || !let.value)
+    return false;
+  const sema::Node &v = *let.value;
+  return v.shape.cols == 0 && (v.shape.rows == 2 || v.shape.rows == 3) && v.dim.isKnown() &&
+         v.dim.dimension == sema::Dimension::length();
+}
+
+// The point lets an expression uses directly (not through other lets).
+void pointLetsUsed(const sema::Node &node, const std::map<int, size_t> &pointOfLet,
+                   std::set<size_t> &used) {
+  if (node.kind == sema::ExprKind::Let) {
+    if (auto found = pointOfLet.find(node.index); found != pointOfLet.end())
+      used.insert(found->second);
+    return;
+  }
+  for (const sema::ExprRef &child : node.children)
+    if (child)
+      pointLetsUsed(*child, pointOfLet, used);
+}
+
+// sqrt(J/m): the radius of gyration of a planar body; 0 when J or m is not
+// a positive number.
+double gyrationRadius(double J, double m) {
+  return J > 0 && m > 0 && std::isfinite(J / m) ? std::sqrt(J / m) : 0.0;
+}
+
+// The uniform solid ellipsoid with the inertia J (body axes) and mass m:
+// its semi-axes a_i (a_i^2 = 5/(2m) (J_j + J_k - J_i) for the principal
+// moments) and principal directions. Axes left at zero by a degenerate
+// inertia (a rod, a point) are raised to a twentieth of the largest, so
+// that the body still shows.
+void inertiaEllipsoid(const double *J, double m, double axes[3], Eigen::Matrix3d &directions) {
+  Eigen::Matrix3d inertia;
+  for (int i = 0; i < 9; ++i)
+    inertia(i / 3, i % 3) = J[i];
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(inertia);
+  directions = Eigen::Matrix3d::Identity();
+  axes[0] = axes[1] = axes[2] = 0;
+  if (solver.info() != Eigen::Success || !(m > 0) || !inertia.allFinite())
+    return;
+  directions = solver.eigenvectors();
+  Eigen::Vector3d moments = solver.eigenvalues();
+  double largest = 0;
+  for (int i = 0; i < 3; ++i) {
+    double square = 5 / (2 * m) * (moments.sum() - 2 * moments(i));
+    axes[i] = square > 0 ? std::sqrt(square) : 0;
+    largest = std::max(largest, axes[i]);
+  }
+  for (int i = 0; i < 3; ++i)
+    axes[i] = std::max(axes[i], largest / 20);
+}
+
+} // namespace
+
+struct SceneBuilder::Parts {
+  const LoadedModel &loaded;
+  sym::Context context;
+  mechanics::Lowering lower;
+  std::vector<sym::Expr> exprs;
+  std::vector<PointSpec> points;
+  std::vector<BodySpec> bodies;
+  std::vector<SceneLink> links;
+  std::map<int, size_t> pointOfLet;
+  std::vector<Eigen::Matrix3d> principal; // per body: its principal directions
+  mechanics::InputLayout layout;
+  sym::Program program;
+  std::vector<double> inputs, outputs, scratch;
+  Scene scene;
+
+  explicit Parts(const LoadedModel &l) : loaded(l), lower(l.model(), context) {}
+
+  Slice add(const mechanics::Tensor &tensor) {
+    Slice slice{exprs.size(), tensor.v.size()};
+    exprs.insert(exprs.end(), tensor.v.begin(), tensor.v.end());
+    return slice;
+  }
+
+  // The point at `position`: the let's point when it is one, else a new one.
+  size_t pointAt(const sema::ExprRef &position, const std::string &name, const std::string &kind) {
+    if (position->kind == sema::ExprKind::Let)
+      if (auto found = pointOfLet.find(position->index); found != pointOfLet.end()) {
+        PointSpec &point = points[found->second];
+        if (point.kind == "point")
+          point.name = name, point.kind = kind;
+        return found->second;
+      }
+    points.push_back({name, kind, add(lower.lower(position)), -1, false});
+    linkToUsedPoints(*position, points.size() - 1);
+    return points.size() - 1;
+  }
+
+  void linkToUsedPoints(const sema::Node &expression, size_t point) {
+    std::set<size_t> used;
+    for (const sema::ExprRef &child : expression.children)
+      if (child)
+        pointLetsUsed(*child, pointOfLet, used);
+    if (expression.kind == sema::ExprKind::Let)
+      pointLetsUsed(expression, pointOfLet, used);
+    used.erase(point);
+    for (size_t from : used)
+      links.push_back({static_cast<long>(from), static_cast<long>(point), false});
+    points[point].referencesAnother = points[point].referencesAnother || !used.empty();
+  }
+};
+
+SceneBuilder::SceneBuilder(const LoadedModel &loaded) : parts_(std::make_unique<Parts>(loaded)) {
+  Parts &p = *parts_;
+  const sema::CheckedModel &model = loaded.model();
+  for (size_t i = 0; i < model.lets.size(); ++i)
+    if (isPointLet(model.lets[i])) {
+      p.pointOfLet[static_cast<int>(i)] = p.points.size();
+      p.points.push_back({model.lets[i].name, "point", p.add(p.lower.lower(model.lets[i].value)),
+                          static_cast<int>(i), false});
+    }
+  // Each let's rods, once every point let is known.
+  for (size_t k = 0; k < p.points.size(); ++k)
+    p.linkToUsedPoints(*model.lets[static_cast<size_t>(p.points[k].let)].value, k);
+  for (const sema::Particle &particle : model.particles)
+    p.pointAt(particle.position, particle.name, "particle");
+  for (const sema::Body &body : model.bodies) {
+    BodySpec spec;
+    spec.point = p.pointAt(body.position, body.name, "body");
+    spec.planar = body.planar;
+    spec.orientation = p.add(p.lower.lower(body.orientation));
+    if (auto inertia = mechanics::centroidalInertia(p.lower, body))
+      spec.inertia = p.add(*inertia);
+    spec.mass = p.add(p.lower.lower(body.mass));
+    p.bodies.push_back(spec);
+  }
+  for (size_t k = 0; k < model.springs.size(); ++k) {
+    const sema::Spring &spring = model.springs[k];
+    std::string name = "spring " + std::to_string(k + 1);
+    size_t from = p.pointAt(spring.from, name + " start", "spring end");
+    size_t to = p.pointAt(spring.to, name + " end", "spring end");
+    p.links.push_back({static_cast<long>(from), static_cast<long>(to), true});
+  }
+  const mechanics::Equations &eq = loaded.equations();
+  p.layout.params = model.params.size();
+  p.layout.coordinates = eq.coordinates.size();
+  p.program = sym::Program(p.exprs, [&](const sym::SymbolInfo &s) { return p.layout.index(s); });
+  p.inputs.assign(p.layout.size(), 0.0);
+  p.outputs.resize(p.exprs.size());
+  for (const PointSpec &point : p.points)
+    if (point.position.size == 3)
+      p.scene.dimensions = 3;
+  for (const BodySpec &body : p.bodies)
+    if (!body.planar)
+      p.scene.dimensions = 3;
+  for (const PointSpec &point : p.points)
+    p.scene.points.push_back({point.name, point.kind, {}, {}, {}});
+  p.scene.bodies.resize(p.bodies.size());
+}
+
+SceneBuilder::~SceneBuilder() = default;
+
+bool SceneBuilder::empty() const {
+  return parts_->points.empty();
+}
+
+void SceneBuilder::sample(double t, const double *q, const double *qd) {
+  Parts &p = *parts_;
+  std::vector<double> params = p.loaded.paramValues(t);
+  std::copy(params.begin(), params.end(), p.inputs.begin());
+  size_t n = p.layout.coordinates;
+  std::copy(q, q + n, p.inputs.begin() + static_cast<long>(p.layout.params));
+  std::copy(qd, qd + n, p.inputs.begin() + static_cast<long>(p.layout.params + n));
+  p.inputs[p.layout.time()] = t;
+  p.program.evaluate(p.inputs.data(), p.outputs.data(), p.scratch);
+  const std::vector<double> &v = p.outputs;
+  bool first = p.scene.t.empty();
+  p.scene.t.push_back(t);
+  for (size_t k = 0; k < p.points.size(); ++k) {
+    const Slice &at = p.points[k].position;
+    ScenePoint &point = p.scene.points[k];
+    point.x.push_back(v[at.first]);
+    point.y.push_back(v[at.first + 1]);
+    if (p.scene.dimensions == 3)
+      point.z.push_back(at.size == 3 ? v[at.first + 2] : 0.0);
+  }
+  p.principal.resize(p.bodies.size());
+  for (size_t k = 0; k < p.bodies.size(); ++k) {
+    const BodySpec &spec = p.bodies[k];
+    SceneBody &body = p.scene.bodies[k];
+    body.point = spec.point;
+    double mass = spec.mass.size ? v[spec.mass.first] : 0;
+    if (spec.planar) {
+      if (first && spec.inertia.size)
+        body.radius = gyrationRadius(v[spec.inertia.first], mass);
+      body.angle.push_back(v[spec.orientation.first]);
+      continue;
+    }
+    if (first && spec.inertia.size == 9)
+      inertiaEllipsoid(&v[spec.inertia.first], mass, body.axes, p.principal[k]);
+    else if (first)
+      p.principal[k] = Eigen::Matrix3d::Identity();
+    Eigen::Matrix3d R;
+    for (int i = 0; i < 9; ++i)
+      R(i / 3, i % 3) = v[spec.orientation.first + static_cast<size_t>(i)];
+    Eigen::Matrix3d world = R * p.principal[k];
+    for (int i = 0; i < 9; ++i)
+      body.rotation.push_back(world(i / 3, i % 3));
+  }
+}
+
+namespace {
+
+// Whether b stays at a constant, non-zero distance from a (the origin when
+// a is null) while the segment between them turns or moves: a rigid link.
+bool rigidlyJoined(const ScenePoint *a, const ScenePoint &b) {
+  double lo = INFINITY, hi = 0;
+  bool moves = false;
+  for (size_t i = 0; i < b.x.size(); ++i) {
+    double dx = b.x[i] - (a ? a->x[i] : 0), dy = b.y[i] - (a ? a->y[i] : 0);
+    double dz = b.z.empty() ? 0 : b.z[i] - (a ? a->z[i] : 0);
+    double r = std::sqrt(dx * dx + dy * dy + dz * dz);
+    lo = std::min(lo, r), hi = std::max(hi, r);
+    moves = moves || b.x[i] != b.x[0] || b.y[i] != b.y[0];
+  }
+  return moves && std::isfinite(hi) && hi > 0 && hi - lo <= 1e-6 * hi;
+}
+
+} // namespace
+
+Scene SceneBuilder::finish() {
+  Parts &p = *parts_;
+  Scene scene = std::move(p.scene);
+  scene.links = p.links;
+  // A point built from no other is joined to the first point it keeps its
+  // distance from (a pole on its cart), else to the origin when it keeps
+  // its distance from there (a pivot).
+  for (size_t k = 0; k < scene.points.size(); ++k) {
+    const ScenePoint &point = scene.points[k];
+    if (p.points[k].referencesAnother || point.kind == "spring end" || point.x.size() < 2)
+      continue;
+    auto linked = [&](long j) {
+      return std::any_of(scene.links.begin(), scene.links.end(), [&](const SceneLink &l) {
+        return (l.from == j && l.to == static_cast<long>(k)) ||
+               (l.to == j && l.from == static_cast<long>(k));
+      });
+    };
+    long joined = -2;
+    for (size_t j = 0; j < scene.points.size() && joined == -2; ++j)
+      if (j != k && scene.points[j].kind != "spring end" && !linked(static_cast<long>(j)) &&
+          rigidlyJoined(&scene.points[j], point))
+        joined = static_cast<long>(j);
+    if (joined == -2 && rigidlyJoined(nullptr, point))
+      joined = -1;
+    if (joined != -2)
+      scene.links.push_back({joined, static_cast<long>(k), false});
+  }
+  return scene;
+}
+
+} // namespace mech::driver

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# mech animate (docs/cli.md "animate"): the page is self-contained and its
+# data are the positions of the mechanism, checked against the positions
+# written out by hand from simulate's CSV; the gallery animates by the
+# default rule (but for the models that give no position); errors. The
+# page's drawing in a real browser is tests/browser/test_animation.py.
+source "$(dirname "$0")/lib.sh" "$@"
+cd "$work"
+dp="$root/examples/double_pendulum.mech"
+
+expect "double pendulum" 0 "$mech" animate "$dp" -o dp.html --until 2 --trace p2
+contains "says what it wrote" err "animate: 201 frames of 2 points to dp.html"
+expect "its CSV" 0 "$mech" simulate "$dp" --until 2 -o dp.csv
+check_py "the page holds the bobs where the angles put them, and nothing external" '
+page = open(W + "/dp.html").read()
+data = json.loads(re.search(r"<script id=\"mech-data\" type=\"application/json\">(.*?)</script>",
+                            page, re.S).group(1))
+rows = list(csv.DictReader(open(W + "/dp.csv")))
+assert len(data["t"]) == len(rows) == 201
+p1, p2 = data["points"]
+assert (p1["name"], p2["name"]) == ("p1", "p2")
+for i in [0, 57, 200]:
+    th1, th2 = float(rows[i]["th1"]), float(rows[i]["th2"])
+    x1, y1 = math.sin(th1), -math.cos(th1)
+    x2, y2 = x1 + 0.8 * math.sin(th2), y1 - 0.8 * math.cos(th2)
+    for got, want in [(p1["x"][i], x1), (p1["y"][i], y1), (p2["x"][i], x2), (p2["y"][i], y2)]:
+        assert abs(got - want) < 1e-6, (i, got, want)
+# rods: p1 to p2, the origin (a pivot) to p1
+assert sorted(map(tuple, data["links"])) == [(-1, 0, 0), (0, 1, 0)], data["links"]
+assert data["traced"] == ["p2"] and data["plots"][0]["name"] == "energy T + V"
+# self-contained: no external script, style, image or address
+assert "<script src" not in page and "<link" not in page and "<img" not in page
+assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", page)
+'
+# A body: a circle of radius sqrt(J/m) that turns with its angle; a 3-D body
+# an ellipsoid whose axes are those of a uniform solid with its inertia.
+expect "compound pendulum" 0 "$mech" animate "$root/examples/compound_pendulum.mech" -o cp.html --until 1
+check_py "a planar body: radius sqrt(J/m), its angle per sample" '
+page = open(W + "/cp.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+body = data["bodies"][0]
+assert abs(body["radius"] - math.sqrt(1.0 / 12)) < 1e-6, body["radius"]  # J = m a^2/12, a = 1
+assert abs(body["angle"][0] - 0.2) < 1e-9 and len(body["angle"]) == len(data["t"])
+assert data["links"] == [[-1, 0, 0]]  # the centre keeps its distance d from the pivot
+'
+expect "heavy top" 0 "$mech" animate "$root/examples/heavy_top.mech" -o top.html --until 1 --view 10,35
+check_py "a 3-D body: an ellipsoid with a rotation per sample" '
+page = open(W + "/top.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+assert data["dimensions"] == 3 and data["view"] == [10, 35]
+body = data["bodies"][0]
+assert len(body["rotation"]) == 9 * len(data["t"]) and min(body["axes"]) > 0
+R = body["rotation"][:9]  # orthonormal
+for i in range(3):
+    for j in range(3):
+        dot = sum(R[3 * k + i] * R[3 * k + j] for k in range(3))
+        assert abs(dot - (i == j)) < 1e-5, (i, j, dot)
+'
+
+# The gallery: each model animates by the default rule, but those that
+# give no position (T written in the coordinates alone); under the
+# sanitizers every third.
+every=1
+[ -n "${MECH_SANITIZER_PASS:-}" ] && every=3
+no_positions=" driven_oscillator overdamped_oscillator spring_damper_chain stiff_spring_pendulum "
+i=0
+for model in "$root"/examples/*.mech "$root"/examples/tutorial/*.mech; do
+  i=$((i + 1))
+  [ $((i % every)) -eq 0 ] || continue
+  name="$(basename "$model" .mech)"
+  if [[ "$no_positions" == *" $name "* ]]; then
+    expect "$name has nothing to draw" 1 "$mech" animate "$model" -o "$name.html" --until 0.2
+    contains "$name says why" err "has nothing to draw: no particle, body, spring or vector let of length"
+  else
+    expect "$name animates" 0 "$mech" animate "$model" -o "$name.html" --until 0.2
+  fi
+done
+
+# Errors.
+expect "no -o" 2 "$mech" animate "$dp"
+expect "not a page" 2 "$mech" animate "$dp" -o dp.svg
+contains "not a page says so" err "animate: -o names the page, a file ending in .html, got 'dp.svg'"
+expect "a view of a planar drawing" 2 "$mech" animate "$dp" -o v.html --until 0.1 --view 10,20
+contains "planar view says so" err "animate: --view turns a 3-D drawing; DoublePendulum is drawn in the plane"
+expect "a malformed view" 2 "$mech" animate "$dp" -o v.html --view 10
+contains "malformed view says so" err "--view needs 'yaw,pitch' in degrees"
+expect "an unknown trace" 1 "$mech" animate "$dp" -o v.html --until 0.1 --trace p3
+contains "unknown trace lists the points" err "--trace: 'p3' is not a point of the drawing (p1, p2)"
+expect "an unknown plotted column" 1 "$mech" animate "$dp" -o v.html --until 0.1 --plot-vars nosuch
+check_py "no page after an error" '
+import os
+assert not os.path.exists(W + "/v.html")
+'
+finish
