@@ -2,7 +2,8 @@
 // front end drives (repl/ReplSession), without a terminal. Lines are
 // joined while brackets are open, as the terminal does. Only commands that
 // stay in the process, write no file of their own and end quickly run:
-// :save, :build and :sim write files, :sim and :equilibria integrate or
+// :save, :build, :sim, :plot and :animate write files, :sim, :plot,
+// :animate and :equilibria integrate or
 // search for long, :quit only ends the input. :load reads a relative .mech
 // path of the source tree. Besides crashes and sanitizer reports, an
 // internal error reported by the session is a finding.

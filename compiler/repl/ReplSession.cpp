@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace mech::repl {
@@ -55,6 +56,10 @@ const CommandHelp kCommands[] = {
     {":eval", ":eval th1=0.3, th1'=0 [--json]", "everything at a state, q'' solved (as mech eval)"},
     {":sim", ":sim T [options of mech simulate]",
      "simulate until T: a short table and the summary (--plot f.svg, -o f.csv as in the CLI)"},
+    {":plot", ":plot FILE [--plot-vars a,b] [--plot-x q] [--window a..b]",
+     "draw the last :sim (SVG, or PNG for .png), as mech simulate --plot"},
+    {":animate", ":animate FILE.html [--trace p] [--view yaw,pitch]",
+     "the last :sim as the mechanism moving, as mech animate"},
     {":equilibria", ":equilibria [options]", "states of rest and their stability"},
     {":steady", ":steady --rates \"q'=w\"", "steady motions and their stability"},
     {":linearize", ":linearize --at \"q=v\"", "M, K, D and A at a state"},
@@ -703,10 +708,48 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
   // The summary (on err_) follows the table, as it follows the CSV.
   std::ostringstream summary;
   std::ostream *samples = table ? static_cast<std::ostream *>(&csv) : &discarded;
-  runCommand("simulate", call, ownCsv ? samples : nullptr, &summary);
+  int status = runCommand("simulate", call, ownCsv ? samples : nullptr, &summary);
   if (table)
     out_ << sampleTable(csv.str());
   err_ << summary.str();
+  // What :plot and :animate run again: the run's options, without its files.
+  if (status == driver::kExitOk) {
+    lastSimulation_.clear();
+    static const std::set<std::string> kFiles = {"-o",       "--plot",   "--plot-vars",
+                                                 "--plot-x", "--window", "--events"};
+    for (size_t i = 0; i < call.size(); ++i) {
+      if (kFiles.count(call[i])) {
+        ++i;
+        continue;
+      }
+      lastSimulation_.push_back(call[i]);
+    }
+  }
+}
+
+// :plot and :animate: the last :sim, run again with its options (on the
+// model as it is now), drawn as mech simulate --plot or mech animate draws.
+void ReplSession::picture(const std::string &name, const std::vector<std::string> &args) {
+  if (lastSimulation_.empty()) {
+    err_ << "error: " << name << " draws the last :sim; run one first (:sim 10)\n";
+    return;
+  }
+  if (args.empty() || args[0].empty() || args[0][0] == '-') {
+    err_ << "error: " << name << " takes the file to write first ("
+         << (name == ":plot" ? ":plot run.svg" : ":animate run.html") << ")\n";
+    return;
+  }
+  std::vector<std::string> call = lastSimulation_;
+  call.push_back(name == ":plot" ? "--plot" : "-o");
+  call.insert(call.end(), args.begin(), args.end());
+  NullStream discarded;
+  std::ostringstream messages;
+  int status = runCommand(name == ":plot" ? "simulate" : "animate", call, &discarded, &messages);
+  if (status != driver::kExitOk) {
+    err_ << messages.str();
+    return;
+  }
+  out_ << (name == ":plot" ? "plot" : "animation") << " written to " << args[0] << "\n";
 }
 
 void ReplSession::helpOn(const std::string &topic) {
@@ -767,6 +810,8 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
     runCommand("eval", evalArguments(rest, args));
   else if (name == ":sim")
     simulate(args);
+  else if (name == ":plot" || name == ":animate")
+    picture(name, args);
   else if (name == ":help")
     help(rest);
   else if (name == ":load" || name == ":reload" || name == ":undo" || name == ":save")
@@ -796,8 +841,10 @@ void ReplSession::help(const std::string &topic) {
 
 // :load, :reload, :undo and :save: the model's text changes.
 void ReplSession::editCommand(const std::string &name, const std::vector<std::string> &args) {
-  if (name == ":load")
+  if (name == ":load") {
+    lastSimulation_.clear(); // another model's run
     loadCommand(args);
+  }
   else if (name == ":reload")
     reload();
   else if (name == ":undo")

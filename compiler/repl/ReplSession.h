@@ -64,6 +64,7 @@ private:
   void declaration(const std::string &text, bool topLevel);
   void setParams(const std::string &text);
   void simulate(const std::vector<std::string> &args);
+  void picture(const std::string &name, const std::vector<std::string> &args);
   // Runs a command of the table on the session's model (with the :set
   // values); its report goes to `out` (default out_), its messages to `err`.
   int runCommand(const std::string &command, const std::vector<std::string> &args,
@@ -94,6 +95,7 @@ private:
   std::string filePath_;                     // the loaded file, if any
   std::string rootText_;                     // a model typed whole (model M { ... })
   std::vector<std::string> settings_;        // :set, as --set texts
+  std::vector<std::string> lastSimulation_;  // the last :sim's options, for :plot, :animate
   std::unique_ptr<driver::Session> session_; // null without a model
   std::unique_ptr<driver::Session> library_; // typed imports and defs without a model
   std::string derivationError_;              // why the equations are not there

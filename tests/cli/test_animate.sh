@@ -76,6 +76,21 @@ for model in "$root"/examples/*.mech "$root"/examples/tutorial/*.mech; do
   fi
 done
 
+# The REPL: :animate and :plot draw the last :sim (its options, run again).
+printf '%s\n' ":load $dp" ':animate early.html' ':sim 2 --dt 0.02' ':animate repl.html --trace p2' \
+  ':plot repl.svg --plot-vars th1' ':animate' >repl.in
+expect "repl pictures" 0 "$mech" repl <repl.in
+contains "repl: nothing to draw before a :sim" err ":animate draws the last :sim; run one first (:sim 10)"
+contains "repl: the page written" out "animation written to repl.html"
+contains "repl: the plot written" out "plot written to repl.svg"
+contains "repl: :animate needs its file" err ":animate takes the file to write first (:animate run.html)"
+check_py "the REPL's page is the run's: 101 samples until 2 s, p2 traced" '
+page = open(W + "/repl.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+assert len(data["t"]) == 101 and data["t"][-1] == 2 and data["traced"] == ["p2"]
+assert "th1 [rad]" in open(W + "/repl.svg").read()
+'
+
 # Errors.
 expect "no -o" 2 "$mech" animate "$dp"
 expect "not a page" 2 "$mech" animate "$dp" -o dp.svg
