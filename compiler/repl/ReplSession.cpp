@@ -56,9 +56,9 @@ const CommandHelp kCommands[] = {
     {":eval", ":eval th1=0.3, th1'=0 [--json]", "everything at a state, q'' solved (as mech eval)"},
     {":sim", ":sim T [options of mech simulate]",
      "simulate until T: a short table and the summary (--plot f.svg, -o f.csv as in the CLI)"},
-    {":plot", ":plot FILE [--plot-vars a,b] [--plot-x q] [--window a..b]",
+    {":plot", ":plot FILE [--plot-vars a,b ...]",
      "draw the last :sim (SVG, or PNG for .png), as mech simulate --plot"},
-    {":animate", ":animate FILE.html [--trace p] [--view yaw,pitch]",
+    {":animate", ":animate FILE.html [--trace p ...]",
      "the last :sim as the mechanism moving, as mech animate"},
     {":equilibria", ":equilibria [options]", "states of rest and their stability"},
     {":steady", ":steady --rates \"q'=w\"", "steady motions and their stability"},
@@ -844,8 +844,7 @@ void ReplSession::editCommand(const std::string &name, const std::vector<std::st
   if (name == ":load") {
     lastSimulation_.clear(); // another model's run
     loadCommand(args);
-  }
-  else if (name == ":reload")
+  } else if (name == ":reload")
     reload();
   else if (name == ":undo")
     undo();
