@@ -385,12 +385,26 @@ CommandSpec simulateCommand() {
 
 CommandSpec equilibriaCommand() {
   return {"equilibria",
-          "FILE [--in \"q=a..b, ...\"] [--time t0] [--input \"u=expr\"] [--set p=v ...] [--json]",
+          "FILE [--in \"q=a..b, ...\"] [--time t0] [--input \"u=expr\"] [--set p=v ...] [--json]\n"
+          "       [--plot FILE]",
           "the states of rest in a box, their stability and small oscillations",
           Operands::OneFile,
-          {searchBoxOption("the search box, per coordinate"), freezeTimeOption(),
+          {searchBoxOption("the search box, per coordinate"),
+           freezeTimeOption(),
            inputOption("the inputs, held at their values at t0 (or 0): constant loads"),
-           setOption(), jsonOption("equilibria---json")},
+           setOption(),
+           jsonOption("equilibria---json"),
+           {"--plot",
+            "",
+            T::Path,
+            "FILE",
+            "no plot",
+            "path",
+            "also draw the potential V over the search box (SVG, or PNG for a .png name): "
+            "against the coordinate, with the stable and unstable states of rest as dots, for a "
+            "model of one coordinate; as a heat map for two. A usage error for more "
+            "coordinates or constraints",
+            {}}},
           {},
           true};
 }

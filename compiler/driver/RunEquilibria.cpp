@@ -2,6 +2,8 @@
 // oscillations): option parsing and reports over mechanics::findEquilibria.
 #include "driver/AnalysisText.h"
 #include "driver/Commands.h"
+#include "driver/Landscape.h"
+#include "driver/PlotFile.h"
 #include "driver/SearchBox.h"
 #include "driver/Session.h"
 #include "support/NumberText.h"
@@ -176,6 +178,18 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
+  std::string plotPath = line.value("--plot");
+  if (!plotPath.empty()) {
+    if (std::string problem = landscapeProblem(*loaded); !problem.empty())
+      return io.usageError(problem);
+    std::vector<NamedPath> outputs = {{"--plot", plotPath}};
+    if (auto status = checkOutputs("equilibria", session, outputs, io))
+      return *status;
+    if (std::string problem = plotFileProblem(plotPath); !problem.empty()) {
+      io.err << "mech: error: " << problem << "\n";
+      return kExitModelError;
+    }
+  }
   mechanics::Linearizer linearizer(eq, loaded->paramValues(t));
   search.cancelled = interruptRequested;
   // Integrable constraints keep their values at the model's init.
@@ -188,6 +202,12 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
   if (!found || !init)
     return kExitModelError;
   init->t = t;
+  std::string error;
+  if (!plotPath.empty() &&
+      !writePlotFile(plotPath, landscapeSvg(*loaded, search.box, t, *found), error)) {
+    io.err << "mech: error: " << error << "\n";
+    return kExitModelError;
+  }
   std::vector<std::string> notes = modelNotes(eq, linearizer.at(*init));
   if (line.has("--json"))
     io.out << equilibriaJson(eq, *found, notes);

@@ -315,7 +315,7 @@ void emitRun(std::string &svg, std::vector<Point> run, const Frame &frame) {
     return;
   if (run.size() == 1) {
     svg += "<circle cx=\"" + px(run[0].x) + "\" cy=\"" + px(run[0].y) +
-           "\" r=\"2.5\" stroke=\"none\" fill=\"currentColor\"/>\n";
+           "\" r=\"4\" stroke=\"none\" fill=\"currentColor\"/>\n";
     return;
   }
   bool increasing = std::is_sorted(run.begin(), run.end(),

@@ -83,6 +83,27 @@ import os
 assert not os.path.exists(W + "/w.svg") and not os.path.exists(W + "/w.csv")
 '
 
+# d2. equilibria --plot: W = V - T0 of the rotating hoop against th, its
+# two stable states (cos th = g/(R w^2)) and two unstable ones (0, pi) as
+# dots in the series' colours; two coordinates as a heat map; more, or
+# constraints, a usage error.
+expect "landscape of one coordinate" 0 "$mech" equilibria "$root/examples/rotating_hoop.mech" --plot hoop.svg
+check_py "W against th with the states of rest" '
+svg = open(W + "/hoop.svg").read()
+assert "<title>W = V - T0 of RotatingHoop</title>" in svg
+colours = re.findall(r"<g class=\"series\"[^>]*color=\"([^\"]*)\">(.*?)</g>", svg, re.S)
+dots = {c: body.count("<circle") for c, body in colours}
+assert dots == {"#0072B2": 0, "#D55E00": 2, "#009E73": 2}, dots
+assert ">th [rad]</text>" in svg
+'
+expect "landscape of two coordinates" 0 "$mech" equilibria "$dp" --plot dp-eq.svg
+contains "a heat map of V" out "DoublePendulum: 4 equilibria"
+check_py "a heat map titled V" 'assert "V of DoublePendulum" in open(W + "/dp-eq.svg").read()'
+expect "landscape of three coordinates" 2 "$mech" equilibria "$root/examples/chain.mech" --plot c.svg
+contains "three coordinates says so" err "equilibria: --plot draws V over one or two coordinates; Chain has"
+expect "landscape with constraints" 2 "$mech" equilibria "$root/examples/cartesian_pendulum.mech" --plot c.svg
+contains "constraints say so" err "equilibria: --plot draws V over free coordinates; CartesianPendulum has constraints"
+
 # e. PNG: through rsvg-convert when it is installed; a clear error before
 # the run when it is not (PATH without it).
 if command -v rsvg-convert >/dev/null; then
