@@ -20,3 +20,21 @@ cd "$root"
   --init "th1'=0, th2'=0" --until 10 --rtol 1e-8 --atol 1e-8 \
   --summary "flip = first_time(abs(th2) > pi)" -o "$work/basin.csv" \
   --plot "$images/double_pendulum_basin.svg"
+# The plots of the tutorial's "Pictures": a phase portrait, a window of a
+# longer run, the landscape of a bead on a spinning hoop.
+"$mech" simulate examples/tutorial/spring_pendulum.mech --until 20 -o "$work/sp20.csv" \
+  --plot-x th --plot-vars "th'" --plot "$images/spring_pendulum_phase.svg"
+"$mech" simulate examples/tutorial/spring_pendulum.mech --until 100 -o "$work/sp100.csv" \
+  --window 90..95 --plot-vars "r,r'" --plot "$images/spring_pendulum_window.svg"
+"$mech" equilibria examples/rotating_hoop.mech --plot "$images/rotating_hoop_landscape.svg" \
+  >/dev/null
+# The animation page as a browser shows it 1.3 s in (headless Chromium,
+# when installed: the page itself is not committed, it is made in a second).
+"$mech" animate examples/double_pendulum.mech --until 10 --trace p2 -o "$work/dp.html" 2>/dev/null
+if command -v chromium >/dev/null; then
+  chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=680,720 \
+    --screenshot="$images/double_pendulum_animation.png" "file://$work/dp.html#t=1.3" \
+    >/dev/null 2>&1
+else
+  echo "docs-images.sh: chromium is not installed: double_pendulum_animation.png not updated"
+fi

@@ -312,7 +312,9 @@ const char *const kScript = R"JS(
     svg.addEventListener('pointerup', () => { drag = null; });
   }
   window.mechAnimation = { draw, frames, setPlaying, get playing() { return playing; }, get frame() { return shown; } };
-  if (frames) draw(0);
+  // A page opened as anim.html#t=3.2 starts at that time.
+  const start = /t=([-+0-9.eE]+)/.exec(location.hash);
+  if (frames) draw(start ? frameAt(Number(start[1])) : 0);
 })();
 )JS";
 
