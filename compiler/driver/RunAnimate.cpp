@@ -5,6 +5,7 @@
 #include "driver/AnimationPage.h"
 #include "driver/ColumnUnits.h"
 #include "driver/Commands.h"
+#include "driver/NumberPair.h"
 #include "driver/Scene.h"
 #include "driver/Session.h"
 #include "driver/Simulation.h"
@@ -51,20 +52,12 @@ bool isHtmlPath(const std::string &path) {
   return endsWith(".html") || endsWith(".htm");
 }
 
-// "yaw,pitch" in degrees.
+// "yaw,pitch" in degrees, the pitch within -90..90.
 std::optional<std::pair<double, double>> viewAngles(const std::string &text) {
-  size_t comma = text.find(',');
-  if (comma == std::string::npos)
+  auto view = numberPair(text, ",");
+  if (!view || !(std::abs(view->second) <= 90))
     return std::nullopt;
-  std::string a = text.substr(0, comma), b = text.substr(comma + 1);
-  char *end = nullptr;
-  double yaw = std::strtod(a.c_str(), &end);
-  if (end == a.c_str() || *end != '\0')
-    return std::nullopt;
-  double pitch = std::strtod(b.c_str(), &end);
-  if (end == b.c_str() || *end != '\0' || !std::isfinite(yaw) || !(std::abs(pitch) <= 90))
-    return std::nullopt;
-  return std::make_pair(yaw, pitch);
+  return view;
 }
 
 // T + V at each kept sample, from the derived equations.

@@ -3,6 +3,7 @@
 // then the run with CSV to io.out or -o and the summary to io.err.
 #include "driver/Commands.h"
 
+#include "driver/NumberPair.h"
 #include "driver/PlotFile.h"
 #include "driver/Session.h"
 #include "driver/Simulation.h"
@@ -49,22 +50,10 @@ runtime::Method methodNamed(const std::string &name) {
 
 // "a..b" with finite a < b.
 std::optional<std::pair<double, double>> timeWindow(const std::string &text) {
-  size_t dots = text.find("..");
-  if (dots == std::string::npos)
+  auto window = numberPair(text, "..");
+  if (!window || !(window->first < window->second))
     return std::nullopt;
-  std::string first = text.substr(0, dots), second = text.substr(dots + 2);
-  char *end = nullptr;
-  double a = std::strtod(first.c_str(), &end);
-  if (end == first.c_str() ||
-      first.find_first_not_of(" \t", end - first.c_str()) != std::string::npos)
-    return std::nullopt;
-  double b = std::strtod(second.c_str(), &end);
-  if (end == second.c_str() ||
-      second.find_first_not_of(" \t", end - second.c_str()) != std::string::npos)
-    return std::nullopt;
-  if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
-    return std::nullopt;
-  return std::make_pair(a, b);
+  return window;
 }
 
 } // namespace
@@ -107,22 +96,12 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
                          " shapes the plot: give --plot FILE too");
   if (line.has("--baumgarte")) {
     std::string value = line.value("--baumgarte");
-    size_t comma = value.find(',');
-    char *end = nullptr;
-    double a = -1, b = -1;
-    if (comma != std::string::npos) {
-      std::string first = value.substr(0, comma), second = value.substr(comma + 1);
-      a = std::strtod(first.c_str(), &end);
-      bool aOk = end != first.c_str() && *end == '\0';
-      b = std::strtod(second.c_str(), &end);
-      bool bOk = end != second.c_str() && *end == '\0';
-      if (!aOk || !bOk)
-        a = -1;
-    }
-    if (!(a >= 0 && b >= 0 && a < 1e308 && b < 1e308))
+    auto gains = numberPair(value, ",");
+    if (!gains ||
+        !(gains->first >= 0 && gains->second >= 0 && gains->first < 1e308 && gains->second < 1e308))
       return io.usageError("simulate: --baumgarte needs two non-negative numbers 'a,b', got '" +
                            value + "'");
-    options.baumgarte = std::make_pair(a, b);
+    options.baumgarte = gains;
   }
   return std::nullopt;
 }

@@ -246,6 +246,24 @@ std::vector<Box> textBoxes(const std::string &svg) {
   return boxes;
 }
 
+// Every text inside the image and clear of every other.
+void checkTextInsideAndApart(const std::string &svg, int width, int height) {
+  auto boxes = textBoxes(svg);
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    INFO(boxes[i].text);
+    CHECK(boxes[i].left >= 0);
+    CHECK(boxes[i].right <= width);
+    CHECK(boxes[i].top >= 0);
+    CHECK(boxes[i].bottom <= height);
+    for (size_t j = 0; j < i; ++j) {
+      INFO("and " << boxes[j].text);
+      bool apart = boxes[i].right <= boxes[j].left || boxes[j].right <= boxes[i].left ||
+                   boxes[i].bottom <= boxes[j].top || boxes[j].bottom <= boxes[i].top;
+      CHECK(apart);
+    }
+  }
+}
+
 Plot wave(size_t n) {
   Plot plot;
   plot.title = "Waves";
@@ -392,20 +410,8 @@ TEST_CASE("text stays inside the image and clear of other text", "[plot]") {
     for (auto [width, height] : {std::pair{240, 160}, {420, 280}, {900, 540}, {1600, 900}}) {
       std::string svg = renderSvg(plot, width, height);
       REQUIRE(xmlProblem(svg) == "");
-      auto boxes = textBoxes(svg);
-      for (size_t i = 0; i < boxes.size(); ++i) {
-        INFO(width << "x" << height << " " << plot.title << ": " << boxes[i].text);
-        CHECK(boxes[i].left >= 0);
-        CHECK(boxes[i].right <= width);
-        CHECK(boxes[i].top >= 0);
-        CHECK(boxes[i].bottom <= height);
-        for (size_t j = 0; j < i; ++j) {
-          INFO("and " << boxes[j].text);
-          bool apart = boxes[i].right <= boxes[j].left || boxes[j].right <= boxes[i].left ||
-                       boxes[i].bottom <= boxes[j].top || boxes[j].bottom <= boxes[i].top;
-          CHECK(apart);
-        }
-      }
+      INFO(width << "x" << height << " " << plot.title);
+      checkTextInsideAndApart(svg, width, height);
     }
   }
 }
@@ -581,7 +587,7 @@ TEST_CASE("series of different units are drawn in panels of their own", "[plot]"
   CHECK(hasText(svg, "h"));
   CHECK(hasText(svg, "sin, cos [rad]"));
   CHECK(occurrences(svg, ">w1 [rad/s]</text>") == 2); // the legend and the value axis
-  CHECK(occurrences(svg, "class=\"y-label\"") == 2); // none for the unitless panel
+  CHECK(occurrences(svg, "class=\"y-label\"") == 2);  // none for the unitless panel
   CHECK(occurrences(svg, ">t [s]</text>") == 1);
   // The small unitless value fills its own panel instead of a flat line:
   // its curve spans most of the panel's height.
@@ -598,20 +604,8 @@ TEST_CASE("panels keep their text apart and fall back to one when there is no ro
   for (auto [width, height] : {std::pair{240, 160}, {420, 280}, {900, 540}, {1600, 900}}) {
     std::string svg = renderSvg(mixedUnits(300), width, height);
     REQUIRE(xmlProblem(svg) == "");
-    auto boxes = textBoxes(svg);
-    for (size_t i = 0; i < boxes.size(); ++i) {
-      INFO(width << "x" << height << ": " << boxes[i].text);
-      CHECK(boxes[i].left >= 0);
-      CHECK(boxes[i].right <= width);
-      CHECK(boxes[i].top >= 0);
-      CHECK(boxes[i].bottom <= height);
-      for (size_t j = 0; j < i; ++j) {
-        INFO("and " << boxes[j].text);
-        bool apart = boxes[i].right <= boxes[j].left || boxes[j].right <= boxes[i].left ||
-                     boxes[i].bottom <= boxes[j].top || boxes[j].bottom <= boxes[i].top;
-        CHECK(apart);
-      }
-    }
+    INFO(width << "x" << height);
+    checkTextInsideAndApart(svg, width, height);
   }
   // 160 px high leaves no room for three panels: one, units in the legend.
   std::string small = renderSvg(mixedUnits(300), 240, 160);
