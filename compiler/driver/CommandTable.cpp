@@ -13,6 +13,11 @@ OptionSpec setOption(const std::string &meaning = "set parameters") {
           meaning, {}};
 }
 
+// --plot FILE of a command that draws, `meaning` saying what.
+OptionSpec plotOption(const std::string &meaning) {
+  return {"--plot", "", OptionType::Path, "FILE", "no plot", "path", meaning, {}};
+}
+
 OptionSpec jsonOption(const std::string &schema) {
   return {"--json", "", T::Flag, "", "off", "flag", "print JSON ([schema](#" + schema + "))", {}};
 }
@@ -265,16 +270,10 @@ std::vector<OptionSpec> runOutputOptions() {
        "then the CSV's columns at that time; JSON when FILE ends in .json. An error for a "
        "model without events and no --stop-when",
        {}},
-      {"--plot",
-       "",
-       T::Path,
-       "FILE",
-       "no plot",
-       "path",
-       "also write a plot of the run: SVG, or PNG when FILE ends in .png (converted by "
-       "rsvg-convert, Debian's librsvg2-bin). Each series is labelled with its unit; series of "
-       "different units are drawn in panels of their own over the shared time axis",
-       {}},
+      plotOption(
+          "also write a plot of the run: SVG, or PNG when FILE ends in .png (converted by "
+          "rsvg-convert, Debian's librsvg2-bin). Each series is labelled with its unit; series of "
+          "different units are drawn in panels of their own over the shared time axis"),
       {"--plot-vars",
        "",
        T::Text,
@@ -389,22 +388,14 @@ CommandSpec equilibriaCommand() {
           "       [--plot FILE]",
           "the states of rest in a box, their stability and small oscillations",
           Operands::OneFile,
-          {searchBoxOption("the search box, per coordinate"),
-           freezeTimeOption(),
+          {searchBoxOption("the search box, per coordinate"), freezeTimeOption(),
            inputOption("the inputs, held at their values at t0 (or 0): constant loads"),
-           setOption(),
-           jsonOption("equilibria---json"),
-           {"--plot",
-            "",
-            T::Path,
-            "FILE",
-            "no plot",
-            "path",
-            "also draw the potential V over the search box (SVG, or PNG for a .png name): "
-            "against the coordinate, with the stable and unstable states of rest as dots, for a "
-            "model of one coordinate; as a heat map for two. A usage error for more "
-            "coordinates or constraints",
-            {}}},
+           setOption(), jsonOption("equilibria---json"),
+           plotOption(
+               "also draw the potential V over the search box (SVG, or PNG for a .png name): "
+               "against the coordinate, with the stable and unstable states of rest as dots, for a "
+               "model of one coordinate; as a heat map for two. A usage error for more "
+               "coordinates or constraints")},
           {},
           true};
 }
@@ -482,15 +473,9 @@ CommandSpec linearizeCommand() {
         "are structurally zero dropped, and locate where stability changes (bisection to "
         "1e-11 relative)",
         {}},
-       {"--plot",
-        "",
-        T::Path,
-        "FILE",
-        "no plot",
-        "path",
-        "with --sweep: also write a plot (SVG, or PNG for a .png name) of the eigenvalues' real "
-        "and imaginary parts",
-        {}},
+       plotOption(
+           "with --sweep: also write a plot (SVG, or PNG for a .png name) of the eigenvalues' real "
+           "and imaginary parts"),
        inputOption("the inputs' values at the state (read at its t); `--at \"u=v\"` also "
                    "sets one"),
        setOption(),
@@ -617,17 +602,11 @@ CommandSpec sweepCommand() {
         "write the rows to FILE, CSV or JSON when FILE ends in .json, one row per run in run "
         "order as the runs complete ([how](#output-streams)); on Ctrl-C the rows done are kept",
         {}},
-       {"--plot",
-        "",
-        T::Path,
-        "FILE",
-        "no plot",
-        "path",
-        "also draw the sweep (SVG, or PNG for a .png name): for a --grid of one name, every "
-        "numeric summary against "
-        "it; of two names, a heat map of the first numeric summary over them (grey where a run "
-        "has no value)",
-        {}}},
+       plotOption(
+           "also draw the sweep (SVG, or PNG for a .png name): for a --grid of one name, every "
+           "numeric summary against "
+           "it; of two names, a heat map of the first numeric summary over them (grey where a run "
+           "has no value)")},
       {},
       false};
   std::vector<OptionSpec> integration =
