@@ -623,8 +623,11 @@ CommandSpec animateCommand() {
   CommandSpec spec{
       "animate",
       "FILE -o anim.html [--trace p2,...] [--view yaw,pitch] [--plot-vars a,b]\n"
-      "       [--until T] [--dt h] [--method M] [--init \"q=v, q'=w\"] [--input \"u=expr\"]\n"
-      "       [--set p=v ...] [--stop-when \"x == 0, up\"] [simulate's other options]",
+      "       [--until T] [--dt h] [--method M] [--rtol r] [--atol a] [--step h] [--max-steps N]\n"
+      "       [--init \"q=v, q'=w\"] [--input \"u=expr\"] [--set p=v ...] [--stop-when \"x == 0, "
+      "up\"]\n"
+      "       [--backend jit|interp] [--no-cache] [--strict-init] [--constraints dae|projection]\n"
+      "       [--no-projection] [--baumgarte a,b]",
       "simulate and draw the mechanism moving in one self-contained HTML page (no network): "
       "play/pause, a scrubber, the speed, trails, the energy or chosen columns plotted in "
       "step; 3-D models in an orthographic view turned by dragging",
