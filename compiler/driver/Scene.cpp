@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 
 namespace mech::driver {
@@ -108,6 +109,14 @@ struct SceneBuilder::Parts {
   sym::Program program;
   std::vector<double> inputs, outputs, scratch;
   Scene scene;
+  // The points' positions at states of no run: the first sample's with
+  // every coordinate moved at random by up to 1 (SceneBuilder::finish).
+  static constexpr int kProbes = 8;
+  std::vector<ScenePoint> probes;
+
+  void evaluate(double t, const double *q, const double *qd);
+  void addPositions(std::vector<ScenePoint> &to);
+  void probe(double t, const double *q);
 
   explicit Parts(const LoadedModel &l) : loaded(l), lower(l.model(), context) {}
 
@@ -199,26 +208,50 @@ bool SceneBuilder::empty() const {
   return parts_->points.empty();
 }
 
+void SceneBuilder::Parts::evaluate(double t, const double *q, const double *qd) {
+  std::vector<double> values = loaded.paramValues(t);
+  std::copy(values.begin(), values.end(), inputs.begin());
+  size_t n = layout.coordinates;
+  std::copy(q, q + n, inputs.begin() + static_cast<long>(layout.params));
+  std::copy(qd, qd + n, inputs.begin() + static_cast<long>(layout.params + n));
+  inputs[layout.time()] = t;
+  program.evaluate(inputs.data(), outputs.data(), scratch);
+}
+
+void SceneBuilder::Parts::addPositions(std::vector<ScenePoint> &to) {
+  to.resize(points.size());
+  for (size_t k = 0; k < points.size(); ++k) {
+    const Slice &at = points[k].position;
+    to[k].x.push_back(outputs[at.first]);
+    to[k].y.push_back(outputs[at.first + 1]);
+    if (scene.dimensions == 3)
+      to[k].z.push_back(at.size == 3 ? outputs[at.first + 2] : 0.0);
+  }
+}
+
+void SceneBuilder::Parts::probe(double t, const double *q) {
+  // Seeded: the same model draws the same rods on every run.
+  std::mt19937 random(20261205);
+  std::uniform_real_distribution<double> shift(-1.0, 1.0);
+  size_t n = layout.coordinates;
+  std::vector<double> state(q, q + n), rates(n, 0.0);
+  for (int k = 0; k < kProbes; ++k) {
+    for (size_t i = 0; i < n; ++i)
+      state[i] = q[i] + shift(random);
+    evaluate(t + 0.37 * k, state.data(), rates.data());
+    addPositions(probes);
+  }
+}
+
 void SceneBuilder::sample(double t, const double *q, const double *qd) {
   Parts &p = *parts_;
-  std::vector<double> params = p.loaded.paramValues(t);
-  std::copy(params.begin(), params.end(), p.inputs.begin());
-  size_t n = p.layout.coordinates;
-  std::copy(q, q + n, p.inputs.begin() + static_cast<long>(p.layout.params));
-  std::copy(qd, qd + n, p.inputs.begin() + static_cast<long>(p.layout.params + n));
-  p.inputs[p.layout.time()] = t;
-  p.program.evaluate(p.inputs.data(), p.outputs.data(), p.scratch);
-  const std::vector<double> &v = p.outputs;
   bool first = p.scene.t.empty();
+  if (first)
+    p.probe(t, q);
+  p.evaluate(t, q, qd);
+  const std::vector<double> &v = p.outputs;
   p.scene.t.push_back(t);
-  for (size_t k = 0; k < p.points.size(); ++k) {
-    const Slice &at = p.points[k].position;
-    ScenePoint &point = p.scene.points[k];
-    point.x.push_back(v[at.first]);
-    point.y.push_back(v[at.first + 1]);
-    if (p.scene.dimensions == 3)
-      point.z.push_back(at.size == 3 ? v[at.first + 2] : 0.0);
-  }
+  p.addPositions(p.scene.points);
   p.principal.resize(p.bodies.size());
   for (size_t k = 0; k < p.bodies.size(); ++k) {
     const BodySpec &spec = p.bodies[k];
@@ -246,19 +279,30 @@ void SceneBuilder::sample(double t, const double *q, const double *qd) {
 
 namespace {
 
-// Whether b stays at a constant, non-zero distance from a (the origin when
-// a is null) while the segment between them turns or moves: a rigid link.
-bool rigidlyJoined(const ScenePoint *a, const ScenePoint &b) {
-  double lo = INFINITY, hi = 0;
-  bool moves = false;
+// The distances from a (the origin when null) to b over their samples:
+// the range they span, and whether b moves.
+void distances(const ScenePoint *a, const ScenePoint &b, double &lo, double &hi, bool &moves) {
   for (size_t i = 0; i < b.x.size(); ++i) {
     double dx = b.x[i] - (a ? a->x[i] : 0), dy = b.y[i] - (a ? a->y[i] : 0);
     double dz = b.z.empty() ? 0 : b.z[i] - (a ? a->z[i] : 0);
     double r = std::sqrt(dx * dx + dy * dy + dz * dz);
     lo = std::min(lo, r), hi = std::max(hi, r);
-    moves = moves || b.x[i] != b.x[0] || b.y[i] != b.y[0];
+    moves = moves || b.x[i] != b.x[0] || b.y[i] != b.y[0] || (!b.z.empty() && b.z[i] != b.z[0]);
   }
-  return moves && std::isfinite(hi) && hi > 0 && hi - lo <= 1e-6 * hi;
+}
+
+// Whether b stays at a constant, non-zero distance from a (the origin when
+// a is null) while it moves, over the run and over the probes (states of
+// no run), so that the rod is the model's, not the run's: a pole on its
+// cart is found when the run is at rest, a planet on a circular orbit is
+// not tied to its sun.
+bool rigidlyJoined(const ScenePoint *a, const ScenePoint &b, const ScenePoint *probeA,
+                   const ScenePoint &probeB) {
+  double lo = INFINITY, hi = 0;
+  bool moves = false, probeMoves = false;
+  distances(a, b, lo, hi, moves);
+  distances(probeA, probeB, lo, hi, probeMoves);
+  return (moves || probeMoves) && std::isfinite(hi) && hi > 0 && hi - lo <= 1e-6 * hi;
 }
 
 } // namespace
@@ -272,7 +316,8 @@ Scene SceneBuilder::finish() {
   // its distance from there (a pivot).
   for (size_t k = 0; k < scene.points.size(); ++k) {
     const ScenePoint &point = scene.points[k];
-    if (p.points[k].referencesAnother || point.kind == "spring end" || point.x.size() < 2)
+    if (p.points[k].referencesAnother || point.kind == "spring end" || point.x.empty() ||
+        p.probes.size() != scene.points.size())
       continue;
     auto linked = [&](long j) {
       return std::any_of(scene.links.begin(), scene.links.end(), [&](const SceneLink &l) {
@@ -283,9 +328,9 @@ Scene SceneBuilder::finish() {
     long joined = -2;
     for (size_t j = 0; j < scene.points.size() && joined == -2; ++j)
       if (j != k && scene.points[j].kind != "spring end" && !linked(static_cast<long>(j)) &&
-          rigidlyJoined(&scene.points[j], point))
+          rigidlyJoined(&scene.points[j], point, &p.probes[j], p.probes[k]))
         joined = static_cast<long>(j);
-    if (joined == -2 && rigidlyJoined(nullptr, point))
+    if (joined == -2 && rigidlyJoined(nullptr, point, nullptr, p.probes[k]))
       joined = -1;
     if (joined != -2)
       scene.links.push_back({joined, static_cast<long>(k), false});

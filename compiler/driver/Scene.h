@@ -6,9 +6,9 @@
 // of length (a position built in a let, `let p2 = p1 + ...`), once; a point
 // whose expression uses another point's let is joined to it by a segment
 // (a rod); a point built from no other is joined to the first point that
-// stays at a constant distance from it over the run (a pole on its cart),
-// else to the origin when it stays at a constant distance from there (a
-// pivot). A planar body is a circle of radius
+// stays at a constant distance from it (a pole on its cart), else to the
+// origin when it stays at a constant distance from there (a pivot), over
+// the run and over a few states of no run. A planar body is a circle of radius
 // sqrt(J/m) with a mark that turns with it; a 3-D body is the ellipsoid of
 // a uniform solid with its inertia. A spring is a zig-zag between its ends.
 #pragma once

@@ -57,6 +57,20 @@ for i in range(3):
         assert abs(dot - (i == j)) < 1e-5, (i, j, dot)
 '
 
+# Rods are the model's, not the run's: the pole is joined to its cart in a
+# run at rest; a body on an orbit is not tied to the centre it circles.
+expect "cart-pole at rest" 0 "$mech" animate "$root/examples/cart_pole.mech" -o cart.html --until 1
+expect "central field" 0 "$mech" animate "$root/examples/central_field.mech" -o orbit.html --until 1
+check_py "rods by constant distance over states of no run" '
+def data(name):
+    page = open(W + "/" + name).read()
+    return json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+cart = data("cart.html")
+assert [p["name"] for p in cart["points"]] == ["cart", "pole"]
+assert sorted(map(sorted, (l[:2] for l in cart["links"]))) == [[0, 1]], cart["links"]
+assert data("orbit.html")["links"] == []
+'
+
 # The gallery: each model animates by the default rule, but those that
 # give no position (T written in the coordinates alone); under the
 # sanitizers every third.
