@@ -19,7 +19,7 @@ decl
     : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
-    | outputDecl | eventDecl | forDecl | SEMI
+    | outputDecl | eventDecl | drawDecl | forDecl | SEMI
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
@@ -47,6 +47,8 @@ outputDecl      : OUTPUT declName ASSIGN expr ;
 eventDecl       : EVENT declName COLON expr EQ expr eventClause* ;
 eventClause     : STOP | DIRECTION (UP | DOWN) ;
 forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
+drawDecl        : DRAW drawShape LPAREN expr (COMMA expr)* RPAREN ;
+drawShape       : name | SPRING ;
 
 declName  : name (LBRACK expr (COMMA expr)* RBRACK)? ;
 indexName : name ;
@@ -109,6 +111,7 @@ INIT        : 'init' ;
 OUTPUT      : 'output' ;
 EVENT       : 'event' ;
 FOR         : 'for' ;
+DRAW        : 'draw' ;
 TIME        : 't' ;
 PI          : 'pi' ;
 

@@ -60,7 +60,8 @@ std::string sceneJson(const Scene &scene, const AnimationOptions &options) {
     const SceneBody &b = scene.bodies[k];
     json += std::string(k ? "," : "") + "{\"point\":" + std::to_string(b.point);
     if (!b.angle.empty()) {
-      json += ",\"radius\":" + formatNumber(b.radius, 7) + ",\"angle\":";
+      json += ",\"radius\":" + formatNumber(b.radius, 7) +
+              ",\"mark\":" + (b.mark ? "true" : "false") + ",\"angle\":";
       appendNumbers(json, b.angle);
     } else {
       json += ",\"axes\":";
@@ -74,7 +75,18 @@ std::string sceneJson(const Scene &scene, const AnimationOptions &options) {
   for (size_t k = 0; k < scene.links.size(); ++k)
     json += std::string(k ? "," : "") + "[" + std::to_string(scene.links[k].from) + "," +
             std::to_string(scene.links[k].to) + "," + (scene.links[k].spring ? "1" : "0") + "]";
-  json += "],\"traced\":[";
+  json += "],\"boxes\":[";
+  for (size_t k = 0; k < scene.boxes.size(); ++k) {
+    const SceneBox &b = scene.boxes[k];
+    json += std::string(k ? "," : "") + "{\"point\":" + std::to_string(b.point) +
+            ",\"width\":" + formatNumber(b.width, 7) + ",\"height\":" + formatNumber(b.height, 7) +
+            ",\"angle\":";
+    appendNumbers(json, b.angle);
+    json += '}';
+  }
+  json += "],\"grounds\":";
+  appendNumbers(json, scene.grounds);
+  json += ",\"traced\":[";
   for (size_t k = 0; k < options.traced.size(); ++k)
     json += std::string(k ? "," : "") + scriptString(options.traced[k]);
   json += "],\"plots\":[";
@@ -105,6 +117,8 @@ h1 { font-size: 18px; margin: 0 0 4px 0; }
 .mark { stroke: #D55E00; stroke-width: 2; }
 .pivot { fill: #222; }
 .trail { fill: none; stroke: #009E73; stroke-width: 1.2; stroke-opacity: 0.8; }
+.box { fill: #56B4E9; fill-opacity: 0.35; stroke: #0072B2; stroke-width: 1.5; }
+.ground { stroke: #666; stroke-width: 2; stroke-dasharray: 8 4; }
 )CSS";
 
 // The page's script. It lays the scene out once, then draw(i) sets every
@@ -160,6 +174,9 @@ const char *const kScript = R"JS(
       for (let i = 0; i < frames; ++i) { const p = pointAt(k, i); if (Number.isFinite(p[0]) && Number.isFinite(p[1])) extend(p[0], p[1]); }
     for (const b of data.bodies) for (let i = 0; i < frames; ++i) {
       const p = pointAt(b.point, i); extend(p[0] - b.radius, p[1] - b.radius); extend(p[0] + b.radius, p[1] + b.radius); }
+    for (const b of data.boxes) for (let i = 0; i < frames; ++i) {
+      const p = pointAt(b.point, i), r = Math.hypot(b.width, b.height) / 2; extend(p[0] - r, p[1] - r); extend(p[0] + r, p[1] + r); }
+    for (const h of data.grounds) if (Number.isFinite(lo[0])) { extend(lo[0], h); }
     if (usesOrigin || !Number.isFinite(lo[0])) extend(0, 0);
     var centre = [0, 0, 0];
   }
@@ -181,12 +198,14 @@ const char *const kScript = R"JS(
   const linkLines = data.links.map(l => { const e = make(l[2] ? 'polyline' : 'line', l[2] ? 'spring' : 'link', linkLayer);
     e.dataset.from = l[0] < 0 ? 'origin' : data.points[l[0]].name; e.dataset.to = data.points[l[1]].name; return e; });
   if (usesOrigin) { const pivot = make('path', 'pivot', linkLayer); pivot.dataset.point = 'origin'; var pivotMark = pivot; }
+  const groundLines = data.grounds.map(h => { const e = make('line', 'ground', linkLayer); e.dataset.height = h; return e; });
+  const boxShapes = data.boxes.map(b => { const e = make('polygon', 'box', bodyLayer); e.dataset.box = data.points[b.point].name; return e; });
   const bodyShapes = data.bodies.map(b => {
     const g = make('g', '', bodyLayer); g.dataset.body = data.points[b.point].name;
-    return { shape: make('ellipse', 'body', g), mark: b.angle ? make('line', 'mark', g) : null };
+    return { shape: make('ellipse', 'body', g), mark: b.angle && b.mark ? make('line', 'mark', g) : null };
   });
   const dots = data.points.map(p => {
-    if (p.kind === 'spring end') return null;
+    if (p.kind === 'end') return null;
     const e = make('circle', 'point', pointLayer);
     e.dataset.point = p.name;
     e.setAttribute('r', 6);
@@ -259,13 +278,20 @@ const char *const kScript = R"JS(
       if (b.angle) {
         const r = Math.max(b.radius * scale, 4), a = b.angle[i];
         set(s.shape, { cx: c[0], cy: c[1], rx: r, ry: r });
-        set(s.mark, { x1: c[0], y1: c[1], x2: c[0] + r * Math.cos(a), y2: c[1] - r * Math.sin(a) });
+        if (s.mark) set(s.mark, { x1: c[0], y1: c[1], x2: c[0] + r * Math.cos(a), y2: c[1] - r * Math.sin(a) });
       } else {
         const [rx, ry, angle] = projectedEllipse(b, i);
         set(s.shape, { cx: c[0], cy: c[1], rx: Math.max(rx, 3), ry: Math.max(ry, 3),
           transform: `rotate(${(-angle * 180 / Math.PI).toFixed(2)} ${c[0]} ${c[1]})` });
       }
     });
+    data.boxes.forEach((b, j) => {
+      const c = at[b.point], a = b.angle[i], w = b.width * scale / 2, h = b.height * scale / 2;
+      const corners = [[-w, -h], [w, -h], [w, h], [-w, h]].map(([u, v]) =>
+        [c[0] + u * Math.cos(a) - v * Math.sin(a), c[1] - (u * Math.sin(a) + v * Math.cos(a))]);
+      boxShapes[j].setAttribute('points', corners.map(p => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '));
+    });
+    data.grounds.forEach((h, j) => { const y = toScreen([0, h, 0])[1]; set(groundLines[j], { x1: 0, x2: W, y1: y, y2: y }); });
     trailLines.forEach((e, j) => {
       const k = traced[j], pts = [];
       for (let m = 0; m <= i; ++m) { const p = toScreen(pointAt(k, m)); pts.push(p[0].toFixed(1) + ',' + p[1].toFixed(1)); }

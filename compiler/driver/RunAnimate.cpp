@@ -146,7 +146,7 @@ std::optional<Scene> sceneOf(LoadedModel &loaded, const KeptSamples &samples,
       std::string names;
       for (const ScenePoint &p : scene.points) {
         found = found || p.name == name;
-        if (p.kind != "spring end")
+        if (p.kind != "end")
           names += (names.empty() ? "" : ", ") + p.name;
       }
       if (!found) {
@@ -207,6 +207,13 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   std::vector<size_t> kept = keptSamples(samples.t().size());
   std::optional<Scene> scene = sceneOf(loaded, samples, kept, line);
   if (!scene) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
+  }
+  if (scene->dimensions == 3 && (!scene->boxes.empty() || !scene->grounds.empty())) {
+    loaded.diagnostics().error(loaded.model().drawings.front().location,
+                               "draw: box and ground are shapes of a planar drawing; " +
+                                   loaded.model().name + " is drawn in 3-D");
     session.printDiagnostics(io.err);
     return kExitModelError;
   }

@@ -38,6 +38,12 @@ struct BodySpec {
   size_t point = 0;
   bool planar = true;
   Slice orientation, inertia, mass;
+  Slice radius; // a disk hint's
+};
+
+struct BoxSpec {
+  size_t point = 0;
+  Slice size, angle;
 };
 
 bool isPointLet(const sema::Let &let) {
@@ -102,6 +108,8 @@ struct SceneBuilder::Parts {
   std::vector<sym::Expr> exprs;
   std::vector<PointSpec> points;
   std::vector<BodySpec> bodies;
+  std::vector<BoxSpec> boxes;
+  std::vector<Slice> grounds;
   std::vector<SceneLink> links;
   std::map<int, size_t> pointOfLet;
   std::vector<Eigen::Matrix3d> principal; // per body: its principal directions
@@ -138,6 +146,35 @@ struct SceneBuilder::Parts {
     points.push_back({name, kind, add(lower.lower(position)), -1, false});
     linkToUsedPoints(*position, points.size() - 1);
     return points.size() - 1;
+  }
+
+  // A `draw` hint's pieces (its arguments checked by sema).
+  void addHint(const sema::Drawing &d, size_t number) {
+    std::string name = d.shape + " " + std::to_string(number);
+    const std::vector<sema::ExprRef> &a = d.args;
+    if (d.shape == "rod" || d.shape == "spring") {
+      size_t from = pointAt(a[0], name + " start", "end");
+      size_t to = pointAt(a[1], name + " end", "end");
+      links.push_back({static_cast<long>(from), static_cast<long>(to), d.shape == "spring"});
+    } else if (d.shape == "point") {
+      pointAt(a[0], name, "point");
+    } else if (d.shape == "disk") {
+      BodySpec disk;
+      disk.point = pointAt(a[0], name, "end");
+      disk.radius = add(lower.lower(a[1]));
+      if (a.size() > 2)
+        disk.orientation = add(lower.lower(a[2]));
+      bodies.push_back(disk);
+    } else if (d.shape == "box") {
+      BoxSpec box;
+      box.point = pointAt(a[0], name, "end");
+      box.size = add(lower.lower(a[1]));
+      if (a.size() > 2)
+        box.angle = add(lower.lower(a[2]));
+      boxes.push_back(box);
+    } else if (d.shape == "ground") {
+      grounds.push_back(add(lower.lower(a[0])));
+    }
   }
 
   void linkToUsedPoints(const sema::Node &expression, size_t point) {
@@ -181,10 +218,12 @@ SceneBuilder::SceneBuilder(const LoadedModel &loaded) : parts_(std::make_unique<
   for (size_t k = 0; k < model.springs.size(); ++k) {
     const sema::Spring &spring = model.springs[k];
     std::string name = "spring " + std::to_string(k + 1);
-    size_t from = p.pointAt(spring.from, name + " start", "spring end");
-    size_t to = p.pointAt(spring.to, name + " end", "spring end");
+    size_t from = p.pointAt(spring.from, name + " start", "end");
+    size_t to = p.pointAt(spring.to, name + " end", "end");
     p.links.push_back({static_cast<long>(from), static_cast<long>(to), true});
   }
+  for (size_t k = 0; k < model.drawings.size(); ++k)
+    p.addHint(model.drawings[k], k + 1);
   const mechanics::Equations &eq = loaded.equations();
   p.layout.params = model.params.size();
   p.layout.coordinates = eq.coordinates.size();
@@ -200,6 +239,7 @@ SceneBuilder::SceneBuilder(const LoadedModel &loaded) : parts_(std::make_unique<
   for (const PointSpec &point : p.points)
     p.scene.points.push_back({point.name, point.kind, {}, {}, {}});
   p.scene.bodies.resize(p.bodies.size());
+  p.scene.boxes.resize(p.boxes.size());
 }
 
 SceneBuilder::~SceneBuilder() = default;
@@ -261,7 +301,10 @@ void SceneBuilder::sample(double t, const double *q, const double *qd) {
     if (spec.planar) {
       if (first && spec.inertia.size)
         body.radius = gyrationRadius(v[spec.inertia.first], mass);
-      body.angle.push_back(v[spec.orientation.first]);
+      if (first && spec.radius.size)
+        body.radius = std::max(v[spec.radius.first], 0.0);
+      body.mark = spec.orientation.size > 0;
+      body.angle.push_back(body.mark ? v[spec.orientation.first] : 0.0);
       continue;
     }
     if (first && spec.inertia.size == 9)
@@ -275,6 +318,19 @@ void SceneBuilder::sample(double t, const double *q, const double *qd) {
     for (int i = 0; i < 9; ++i)
       body.rotation.push_back(world(i / 3, i % 3));
   }
+  for (size_t k = 0; k < p.boxes.size(); ++k) {
+    const BoxSpec &spec = p.boxes[k];
+    SceneBox &box = p.scene.boxes[k];
+    box.point = spec.point;
+    if (first) {
+      box.width = std::max(v[spec.size.first], 0.0);
+      box.height = std::max(v[spec.size.first + 1], 0.0);
+    }
+    box.angle.push_back(spec.angle.size ? v[spec.angle.first] : 0.0);
+  }
+  if (first)
+    for (const Slice &ground : p.grounds)
+      p.scene.grounds.push_back(v[ground.first]);
 }
 
 namespace {
@@ -316,7 +372,7 @@ Scene SceneBuilder::finish() {
   // its distance from there (a pivot).
   for (size_t k = 0; k < scene.points.size(); ++k) {
     const ScenePoint &point = scene.points[k];
-    if (p.points[k].referencesAnother || point.kind == "spring end" || point.x.empty() ||
+    if (p.points[k].referencesAnother || point.kind == "end" || point.x.empty() ||
         p.probes.size() != scene.points.size())
       continue;
     auto linked = [&](long j) {
@@ -327,7 +383,7 @@ Scene SceneBuilder::finish() {
     };
     long joined = -2;
     for (size_t j = 0; j < scene.points.size() && joined == -2; ++j)
-      if (j != k && scene.points[j].kind != "spring end" && !linked(static_cast<long>(j)) &&
+      if (j != k && scene.points[j].kind != "end" && !linked(static_cast<long>(j)) &&
           rigidlyJoined(&scene.points[j], point, &p.probes[j], p.probes[k]))
         joined = static_cast<long>(j);
     if (joined == -2 && rigidlyJoined(nullptr, point, nullptr, p.probes[k]))

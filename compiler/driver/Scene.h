@@ -11,6 +11,8 @@
 // the run and over a few states of no run. A planar body is a circle of radius
 // sqrt(J/m) with a mark that turns with it; a 3-D body is the ellipsoid of
 // a uniform solid with its inertia. A spring is a zig-zag between its ends.
+// The model's `draw` hints add what the rule cannot know (docs/language.md
+// "draw"): rods, springs, points, disks, boxes and ground lines.
 #pragma once
 
 #include "driver/Pipeline.h"
@@ -23,7 +25,7 @@ namespace mech::driver {
 
 struct ScenePoint {
   std::string name;
-  std::string kind; // "particle", "body", "point" (a let), "spring end"
+  std::string kind; // "particle", "body", "point" (a let or a hint), "end" (not drawn)
   // Per sample: x, y and (in 3-D) z, in metres.
   std::vector<double> x, y, z;
 };
@@ -37,6 +39,15 @@ struct SceneBody {
   // rotation matrix body -> world per sample, row-major.
   double axes[3] = {0, 0, 0};
   std::vector<double> rotation;
+  bool mark = true; // a disk hint without an angle has no mark
+};
+
+// A box hint: a rectangle w x h centred at a point, turned by an angle per
+// sample (none: 0).
+struct SceneBox {
+  size_t point = 0;
+  double width = 0, height = 0;
+  std::vector<double> angle;
 };
 
 struct SceneLink {
@@ -50,6 +61,8 @@ struct Scene {
   std::vector<ScenePoint> points;
   std::vector<SceneBody> bodies;
   std::vector<SceneLink> links;
+  std::vector<SceneBox> boxes;
+  std::vector<double> grounds; // heights of ground lines (planar drawings)
 };
 
 // The scene's pieces, before any sample.

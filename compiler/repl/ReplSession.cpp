@@ -39,9 +39,9 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kModelKeywords = {
-    "param",  "coord",      "let",         "kinetic",  "potential", "dissipation",
-    "force",  "torque",     "generalized", "particle", "body",      "gravity",
-    "spring", "constraint", "init",        "output",   "for",       "input"};
+    "param",  "coord",       "let",      "kinetic", "potential", "dissipation", "force",
+    "torque", "generalized", "particle", "body",    "gravity",   "spring",      "constraint",
+    "init",   "output",      "for",      "input",   "draw"};
 
 struct CommandHelp {
   const char *name, *usage, *what;

@@ -142,6 +142,7 @@ private:
   void checkDecl(const ast::ParticleDecl &p, const Instance &instance);
   void checkDecl(const ast::BodyDecl &b, const Instance &instance);
   void checkDecl(const ast::GravityDecl &g, const Instance &instance);
+  void checkDecl(const ast::DrawDecl &d, const Instance &instance); // AnalyzeDrawings.cpp
   void checkGravityShapes();
 
   // ---- constraints and outputs (AnalyzeConstraints.cpp) --------------------

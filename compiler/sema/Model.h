@@ -241,6 +241,15 @@ struct Event {
   bool stop = false;
 };
 
+// A `draw` hint: a shape `mech animate` draws besides what it derives from
+// the model (docs/language.md "draw"). args as the shape takes them,
+// checked: positions (vectors of 2 or 3 lengths), lengths, an angle, a size.
+struct Drawing {
+  std::string shape; // rod, spring, point, disk, box, ground
+  Location location;
+  std::vector<ExprRef> args;
+};
+
 struct CheckedModel {
   std::string name;
   Location location;
@@ -259,6 +268,7 @@ struct CheckedModel {
   std::vector<Initial> initial;
   std::vector<Output> outputs;
   std::vector<Event> events;
+  std::vector<Drawing> drawings;
 
   // The number of inputs, the last entries of params.
   size_t inputCount() const;

@@ -297,6 +297,15 @@ struct EventDecl {
   EventDirection direction = EventDirection::Either;
 };
 
+// draw shape(args): what `mech animate` draws besides what it derives from
+// the model (docs/language.md "draw"): rod(a, b), spring(a, b), point(p),
+// disk(c, r[, angle]), box(c, size[, angle]), ground(h).
+struct DrawDecl {
+  std::string shape;
+  Location shapeLocation;
+  std::vector<ExprPtr> args;
+};
+
 struct Decl;
 struct ForDecl {
   std::string index;
@@ -317,7 +326,7 @@ struct Comments {
 struct Decl {
   std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
-               InitDecl, OutputDecl, EventDecl, ForDecl>
+               InitDecl, OutputDecl, EventDecl, DrawDecl, ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

@@ -418,6 +418,12 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
   } else if (auto *c = ctx->eventDecl()) {
     result.node = eventDecl(c);
+  } else if (auto *c = ctx->drawDecl()) {
+    auto *shape = c->drawShape();
+    DrawDecl draw{shape->name() ? name(shape->name()) : "spring", at(shape), {}};
+    for (auto *e : c->expr())
+      draw.args.push_back(expr(e));
+    result.node = std::move(draw);
   } else {
     internalError("unhandled declaration");
   }

@@ -203,6 +203,10 @@ public:
           } else if constexpr (std::is_same_v<T, GravityDecl>) {
             line(depth, "Gravity", loc);
             expr(*n.acceleration, depth + 1);
+          } else if constexpr (std::is_same_v<T, DrawDecl>) {
+            line(depth, "Draw " + n.shape, loc);
+            for (const ExprPtr &arg : n.args)
+              expr(*arg, depth + 1);
           } else if constexpr (std::is_same_v<T, SpringDecl>) {
             line(depth, "Spring", loc);
             expr(*n.stiffness, depth + 1, "stiffness");

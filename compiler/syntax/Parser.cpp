@@ -53,7 +53,8 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
       MechLexer::PARAM,   MechLexer::INPUT,       MechLexer::COORD,       MechLexer::LET,
       MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,       MechLexer::PARTICLE,
       MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,        MechLexer::OUTPUT,
-      MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED, MechLexer::EVENT};
+      MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED, MechLexer::EVENT,
+      MechLexer::DRAW};
   int declarationCount = 0;
   bool expression = false;
   for (ssize_t type : types) {

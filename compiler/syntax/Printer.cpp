@@ -337,6 +337,11 @@ private:
                    (node.about ? " about " + formatExpr(*node.about) : "");
           } else if constexpr (std::is_same_v<T, GravityDecl>) {
             return "gravity " + formatExpr(*node.acceleration);
+          } else if constexpr (std::is_same_v<T, DrawDecl>) {
+            std::string s = "draw " + node.shape + "(";
+            for (size_t i = 0; i < node.args.size(); ++i)
+              s += (i ? ", " : "") + formatExpr(*node.args[i]);
+            return s + ")";
           } else if constexpr (std::is_same_v<T, SpringDecl>) {
             std::string s = "spring " + formatExpr(*node.stiffness) + " between " +
                             formatExpr(*node.from) + " and " + formatExpr(*node.to);

@@ -71,24 +71,49 @@ assert sorted(map(sorted, (l[:2] for l in cart["links"]))) == [[0, 1]], cart["li
 assert data("orbit.html")["links"] == []
 '
 
-# The gallery: each model animates by the default rule, but those that
-# give no position (T written in the coordinates alone); under the
+# The gallery: each model animates (by the default rule, and with `draw`
+# hints where T is written in the coordinates alone); under the
 # sanitizers every third.
 every=1
 [ -n "${MECH_SANITIZER_PASS:-}" ] && every=3
-no_positions=" driven_oscillator overdamped_oscillator spring_damper_chain stiff_spring_pendulum "
 i=0
 for model in "$root"/examples/*.mech "$root"/examples/tutorial/*.mech; do
   i=$((i + 1))
   [ $((i % every)) -eq 0 ] || continue
   name="$(basename "$model" .mech)"
-  if [[ "$no_positions" == *" $name "* ]]; then
-    expect "$name has nothing to draw" 1 "$mech" animate "$model" -o "$name.html" --until 0.2
-    contains "$name says why" err "has nothing to draw: no particle, body, spring or vector let of length"
-  else
-    expect "$name animates" 0 "$mech" animate "$model" -o "$name.html" --until 0.2
-  fi
+  expect "$name animates" 0 "$mech" animate "$model" -o "$name.html" --until 0.2
 done
+
+# draw hints: a chain of boxes on springs at k metres plus x[k].
+expect "hinted chain" 0 "$mech" animate "$root/examples/spring_damper_chain.mech" -o chain.html --until 1
+expect "its CSV" 0 "$mech" simulate "$root/examples/spring_damper_chain.mech" --until 1 -o chain.csv
+check_py "boxes where the hints put them, springs between them" '
+page = open(W + "/chain.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+rows = list(csv.DictReader(open(W + "/chain.csv")))
+assert len(data["boxes"]) == 5 and all(b["width"] == 0.4 and b["height"] == 0.3 for b in data["boxes"])
+for k, box in enumerate(data["boxes"], start=1):
+    centre = data["points"][box["point"]]
+    for i in [0, 50, 100]:
+        assert abs(centre["x"][i] - (k + float(rows[i]["x[%d]" % k]))) < 1e-6, (k, i)
+        assert centre["y"][i] == 0
+assert sum(1 for l in data["links"] if l[2] == 1) == 5  # the wall spring and four between
+'
+printf '%s\n' 'model Hints {' '  param m = 1 [kg]' '  coord x [m]' '  kinetic T = m / 2 * x'"'"'^2' \
+  '  draw circle([x, 0 [m]])' '  draw rod([x, 0 [m]])' '  draw disk([x, 0 [m]], 2 [s])' \
+  '  draw point(x)' '  draw point([x + x'"'"' * 1 [s], 0 [m]])' '  draw box([x, 0 [m]], [1 [m], 1 [m], 1 [m]])' '}' >hints.mech
+expect "hints checked" 1 "$mech" check hints.mech
+contains "an unknown shape" err "hints.mech:5:8: error: draw: unknown shape 'circle' (one of rod, spring, point, disk, box, ground)"
+contains "an argument too few" err "hints.mech:6:8: error: draw: rod(a, b): a segment between two positions takes 2 arguments, 1 given"
+contains "a radius in seconds" err "hints.mech:7:25: error: draw disk's argument 2 has dimension s, a length (m) was expected"
+contains "a scalar position" err "hints.mech:8:14: error: draw point's argument 1 must be a vector of 2 or 3, found a scalar"
+contains "a position of velocities" err "draw point's argument 1 depends on velocities"
+contains "a size of three" err "draw box's argument 2 must be a vector of 2 (width, height)"
+printf '%s\n' 'model Hinted3D {' '  param m = 1 [kg]' '  coord x [m]' '  particle p mass m at [x, 0 [m], 0 [m]]' \
+  '  draw ground(0 [m])' "  init x' = 1" '}' >ground3d.mech
+expect "ground in 3-D" 1 "$mech" animate ground3d.mech -o g.html --until 0.1
+contains "ground in 3-D says so" err "draw: box and ground are shapes of a planar drawing; Hinted3D is drawn in 3-D"
+expect "fmt keeps the hints" 0 "$mech" fmt --check "$root/examples/spring_damper_chain.mech"
 
 # The REPL: :animate and :plot draw the last :sim (its options, run again).
 printf '%s\n' ":load $dp" ':animate early.html' ':sim 2 --dt 0.02' ':animate repl.html --trace p2' \
