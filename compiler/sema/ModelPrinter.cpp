@@ -265,6 +265,12 @@ std::string dumpModel(const CheckedModel &model) {
          std::string(static_cast<size_t>(i.order), '\'') + " = " + formatNumber(i.value));
   for (const Output &o : model.outputs)
     line("output " + o.name + " = " + expr(o.value) + comment(o.value->dim));
+  for (const Drawing &d : model.drawings) {
+    std::string args;
+    for (const ExprRef &a : d.args)
+      args += (args.empty() ? "" : ", ") + expr(a);
+    line("draw " + d.shape + "(" + args + ")");
+  }
   return out;
 }
 

@@ -70,6 +70,14 @@ assert [p["name"] for p in cart["points"]] == ["cart", "pole"]
 assert sorted(map(sorted, (l[:2] for l in cart["links"]))) == [[0, 1]], cart["links"]
 assert data("orbit.html")["links"] == []
 '
+# With constraints the run alone decides: the pendulum written in x and y
+# (held by its rod constraint) hangs from a pivot.
+expect "Cartesian pendulum" 0 "$mech" animate "$root/examples/cartesian_pendulum.mech" -o xy.html --until 1
+check_py "the constrained bob on its rod" '
+page = open(W + "/xy.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+assert data["links"] == [[-1, 0, 0]], data["links"]
+'
 
 # The gallery: each model animates (by the default rule, and with `draw`
 # hints where T is written in the coordinates alone); under the
