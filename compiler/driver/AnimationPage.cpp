@@ -84,6 +84,12 @@ std::string sceneJson(const Scene &scene, const AnimationOptions &options) {
     appendNumbers(json, b.angle);
     json += '}';
   }
+  json += "],\"guides\":[";
+  for (size_t k = 0; k < scene.guides.size(); ++k) {
+    const Scene::Guide &g = scene.guides[k];
+    json += k ? "," : "";
+    appendNumbers(json, {g.x, g.y, g.dx, g.dy});
+  }
   json += "],\"grounds\":";
   appendNumbers(json, scene.grounds);
   json += ",\"traced\":[";
@@ -119,6 +125,7 @@ h1 { font-size: 18px; margin: 0 0 4px 0; }
 .trail { fill: none; stroke: #009E73; stroke-width: 1.2; stroke-opacity: 0.8; }
 .box { fill: #56B4E9; fill-opacity: 0.35; stroke: #0072B2; stroke-width: 1.5; }
 .ground { stroke: #666; stroke-width: 2; stroke-dasharray: 8 4; }
+.guide { stroke: #999; stroke-width: 1; stroke-dasharray: 4 4; }
 )CSS";
 
 // The page's script. It lays the scene out once, then draw(i) sets every
@@ -198,6 +205,7 @@ const char *const kScript = R"JS(
   const linkLines = data.links.map(l => { const e = make(l[2] ? 'polyline' : 'line', l[2] ? 'spring' : 'link', linkLayer);
     e.dataset.from = l[0] < 0 ? 'origin' : data.points[l[0]].name; e.dataset.to = data.points[l[1]].name; return e; });
   if (usesOrigin) { const pivot = make('path', 'pivot', linkLayer); pivot.dataset.point = 'origin'; var pivotMark = pivot; }
+  const guideLines = data.guides.map(g => { const e = make('line', 'guide', linkLayer); return e; });
   const groundLines = data.grounds.map(h => { const e = make('line', 'ground', linkLayer); e.dataset.height = h; return e; });
   const boxShapes = data.boxes.map(b => { const e = make('polygon', 'box', bodyLayer); e.dataset.box = data.points[b.point].name; return e; });
   const bodyShapes = data.bodies.map(b => {
@@ -290,6 +298,11 @@ const char *const kScript = R"JS(
       const corners = [[-w, -h], [w, -h], [w, h], [-w, h]].map(([u, v]) =>
         [c[0] + u * Math.cos(a) - v * Math.sin(a), c[1] - (u * Math.sin(a) + v * Math.cos(a))]);
       boxShapes[j].setAttribute('points', corners.map(p => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '));
+    });
+    data.guides.forEach((g, j) => {
+      const far = 10 * Math.max(span[0], span[1]);
+      const a = toScreen([g[0] - far * g[2], g[1] - far * g[3], 0]), b = toScreen([g[0] + far * g[2], g[1] + far * g[3], 0]);
+      set(guideLines[j], { x1: a[0], y1: a[1], x2: b[0], y2: b[1] });
     });
     data.grounds.forEach((h, j) => { const y = toScreen([0, h, 0])[1]; set(groundLines[j], { x1: 0, x2: W, y1: y, y2: y }); });
     trailLines.forEach((e, j) => {

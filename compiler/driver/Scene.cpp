@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -367,6 +368,36 @@ bool rigidlyJoined(const ScenePoint *a, const ScenePoint &b, const ScenePoint *p
   return (moves || probeMoves) && std::isfinite(hi) && hi > 0 && hi - lo <= 1e-6 * hi;
 }
 
+// The line a point's path lies on, when it moves along one: the spread of
+// its positions across their principal direction is nil (below 1e-9 of the
+// spread along it, with the path at least a millimetre long).
+std::optional<Scene::Guide> guideOf(const ScenePoint &p) {
+  size_t n = p.x.size();
+  if (n < 3)
+    return std::nullopt;
+  double mx = 0, my = 0;
+  for (size_t i = 0; i < n; ++i)
+    mx += p.x[i], my += p.y[i];
+  mx /= static_cast<double>(n), my /= static_cast<double>(n);
+  double sxx = 0, sxy = 0, syy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double dx = p.x[i] - mx, dy = p.y[i] - my;
+    sxx += dx * dx, sxy += dx * dy, syy += dy * dy;
+  }
+  double mean = (sxx + syy) / 2, d = std::sqrt((sxx - syy) * (sxx - syy) / 4 + sxy * sxy);
+  double along = mean + d, across = mean - d;
+  if (!std::isfinite(along) || along / static_cast<double>(n) < 1e-6 || across > 1e-9 * along)
+    return std::nullopt;
+  double angle = 0.5 * std::atan2(2 * sxy, sxx - syy);
+  return Scene::Guide{mx, my, std::cos(angle), std::sin(angle)};
+}
+
+bool sameLine(const Scene::Guide &a, const Scene::Guide &b) {
+  double cross = a.dx * b.dy - a.dy * b.dx;
+  double offset = (b.x - a.x) * a.dy - (b.y - a.y) * a.dx;
+  return std::abs(cross) < 1e-6 && std::abs(offset) < 1e-6;
+}
+
 } // namespace
 
 Scene SceneBuilder::finish() {
@@ -397,6 +428,12 @@ Scene SceneBuilder::finish() {
     if (joined != -2)
       scene.links.push_back({joined, static_cast<long>(k), false});
   }
+  for (const ScenePoint &point : scene.points)
+    if (scene.dimensions == 2 && point.kind != "end")
+      if (auto guide = guideOf(point);
+          guide && std::none_of(scene.guides.begin(), scene.guides.end(),
+                                [&](const Scene::Guide &g) { return sameLine(g, *guide); }))
+        scene.guides.push_back(*guide);
   return scene;
 }
 

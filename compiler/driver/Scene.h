@@ -12,7 +12,9 @@
 // sqrt(J/m) with a mark that turns with it; a 3-D body is the ellipsoid of
 // a uniform solid with its inertia. A spring is a zig-zag between its ends.
 // The model's `draw` hints add what the rule cannot know (docs/language.md
-// "draw"): rods, springs, points, disks, boxes and ground lines.
+// "draw"): rods, springs, points, disks, boxes and ground lines. In a planar
+// drawing, a point that moves along one fixed line shows that line (a
+// slider's guide, a cart's track, an incline).
 #pragma once
 
 #include "driver/Pipeline.h"
@@ -63,6 +65,12 @@ struct Scene {
   std::vector<SceneLink> links;
   std::vector<SceneBox> boxes;
   std::vector<double> grounds; // heights of ground lines (planar drawings)
+  // Fixed lines a point moves along in a planar drawing (a slider's guide,
+  // a cart's track, an incline): a point on each and its direction.
+  struct Guide {
+    double x = 0, y = 0, dx = 1, dy = 0;
+  };
+  std::vector<Guide> guides;
 };
 
 // The scene's pieces, before any sample.

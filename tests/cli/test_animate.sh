@@ -70,6 +70,15 @@ assert [p["name"] for p in cart["points"]] == ["cart", "pole"]
 assert sorted(map(sorted, (l[:2] for l in cart["links"]))) == [[0, 1]], cart["links"]
 assert data("orbit.html")["links"] == []
 '
+# A point moving along one fixed line shows the line: the slider's guide.
+expect "slider-crank" 0 "$mech" animate "$root/examples/slider_crank.mech" -o slider.html --until 1
+check_py "the slider's guide is the x axis" '
+page = open(W + "/slider.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+assert len(data["guides"]) == 1, data["guides"]
+x, y, dx, dy = data["guides"][0]
+assert abs(y) < 1e-9 and abs(dy) < 1e-9 and abs(abs(dx) - 1) < 1e-9
+'
 # With constraints the run alone decides: the pendulum written in x and y
 # (held by its rod constraint) hangs from a pivot.
 expect "Cartesian pendulum" 0 "$mech" animate "$root/examples/cartesian_pendulum.mech" -o xy.html --until 1
