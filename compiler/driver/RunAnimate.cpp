@@ -158,6 +158,27 @@ std::optional<Scene> sceneOf(LoadedModel &loaded, const KeptSamples &samples,
   return scene;
 }
 
+// What the page shows besides the scene: the title, the trails, the view,
+// the plots, and a note when it holds only some of the samples.
+AnimationOptions pageOptions(const CommandLine &line, const SimulationOptions &options,
+                             const LoadedModel &loaded, const KeptSamples &samples,
+                             const std::vector<size_t> &kept,
+                             const std::optional<std::pair<double, double>> &view) {
+  AnimationOptions page;
+  page.title = loaded.model().name;
+  for (const std::string &text : line.values("--trace"))
+    for (const ListItem &item : splitListItems(text))
+      page.traced.push_back(withoutBlanks(text.substr(item.begin, item.end - item.begin)));
+  if (view)
+    std::tie(page.yaw, page.pitch) = *view;
+  page.plots = pagePlots(options, loaded, samples, kept);
+  if (kept.size() < samples.t().size())
+    page.note = "every " + std::to_string(samples.t().size() / (kept.size() - 1)) +
+                "th sample of " + std::to_string(samples.t().size()) + " (a page holds at most " +
+                std::to_string(kMaxFrames) + ")";
+  return page;
+}
+
 } // namespace
 
 int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
@@ -220,18 +241,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   if (view && scene->dimensions == 2)
     return io.usageError("animate: --view turns a 3-D drawing; " + loaded.model().name +
                          " is drawn in the plane");
-  AnimationOptions page;
-  page.title = loaded.model().name;
-  for (const std::string &text : line.values("--trace"))
-    for (const ListItem &item : splitListItems(text))
-      page.traced.push_back(withoutBlanks(text.substr(item.begin, item.end - item.begin)));
-  if (view)
-    std::tie(page.yaw, page.pitch) = *view;
-  page.plots = pagePlots(options, loaded, samples, kept);
-  if (kept.size() < samples.t().size())
-    page.note = "every " + std::to_string(samples.t().size() / (kept.size() - 1)) +
-                "th sample of " + std::to_string(samples.t().size()) + " (a page holds at most " +
-                std::to_string(kMaxFrames) + ")";
+  AnimationOptions page = pageOptions(line, options, loaded, samples, kept, view);
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
     io.err << "mech: error: " << error << "\n";
     return kExitModelError;
