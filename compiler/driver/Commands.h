@@ -93,4 +93,15 @@ std::optional<int> checkOutputs(const std::string &command, Session &session,
 std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
                                  const SimulationOptions &options, const CommandIo &io);
 
+// The steps of simulate and animate before their run: --stop-when as an
+// event of the model from here on (the REPL runs such a command on a
+// session of its own), `outputs` checked against the model's files before
+// the check and again after it (when its imports are known), the
+// derivation, then readRunInputs. nullopt when the run can start, with
+// `deriveSeconds` the time these took; else the exit status, the errors
+// printed.
+std::optional<int> prepareRun(const CommandLine &line, Session &session, const CommandIo &io,
+                              const SimulationOptions &options,
+                              const std::vector<NamedPath> &outputs, double &deriveSeconds);
+
 } // namespace mech::driver

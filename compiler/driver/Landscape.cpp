@@ -2,9 +2,8 @@
 // evaluated by the interpreter on a grid over the box, drawn by SvgPlot.
 #include "driver/Landscape.h"
 
+#include "driver/StateProgram.h"
 #include "driver/SvgPlot.h"
-#include "mechanics/Evaluation.h"
-#include "symbolic/Program.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,28 +19,18 @@ constexpr size_t kCurvePoints = 401, kMapPoints = 121;
 // velocities, is zero unless the model's frame or constraints move).
 class PotentialAt {
 public:
-  PotentialAt(const LoadedModel &loaded, double t) : params_(loaded.paramValues(t)) {
-    const mechanics::Equations &eq = loaded.equations();
-    layout_.params = params_.size();
-    layout_.coordinates = eq.coordinates.size();
-    program_ = sym::Program({eq.V - eq.T0},
-                            [&](const sym::SymbolInfo &s) { return layout_.index(s); });
-    inputs_.assign(layout_.size(), 0.0);
-    std::copy(params_.begin(), params_.end(), inputs_.begin());
-    inputs_[layout_.time()] = t;
-  }
+  PotentialAt(const LoadedModel &loaded, double t)
+      : params_(loaded.paramValues(t)), t_(t),
+        program_({loaded.equations().V - loaded.equations().T0}, params_.size(),
+                 loaded.equations().coordinates.size()) {}
   double operator()(const std::vector<double> &q) {
-    std::copy(q.begin(), q.end(), inputs_.begin() + static_cast<long>(layout_.params));
-    double v = 0;
-    program_.evaluate(inputs_.data(), &v, scratch_);
-    return v;
+    return program_(params_, t_, q.data(), nullptr)[0];
   }
 
 private:
   std::vector<double> params_;
-  mechanics::InputLayout layout_;
-  sym::Program program_;
-  std::vector<double> inputs_, scratch_;
+  double t_;
+  StateProgram program_;
 };
 
 std::string potentialName(const LoadedModel &loaded) {

@@ -9,13 +9,11 @@
 #include "driver/Scene.h"
 #include "driver/Session.h"
 #include "driver/Simulation.h"
-#include "mechanics/Evaluation.h"
+#include "driver/StateProgram.h"
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
-#include "symbolic/Program.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
@@ -64,22 +62,13 @@ std::optional<std::pair<double, double>> viewAngles(const std::string &text) {
 AnimationPlot energyPlot(const LoadedModel &loaded, const KeptSamples &samples,
                          const std::vector<size_t> &kept) {
   const mechanics::Equations &eq = loaded.equations();
-  mechanics::InputLayout layout;
-  layout.params = loaded.model().params.size();
-  layout.coordinates = eq.coordinates.size();
-  sym::Program program({eq.T, eq.V}, [&](const sym::SymbolInfo &s) { return layout.index(s); });
-  std::vector<double> inputs(layout.size(), 0.0), out(2), scratch;
+  size_t n = eq.coordinates.size();
+  StateProgram energy({eq.T + eq.V}, loaded.model().params.size(), n);
   AnimationPlot plot{"energy T + V", "J", {}};
-  size_t n = layout.coordinates;
   for (size_t i : kept) {
-    std::vector<double> params = loaded.paramValues(samples.t()[i]);
-    std::copy(params.begin(), params.end(), inputs.begin());
-    const std::vector<double> &row = samples.rows()[i];
-    std::copy(row.begin(), row.begin() + static_cast<long>(2 * n),
-              inputs.begin() + static_cast<long>(layout.params));
-    inputs[layout.time()] = samples.t()[i];
-    program.evaluate(inputs.data(), out.data(), scratch);
-    plot.values.push_back(out[0] + out[1]);
+    double t = samples.t()[i];
+    const double *row = samples.rows()[i].data();
+    plot.values.push_back(energy(loaded.paramValues(t), t, row, row + n)[0]);
   }
   return plot;
 }
@@ -182,7 +171,6 @@ AnimationOptions pageOptions(const CommandLine &line, const SimulationOptions &o
 } // namespace
 
 int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
-  auto started = std::chrono::steady_clock::now();
   SimulationOptions options;
   if (auto status = simulationOptions(line, io, options))
     return *status;
@@ -195,27 +183,11 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
     return io.usageError("animate: --view needs 'yaw,pitch' in degrees, pitch within -90..90, "
                          "got '" +
                          line.value("--view") + "'");
-  if (line.has("--stop-when")) {
-    std::vector<sema::Addition> additions = session.additions();
-    additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
-    session.setAdditions(std::move(additions));
-  }
-  std::vector<NamedPath> outputs = {{"-o", output}};
-  if (auto status = checkOutputs("animate", session, outputs, io))
+  double deriveSeconds = 0;
+  if (auto status = prepareRun(line, session, io, options, {{"-o", output}}, deriveSeconds))
     return *status;
-  session.useDerivationCache(options.useCache);
-  if (!session.derive()) {
-    session.printDiagnostics(io.err);
-    return kExitModelError;
-  }
-  double deriveSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   LoadedModel &loaded = session.loaded();
   std::string error;
-  if (auto status = readRunInputs(loaded, line, options, io)) {
-    session.printDiagnostics(io.err);
-    return *status;
-  }
   if (!canWriteOutputFile(output, error)) {
     io.err << "mech: error: " << error << "\n";
     return kExitModelError;

@@ -145,38 +145,44 @@ std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
   return checkBeforeRun(loaded, options, io);
 }
 
-int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) {
+std::optional<int> prepareRun(const CommandLine &line, Session &session, const CommandIo &io,
+                              const SimulationOptions &options,
+                              const std::vector<NamedPath> &outputs, double &deriveSeconds) {
   auto started = std::chrono::steady_clock::now();
-  SimulationOptions options;
-  if (auto status = simulationOptions(line, io, options))
-    return *status;
   if (line.has("--stop-when")) {
-    // An event of the model from here on (the REPL runs this on a session
-    // of its own).
     std::vector<sema::Addition> additions = session.additions();
     additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
     session.setAdditions(std::move(additions));
   }
-  std::string output = line.value("-o");
-  std::vector<NamedPath> outputs = {
-      {"-o", output}, {"--plot", options.plotPath}, {"--events", options.eventsPath}};
-  if (auto status = checkOutputs("simulate", session, outputs, io))
-    return *status;
+  if (auto status = checkOutputs(line.command, session, outputs, io))
+    return status;
   session.useDerivationCache(options.useCache);
   bool derived = session.derive();
-  double deriveSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  deriveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!derived) {
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
-  if (auto status = checkOutputs("simulate", session, outputs, io))
+  if (auto status = checkOutputs(line.command, session, outputs, io))
+    return status;
+  if (auto status = readRunInputs(session.loaded(), line, options, io)) {
+    session.printDiagnostics(io.err);
+    return status;
+  }
+  return std::nullopt;
+}
+
+int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) {
+  SimulationOptions options;
+  if (auto status = simulationOptions(line, io, options))
+    return *status;
+  std::string output = line.value("-o");
+  std::vector<NamedPath> outputs = {
+      {"-o", output}, {"--plot", options.plotPath}, {"--events", options.eventsPath}};
+  double deriveSeconds = 0;
+  if (auto status = prepareRun(line, session, io, options, outputs, deriveSeconds))
     return *status;
   LoadedModel &loaded = session.loaded();
-  if (auto status = readRunInputs(loaded, line, options, io)) {
-    session.printDiagnostics(io.err);
-    return *status;
-  }
   // The samples up to a failure are kept; a write error keeps nothing.
   OutputFile file(output);
   std::string error;

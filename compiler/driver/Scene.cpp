@@ -4,10 +4,9 @@
 // orientations and the centroidal inertias.
 #include "driver/Scene.h"
 
+#include "driver/StateProgram.h"
 #include "mechanics/BodyInertia.h"
-#include "mechanics/Evaluation.h"
 #include "mechanics/Lowering.h"
-#include "symbolic/Program.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -114,9 +113,9 @@ struct SceneBuilder::Parts {
   std::vector<SceneLink> links;
   std::map<int, size_t> pointOfLet;
   std::vector<Eigen::Matrix3d> principal; // per body: its principal directions
-  mechanics::InputLayout layout;
-  sym::Program program;
-  std::vector<double> inputs, outputs, scratch;
+  std::optional<StateProgram> program;    // of exprs, once all are added
+  size_t coordinates = 0;
+  const std::vector<double> *outputs = nullptr; // the values of exprs last evaluated
   Scene scene;
   // The points' positions at states of no run: the first sample's with
   // every coordinate moved at random by up to 1 (SceneBuilder::finish).
@@ -149,33 +148,32 @@ struct SceneBuilder::Parts {
     return points.size() - 1;
   }
 
+  // A rod or a spring between two positions, whose ends are not drawn.
+  void addSegment(const sema::ExprRef &from, const sema::ExprRef &to, const std::string &name,
+                  bool spring) {
+    size_t a = pointAt(from, name + " start", "end"), b = pointAt(to, name + " end", "end");
+    links.push_back({static_cast<long>(a), static_cast<long>(b), spring});
+  }
+
+  // The i-th argument of a hint, lowered; an empty slice when it is not given.
+  Slice argument(const sema::Drawing &d, size_t i) {
+    return i < d.args.size() ? add(lower.lower(d.args[i])) : Slice{};
+  }
+
   // A `draw` hint's pieces (its arguments checked by sema).
   void addHint(const sema::Drawing &d, size_t number) {
     std::string name = d.shape + " " + std::to_string(number);
-    const std::vector<sema::ExprRef> &a = d.args;
-    if (d.shape == "rod" || d.shape == "spring") {
-      size_t from = pointAt(a[0], name + " start", "end");
-      size_t to = pointAt(a[1], name + " end", "end");
-      links.push_back({static_cast<long>(from), static_cast<long>(to), d.shape == "spring"});
-    } else if (d.shape == "point") {
-      pointAt(a[0], name, "point");
-    } else if (d.shape == "disk") {
-      BodySpec disk;
-      disk.point = pointAt(a[0], name, "end");
-      disk.radius = add(lower.lower(a[1]));
-      if (a.size() > 2)
-        disk.orientation = add(lower.lower(a[2]));
-      bodies.push_back(disk);
-    } else if (d.shape == "box") {
-      BoxSpec box;
-      box.point = pointAt(a[0], name, "end");
-      box.size = add(lower.lower(a[1]));
-      if (a.size() > 2)
-        box.angle = add(lower.lower(a[2]));
-      boxes.push_back(box);
-    } else if (d.shape == "ground") {
-      grounds.push_back(add(lower.lower(a[0])));
-    }
+    if (d.shape == "rod" || d.shape == "spring")
+      addSegment(d.args[0], d.args[1], name, d.shape == "spring");
+    else if (d.shape == "point")
+      pointAt(d.args[0], name, "point");
+    else if (d.shape == "disk")
+      bodies.push_back(
+          {pointAt(d.args[0], name, "end"), true, argument(d, 2), {}, {}, argument(d, 1)});
+    else if (d.shape == "box")
+      boxes.push_back({pointAt(d.args[0], name, "end"), argument(d, 1), argument(d, 2)});
+    else if (d.shape == "ground")
+      grounds.push_back(argument(d, 0));
   }
 
   void linkToUsedPoints(const sema::Node &expression, size_t point) {
@@ -216,21 +214,14 @@ SceneBuilder::SceneBuilder(const LoadedModel &loaded) : parts_(std::make_unique<
     spec.mass = p.add(p.lower.lower(body.mass));
     p.bodies.push_back(spec);
   }
-  for (size_t k = 0; k < model.springs.size(); ++k) {
-    const sema::Spring &spring = model.springs[k];
-    std::string name = "spring " + std::to_string(k + 1);
-    size_t from = p.pointAt(spring.from, name + " start", "end");
-    size_t to = p.pointAt(spring.to, name + " end", "end");
-    p.links.push_back({static_cast<long>(from), static_cast<long>(to), true});
-  }
+  for (size_t k = 0; k < model.springs.size(); ++k)
+    p.addSegment(model.springs[k].from, model.springs[k].to, "spring " + std::to_string(k + 1),
+                 true);
   for (size_t k = 0; k < model.drawings.size(); ++k)
     p.addHint(model.drawings[k], k + 1);
   const mechanics::Equations &eq = loaded.equations();
-  p.layout.params = model.params.size();
-  p.layout.coordinates = eq.coordinates.size();
-  p.program = sym::Program(p.exprs, [&](const sym::SymbolInfo &s) { return p.layout.index(s); });
-  p.inputs.assign(p.layout.size(), 0.0);
-  p.outputs.resize(p.exprs.size());
+  p.coordinates = eq.coordinates.size();
+  p.program.emplace(p.exprs, model.params.size(), p.coordinates);
   for (const PointSpec &point : p.points)
     if (point.position.size == 3)
       p.scene.dimensions = 3;
@@ -250,23 +241,17 @@ bool SceneBuilder::empty() const {
 }
 
 void SceneBuilder::Parts::evaluate(double t, const double *q, const double *qd) {
-  std::vector<double> values = loaded.paramValues(t);
-  std::copy(values.begin(), values.end(), inputs.begin());
-  size_t n = layout.coordinates;
-  std::copy(q, q + n, inputs.begin() + static_cast<long>(layout.params));
-  std::copy(qd, qd + n, inputs.begin() + static_cast<long>(layout.params + n));
-  inputs[layout.time()] = t;
-  program.evaluate(inputs.data(), outputs.data(), scratch);
+  outputs = &(*program)(loaded.paramValues(t), t, q, qd);
 }
 
 void SceneBuilder::Parts::addPositions(std::vector<ScenePoint> &to) {
   to.resize(points.size());
   for (size_t k = 0; k < points.size(); ++k) {
     const Slice &at = points[k].position;
-    to[k].x.push_back(outputs[at.first]);
-    to[k].y.push_back(outputs[at.first + 1]);
+    to[k].x.push_back((*outputs)[at.first]);
+    to[k].y.push_back((*outputs)[at.first + 1]);
     if (scene.dimensions == 3)
-      to[k].z.push_back(at.size == 3 ? outputs[at.first + 2] : 0.0);
+      to[k].z.push_back(at.size == 3 ? (*outputs)[at.first + 2] : 0.0);
   }
 }
 
@@ -280,7 +265,7 @@ void SceneBuilder::Parts::probe(double t, const double *q) {
   // Seeded: the same model draws the same rods on every run.
   std::mt19937 random(20261205);
   std::uniform_real_distribution<double> shift(-1.0, 1.0);
-  size_t n = layout.coordinates;
+  size_t n = coordinates;
   std::vector<double> state(q, q + n), rates(n, 0.0);
   for (int k = 0; k < kProbes; ++k) {
     for (size_t i = 0; i < n; ++i)
@@ -296,7 +281,7 @@ void SceneBuilder::sample(double t, const double *q, const double *qd) {
   if (first)
     p.probe(t, q);
   p.evaluate(t, q, qd);
-  const std::vector<double> &v = p.outputs;
+  const std::vector<double> &v = *p.outputs;
   p.scene.t.push_back(t);
   p.addPositions(p.scene.points);
   p.principal.resize(p.bodies.size());

@@ -320,10 +320,8 @@ void emitRun(std::string &svg, std::vector<Point> run, const Frame &frame) {
   }
   bool increasing = std::is_sorted(run.begin(), run.end(),
                                    [](const Point &a, const Point &b) { return a.x < b.x; });
-  if (increasing && static_cast<double>(run.size()) > 2 * frame.width())
-    run = downsample(run);
-  else if (!increasing && static_cast<double>(run.size()) > 2 * frame.width())
-    run = thinned(run);
+  if (static_cast<double>(run.size()) > 2 * frame.width())
+    run = increasing ? downsample(run) : thinned(run);
   svg += "<polyline points=\"";
   for (size_t i = 0; i < run.size(); ++i) {
     if (i)
