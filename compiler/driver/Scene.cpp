@@ -139,7 +139,9 @@ struct SceneBuilder::Parts {
     if (position->kind == sema::ExprKind::Let)
       if (auto found = pointOfLet.find(position->index); found != pointOfLet.end()) {
         PointSpec &point = points[found->second];
-        if (point.kind == "point")
+        // A particle or body at the let is that point, under its name; a
+        // hint's end or dot there leaves the let's point as it is.
+        if (point.kind == "point" && (kind == "particle" || kind == "body"))
           point.name = name, point.kind = kind;
         return found->second;
       }

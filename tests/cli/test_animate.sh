@@ -128,6 +128,17 @@ contains "a position of velocities" err "draw point's argument 1 depends on velo
 contains "a size of three" err "draw box's argument 2 must be a vector of 2 (width, height)"
 printf '%s\n' 'model Hinted3D {' '  param m = 1 [kg]' '  coord x [m]' '  particle p mass m at [x, 0 [m], 0 [m]]' \
   '  draw ground(0 [m])' "  init x' = 1" '}' >ground3d.mech
+# A hint at a position let leaves that point as it is: p1 keeps its name
+# and its dot when a rod and a dot are drawn at it.
+printf '%s\n' 'model LetHints {' '  param l = 1 [m]' '  coord th [rad]' '  let p1 = l * [sin(th), -cos(th)]' \
+  "  kinetic T = 1 [kg] / 2 * dot(p1', p1')" '  draw rod([0 [m], 0 [m]], p1)' '  draw point(p1)' \
+  '  init th = 0.3' '}' >lethints.mech
+expect "hints at a let" 0 "$mech" animate lethints.mech -o lethints.html --until 0.5
+check_py "the let keeps its name and dot" '
+page = open(W + "/lethints.html").read()
+data = json.loads(re.search(r"type=\"application/json\">(.*?)</script>", page, re.S).group(1))
+assert [(p["name"], p["kind"]) for p in data["points"]] == [("p1", "point"), ("rod 1 start", "end")], data["points"]
+'
 expect "ground in 3-D" 1 "$mech" animate ground3d.mech -o g.html --until 0.1
 contains "ground in 3-D says so" err "draw: box and ground are shapes of a planar drawing; Hinted3D is drawn in 3-D"
 expect "fmt keeps the hints" 0 "$mech" fmt --check "$root/examples/spring_damper_chain.mech"
