@@ -275,6 +275,22 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   return kernels;
 }
 
+size_t estimatedOperations(const KernelPrograms &programs, KernelSelection selection) {
+  std::vector<const sym::Program *> compiled = {&programs.dynamics, &programs.energy,
+                                                &programs.outputs, &programs.residuals};
+  if (selection.momentumForce)
+    compiled.push_back(&programs.momentumForce);
+  if (selection.jacobian)
+    compiled.push_back(&programs.jacobian);
+  size_t count = 0;
+  for (const sym::Program *program : compiled)
+    count += program->instructions().size() + program->outputs().size();
+  size_t n = programs.coordinates;
+  if (n <= kUnrolledSolveLimit)
+    count += n * n * n / 6 + n * n;
+  return count;
+}
+
 std::string kernelsIr(const KernelPrograms &programs, std::string &error) {
   std::unique_ptr<Jit> jit = Jit::create(error);
   if (!jit)

@@ -75,4 +75,13 @@ std::string kernelsIr(const mechanics::KernelPrograms &programs, std::string &er
 // Systems up to this size get a fully unrolled LDL^T in mech_rhs.
 inline constexpr size_t kUnrolledSolveLimit = 24;
 
+// The size of what LLVM is given for these kernels, in operations: the
+// programs' instructions, one store per output (the n^2 entries of M among
+// them, which the programs' instructions do not count when an entry is a
+// shared value), and the multiply-adds of the unrolled LDL^T solve (about
+// n^3/6 + n^2 for n up to kUnrolledSolveLimit; a larger solve is loops of a
+// fixed size). LLVM's time grows faster than this count (bench/README.md),
+// so the JIT budget is set against it, before anything is compiled.
+size_t estimatedOperations(const mechanics::KernelPrograms &programs, KernelSelection selection);
+
 } // namespace mech::jit

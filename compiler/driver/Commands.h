@@ -74,16 +74,11 @@ int runFmt(const CommandLine &line, const CommandIo &io);
 int runDumpFile(const CommandLine &line, const sema::SearchPath &searchPath, const CommandIo &io);
 
 // A file a command reads or writes, and what names it ("-o", "the model file").
+// Which files a command reads and writes, and the check that no output
+// replaces an input, are in driver/CommandFiles.h.
 struct NamedPath {
   std::string what, path;
 };
-
-// A usage error when an output would overwrite the model file, one of its
-// imports (known once the session checked) or another output: the same
-// file by identity (support/OutputFile.h sameFile). Checked before
-// anything is written; empty paths are outputs not asked for.
-std::optional<int> checkOutputs(const std::string &command, Session &session,
-                                const std::vector<NamedPath> &outputs, const CommandIo &io);
 
 // What simulate reads and checks between deriving and running: --input's
 // signals, the options against the model (a method it needs, the grid),
@@ -95,13 +90,11 @@ std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
 
 // The steps of simulate and animate before their run: --stop-when as an
 // event of the model from here on (the REPL runs such a command on a
-// session of its own), `outputs` checked against the model's files before
-// the check and again after it (when its imports are known), the
-// derivation, then readRunInputs. nullopt when the run can start, with
+// session of its own), the derivation, then readRunInputs (the files were
+// checked at dispatch: driver/CommandFiles.h). nullopt when the run can start, with
 // `deriveSeconds` the time these took; else the exit status, the errors
 // printed.
 std::optional<int> prepareRun(const CommandLine &line, Session &session, const CommandIo &io,
-                              const SimulationOptions &options,
-                              const std::vector<NamedPath> &outputs, double &deriveSeconds);
+                              const SimulationOptions &options, double &deriveSeconds);
 
 } // namespace mech::driver

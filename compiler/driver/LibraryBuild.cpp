@@ -7,6 +7,8 @@
 #include "driver/InitialState.h"
 #include "driver/LibraryHeader.h"
 #include "driver/Reports.h"
+#include "driver/Simulation.h"
+#include "jit/CompiledModel.h"
 #include "jit/LibraryModule.h"
 #include "mechanics/Kernels.h"
 #include "runtime/library/LibraryRuntimeObject.h"
@@ -159,6 +161,17 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
       names += (names.empty() ? "" : ", ") + e.name;
     notes.push_back("the library does not look for the model's events (" + names +
                     "): its simulate runs to t_end");
+  }
+  // LLVM's time grows faster than the code (bench/README.md): a library
+  // past the JIT budget would take minutes to hours to compile.
+  if (size_t operations =
+          jit::estimatedOperations(programs, {.momentumForce = false, .jacobian = true});
+      operations > kJitBudget) {
+    error = "the kernels have " + std::to_string(operations) +
+            " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
+            ": LLVM would take too long to compile them (simulate runs such a model on the "
+            "interpreter)";
+    return false;
   }
   jit::LibraryDescription library = describeLibrary(model, eq, options.prefix, params, *x0);
   std::string object = jit::compileLibraryObject(programs, library, options.nativeCpu, error);

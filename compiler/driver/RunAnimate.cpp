@@ -184,7 +184,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
                          "got '" +
                          line.value("--view") + "'");
   double deriveSeconds = 0;
-  if (auto status = prepareRun(line, session, io, options, {{"-o", output}}, deriveSeconds))
+  if (auto status = prepareRun(line, session, io, options, deriveSeconds))
     return *status;
   LoadedModel &loaded = session.loaded();
   std::string error;

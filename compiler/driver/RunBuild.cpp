@@ -46,15 +46,10 @@ int runBuild(const CommandLine &line, Session &session, const CommandIo &io) {
   LibraryBuildOptions options;
   if (auto status = buildOptions(line, io, options))
     return *status;
-  std::vector<NamedPath> outputs = {{"-o", options.output}, {"--header", options.header}};
-  if (auto status = checkOutputs("build", session, outputs, io))
-    return *status;
   if (!session.derive()) {
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
-  if (auto status = checkOutputs("build", session, outputs, io))
-    return *status;
   std::vector<std::string> notes;
   std::string error;
   bool built = buildLibrary(session.loaded(), options, notes, error);

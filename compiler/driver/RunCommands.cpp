@@ -2,6 +2,8 @@
 // eval and --dump=eom|llvm, and the dispatch of a parsed command line.
 #include "driver/Commands.h"
 
+#include "driver/CommandFiles.h"
+
 #include "driver/InitialState.h"
 #include "driver/Reports.h"
 #include "driver/Session.h"
@@ -26,30 +28,6 @@ int CommandIo::usageError(const std::string &message) const {
   return kExitUsage;
 }
 
-std::optional<int> checkOutputs(const std::string &command, Session &session,
-                                const std::vector<NamedPath> &outputs, const CommandIo &io) {
-  std::vector<NamedPath> inputs;
-  if (!session.file().empty())
-    inputs.push_back({"the model file", session.file()});
-  for (const std::string &path : session.filesRead())
-    if (path != session.file())
-      inputs.push_back({"an import of the model", path});
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const NamedPath &out = outputs[i];
-    if (out.path.empty())
-      continue;
-    for (const NamedPath &in : inputs)
-      if (sameFile(out.path, in.path))
-        return io.usageError(command + ": " + out.what + " '" + out.path + "' would overwrite " +
-                             in.what + " '" + in.path + "'");
-    for (size_t j = 0; j < i; ++j)
-      if (!outputs[j].path.empty() && sameFile(out.path, outputs[j].path))
-        return io.usageError(command + ": " + outputs[j].what + " '" + outputs[j].path + "' and " +
-                             out.what + " '" + out.path + "' name the same file");
-  }
-  return std::nullopt;
-}
-
 bool isModelCommand(const CommandLine &line) {
   if (line.command == "--dump")
     return findStage(line.stage) != nullptr && findStage(line.stage)->model;
@@ -57,6 +35,8 @@ bool isModelCommand(const CommandLine &line) {
 }
 
 int runModelCommand(const CommandLine &line, Session &session, const CommandIo &io) {
+  if (auto status = checkCommandFiles(line, session, io))
+    return *status;
   const std::string &c = line.command;
   if (c == "equations")
     return runEquations(line, session, io);

@@ -182,9 +182,6 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
   if (!plotPath.empty()) {
     if (std::string problem = landscapeProblem(*loaded); !problem.empty())
       return io.usageError(problem);
-    std::vector<NamedPath> outputs = {{"--plot", plotPath}};
-    if (auto status = checkOutputs("equilibria", session, outputs, io))
-      return *status;
     if (std::string problem = plotFileProblem(plotPath); !problem.empty()) {
       io.err << "mech: error: " << problem << "\n";
       return kExitModelError;

@@ -146,16 +146,13 @@ std::optional<int> readRunInputs(LoadedModel &loaded, const CommandLine &line,
 }
 
 std::optional<int> prepareRun(const CommandLine &line, Session &session, const CommandIo &io,
-                              const SimulationOptions &options,
-                              const std::vector<NamedPath> &outputs, double &deriveSeconds) {
+                              const SimulationOptions &options, double &deriveSeconds) {
   auto started = std::chrono::steady_clock::now();
   if (line.has("--stop-when")) {
     std::vector<sema::Addition> additions = session.additions();
     additions.push_back(sema::Addition::stopWhen(line.value("--stop-when")));
     session.setAdditions(std::move(additions));
   }
-  if (auto status = checkOutputs(line.command, session, outputs, io))
-    return status;
   session.useDerivationCache(options.useCache);
   bool derived = session.derive();
   deriveSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -163,8 +160,6 @@ std::optional<int> prepareRun(const CommandLine &line, Session &session, const C
     session.printDiagnostics(io.err);
     return kExitModelError;
   }
-  if (auto status = checkOutputs(line.command, session, outputs, io))
-    return status;
   if (auto status = readRunInputs(session.loaded(), line, options, io)) {
     session.printDiagnostics(io.err);
     return status;
@@ -177,10 +172,8 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   if (auto status = simulationOptions(line, io, options))
     return *status;
   std::string output = line.value("-o");
-  std::vector<NamedPath> outputs = {
-      {"-o", output}, {"--plot", options.plotPath}, {"--events", options.eventsPath}};
   double deriveSeconds = 0;
-  if (auto status = prepareRun(line, session, io, options, outputs, deriveSeconds))
+  if (auto status = prepareRun(line, session, io, options, deriveSeconds))
     return *status;
   LoadedModel &loaded = session.loaded();
   // The samples up to a failure are kept; a write error keeps nothing.

@@ -330,10 +330,6 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
   SweepOptions options;
   std::string output = line.value("-o"), plotPath = line.value("--plot");
   std::optional<int> status = prepareSweep(line, session, io, options);
-  if (!status) {
-    std::vector<NamedPath> outputs = {{"-o", output}, {"--plot", plotPath}};
-    status = checkOutputs("sweep", session, outputs, io);
-  }
   if (!status)
     status = checkPlot(options, plotPath, io);
   std::string error;

@@ -247,17 +247,6 @@ jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
   return signature;
 }
 
-// The operations of the kernel programs the JIT would compile.
-size_t kernelOperations(const mechanics::KernelPrograms &programs, jit::KernelSelection selection) {
-  size_t count = programs.dynamics.instructions().size() + programs.energy.instructions().size() +
-                 programs.outputs.instructions().size() + programs.residuals.instructions().size();
-  if (selection.momentumForce)
-    count += programs.momentumForce.instructions().size();
-  if (selection.jacobian)
-    count += programs.jacobian.instructions().size();
-  return count;
-}
-
 // The kernels a run with this method needs beyond the common ones.
 jit::KernelSelection kernelSelection(runtime::Method method) {
   return {method == runtime::Method::Midpoint, method == runtime::Method::Radau ||
@@ -278,7 +267,7 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   jit::KernelSelection selection = kernelSelection(options.integrator.method);
   // LLVM's optimiser takes time superlinear in the size of a function: past
   // the budget, compiling costs more than the run gains (bench/README.md).
-  if (size_t operations = kernelOperations(programs, selection); operations > kJitBudget) {
+  if (size_t operations = jit::estimatedOperations(programs, selection); operations > kJitBudget) {
     summary.backendNote = "the kernels have " + std::to_string(operations) +
                           " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
                           "; using the interpreter";

@@ -21,8 +21,10 @@ namespace mech::driver {
 
 enum class Backend { Jit, Interpreter };
 
-// The most operations (instructions of the kernel programs) the JIT
-// compiles; larger kernels are interpreted, with a note in the summary.
+// The most operations the JIT compiles (jit::estimatedOperations: the
+// programs' instructions, their outputs and the unrolled solve); larger
+// kernels are interpreted, with a note in the summary, and `mech build`
+// refuses them (it has no interpreter to fall back on).
 inline constexpr size_t kJitBudget = 20'000;
 
 // How a constrained model keeps its constraints: as the stabilised index-2

@@ -6,7 +6,9 @@
 // session's model.
 #include "repl/ReplSession.h"
 
+#include "driver/CommandFiles.h"
 #include "driver/Commands.h"
+#include "driver/Interrupt.h"
 #include "driver/Session.h"
 
 #include "mechanics/Lagrange.h"
@@ -35,6 +37,10 @@
 namespace mech::repl {
 
 namespace {
+
+// The new nodes one evaluation may make (about 200 bytes each with the
+// table that interns them).
+constexpr size_t kMaxEvaluationNodes = 1'000'000;
 
 namespace fs = std::filesystem;
 
@@ -587,16 +593,32 @@ std::optional<repl::Tensor> ReplSession::evaluateText(const std::string &shown,
   const SourceFile &source = inputs_.add("<input>", pairsAsArguments(parsed));
   Diagnostics diagnostics;
   ast::ExprPtr tree = parseExpression(source, diagnostics);
-  std::optional<repl::Tensor> value;
-  if (tree)
-    value = repl::evaluate(*tree, scope_, diagnostics, series);
-  if (!value) {
-    printAgainst(diagnostics, source, typed, err_);
+  // An evaluation that grows without bound (diff of order 60 of
+  // exp(sin(x)*x^2)) ends at kMaxEvaluationNodes new nodes, and Ctrl-C ends
+  // any: the context throws before its next node, and the session goes on.
+  try {
+    sym::Context::WorkLimit limit(*scope_.context, kMaxEvaluationNodes, driver::interruptRequested);
+    std::optional<repl::Tensor> value;
+    if (tree)
+      value = repl::evaluate(*tree, scope_, diagnostics, series);
+    if (!value) {
+      printAgainst(diagnostics, source, typed, err_);
+      return std::nullopt;
+    }
+    if (session_ && series)
+      simplifyTerms(*series);
+    return session_ ? simplified(*value) : *value;
+  } catch (const sym::WorkStopped &stopped) {
+    if (stopped.interrupted)
+      err_ << "error: interrupted: the evaluation was stopped\n";
+    else
+      err_ << "error: the evaluation grows past " << kMaxEvaluationNodes
+           << " new expression nodes and was stopped; evaluate a smaller expression (a lower "
+              "order of diff, a shorter taylor series)\n";
+    if (series)
+      series->clear();
     return std::nullopt;
   }
-  if (session_ && series)
-    simplifyTerms(*series);
-  return session_ ? simplified(*value) : *value;
 }
 
 void ReplSession::expression(const std::string &text, bool latex) {
@@ -892,6 +914,19 @@ void ReplSession::save(const std::vector<std::string> &args) {
   if (args.size() != 1) {
     err_ << "error: :save takes one file\n";
     return;
+  }
+  // Saving over the loaded file is what :save is for; over one of its
+  // imports, the model would then import itself.
+  if (session_) {
+    std::vector<driver::NamedPath> imports;
+    for (const std::string &path : session_->filesRead())
+      if (path != session_->file())
+        imports.push_back({"an import of the model", path});
+    if (std::string problem = driver::overwriteProblem({":save", args[0]}, imports, {});
+        !problem.empty()) {
+      err_ << "error: " << problem << "\n";
+      return;
+    }
   }
   std::string text = currentText(), error;
   if (!writeOutputFile(args[0], text, error)) {

@@ -30,11 +30,19 @@ std::unique_ptr<CheckedModel> Analyzer::run() {
       check(instance);
     resolver_.resolveAllLets();
     checkGravityShapes();
-  } catch (const ExpansionLimit &) {
-    diagnostics_.error(modelDecl_.location,
-                       "the model expands to more than " + std::to_string(kMaxNodes) +
-                           " expression nodes; reduce the ranges of its for blocks, sums or "
-                           "families");
+  } catch (const ExpansionLimit &limit) {
+    if (limit.tree)
+      diagnostics_.error(limit.at,
+                         "this expression expands to more than " +
+                             std::to_string(static_cast<long>(kMaxTreeSize)) +
+                             " nodes as a tree (each call of a def is a copy of its body); "
+                             "defs that call one another twice over double it at each level: "
+                             "name shared values with lets, which are not copied");
+    else
+      diagnostics_.error(modelDecl_.location,
+                         "the model expands to more than " + std::to_string(kMaxNodes) +
+                             " expression nodes; reduce the ranges of its for blocks, sums or "
+                             "families");
   }
   return std::move(model_);
 }

@@ -259,4 +259,12 @@ std::optional<InputSignals> parseInputSignals(Compilation &compilation, const st
   return result;
 }
 
+std::vector<std::string> inputTableFiles(const std::string &text) {
+  std::vector<std::string> files;
+  for (const Item &item : splitItems(text))
+    if (isTableFile(item.value))
+      files.push_back(item.value);
+  return files;
+}
+
 } // namespace mech::sema

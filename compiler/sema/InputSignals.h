@@ -45,4 +45,8 @@ public:
 std::optional<InputSignals> parseInputSignals(Compilation &compilation, const std::string &origin,
                                               const std::string &text, const CheckedModel &model);
 
+// The table files that `--input` text names (its `u = drive.csv` items), as
+// written, in order: the files a run reads besides the model's.
+std::vector<std::string> inputTableFiles(const std::string &text);
+
 } // namespace mech::sema

@@ -113,6 +113,11 @@ struct Node {
   bool usesTime = false; // explicit t
   bool usesMultiplier = false;
   bool usesInput = false; // an input, through lets and defs
+  // The nodes of the expression as a tree: each call of a def counts its
+  // body again (the resolver shares one expansion per distinct arguments),
+  // a let's reference counts 1. What later passes that walk the expression
+  // as a tree would meet.
+  double treeSize = 1;
 };
 
 // The unit a name was declared in, as the source wrote it: `N/m` for

@@ -1,6 +1,7 @@
 // Lets and defs in the resolver: both are expanded where they are used. A let
 // is resolved on its first use (or at the end) and referenced after that; a
-// def call is expanded with its arguments, once per distinct arguments. Cycles
+// def call is expanded with its arguments, once per distinct arguments
+// (a call that failed included). Cycles
 // and nesting deeper than kMaxDefinitionNesting are errors.
 #include "sema/Resolver.h"
 
@@ -137,13 +138,13 @@ ExprRef Resolver::expandDef(const DefEntry &def, const ast::Call &call, std::vec
   ExprRef result = resolve(*decl.body, inner);
   defStack_.pop_back();
   --nesting_;
-  if (!result) {
-    if (diagnostics_.errorCount() > errorsBefore && !diagnostics_.all().empty()) {
-      Diagnostic &last = const_cast<Diagnostic &>(diagnostics_.all().back());
-      Diagnostics::addNote(last, call.location, "in the call of '" + decl.name + "' here");
-    }
-    return nullptr;
+  if (!result && diagnostics_.errorCount() > errorsBefore && !diagnostics_.all().empty()) {
+    Diagnostic &last = const_cast<Diagnostic &>(diagnostics_.all().back());
+    Diagnostics::addNote(last, call.location, "in the call of '" + decl.name + "' here");
   }
+  // A failure is kept too (its error is reported once): defs that call one
+  // another twice over form a DAG whose calls would otherwise be checked
+  // again on every path, 2^depth times.
   defCache_[{&decl, key}] = {args, result};
   return result;
 }

@@ -23,11 +23,14 @@ ExprRef Resolver::make(ExprKind kind, Shape shape, DimInfo dim, Location loc,
   node->dim = dim;
   node->location = loc;
   for (const ExprRef &child : children) {
+    node->treeSize += child->treeSize;
     node->coordOrder = std::max(node->coordOrder, child->coordOrder);
     node->usesTime = node->usesTime || child->usesTime;
     node->usesMultiplier = node->usesMultiplier || child->usesMultiplier;
     node->usesInput = node->usesInput || child->usesInput;
   }
+  if (node->treeSize > kMaxTreeSize)
+    throw ExpansionLimit{true, loc};
   node->children = std::move(children);
   return node;
 }

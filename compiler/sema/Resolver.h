@@ -21,9 +21,16 @@ inline constexpr long kMaxNodes = 2'000'000;
 inline constexpr long kMaxRange = 100'000;
 // The deepest chain of lets defined through lets, or defs calling defs.
 inline constexpr int kMaxDefinitionNesting = 256;
+// The largest expression as a tree (Node::treeSize): defs that call one
+// another twice over double it with each level of nesting.
+inline constexpr double kMaxTreeSize = 1 << 24;
 
-// Thrown when expansion exceeds kMaxNodes; analysis stops with a diagnostic.
-struct ExpansionLimit {};
+// Thrown when expansion exceeds kMaxNodes, or an expression's tree
+// kMaxTreeSize (`tree`); analysis stops with a diagnostic.
+struct ExpansionLimit {
+  bool tree = false;
+  Location at; // the expression, for `tree`
+};
 
 // The value of a scalar expression of numbers, pi and the model's params
 // (and of t, when `time` is given); nullopt for anything else.

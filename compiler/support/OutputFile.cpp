@@ -69,6 +69,23 @@ std::string randomSuffix() {
   return suffix;
 }
 
+// The file that writing to `path` replaces: its symbolic links followed,
+// a dangling one too (its target is then the file made), as many as the
+// kernel follows.
+std::string followLinks(const std::string &path) {
+  fs::path current = path;
+  for (int link = 0; link < 40; ++link) {
+    std::error_code error;
+    if (!fs::is_symlink(fs::symlink_status(current, error)))
+      break;
+    fs::path next = fs::read_symlink(current, error);
+    if (error)
+      break;
+    current = next.is_absolute() ? next : current.parent_path() / next;
+  }
+  return current.string();
+}
+
 std::string cannotWrite(const std::string &path, int error) {
   return "cannot write '" + path + "': " + std::strerror(error);
 }
@@ -91,9 +108,7 @@ OutputFile::~OutputFile() {
 
 bool OutputFile::open(std::string &error) {
   struct stat info;
-  std::error_code ignored;
-  if (lstat(path_.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
-    target_ = fs::weakly_canonical(path_, ignored).string();
+  target_ = followLinks(path_);
   bool exists = stat(target_.c_str(), &info) == 0;
   if (exists && S_ISDIR(info.st_mode)) {
     error = cannotWrite(path_, EISDIR);

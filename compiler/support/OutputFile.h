@@ -43,7 +43,7 @@ public:
 private:
   struct Handle;
   std::string path_;   // as given, for messages
-  std::string target_; // the file renamed over: path_ with a symbolic link followed
+  std::string target_; // the file renamed over: path_ with its symbolic links followed
   std::string staging_;
   unsigned mode_;
   bool inPlace_ = false, flushed_ = false;

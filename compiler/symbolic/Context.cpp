@@ -123,10 +123,25 @@ const Node *Context::intern(Node &&candidate) {
   auto found = table_.find(&candidate);
   if (found != table_.end())
     return *found;
+  if (arena_.size() >= workEnd_)
+    throw WorkStopped{false, workEnd_};
+  if (workStop_ && (arena_.size() & 1023) == 0 && workStop_())
+    throw WorkStopped{true, 0};
   arena_.push_back(std::move(candidate));
   const Node *node = &arena_.back();
   table_.insert(node);
   return node;
+}
+
+Context::WorkLimit::WorkLimit(Context &context, size_t maxNewNodes, bool (*stop)())
+    : context_(context) {
+  context.workEnd_ = context.arena_.size() + maxNewNodes;
+  context.workStop_ = stop;
+}
+
+Context::WorkLimit::~WorkLimit() {
+  context_.workEnd_ = SIZE_MAX;
+  context_.workStop_ = nullptr;
 }
 
 Expr Context::number(const Num &value) {

@@ -162,6 +162,22 @@ public:
 
   size_t nodeCount() const { return arena_.size(); }
 
+  // A bound on the work of one computation on this context (a REPL
+  // evaluation): past `maxNewNodes` new nodes, or when `stop` answers true
+  // (polled every 1024 new nodes: Ctrl-C), the factories throw WorkStopped
+  // before making the next node, so that a computation that would grow
+  // without bound ends at once and the context stays whole. One at a time.
+  class WorkLimit {
+  public:
+    WorkLimit(Context &context, size_t maxNewNodes, bool (*stop)());
+    ~WorkLimit();
+    WorkLimit(const WorkLimit &) = delete;
+    WorkLimit &operator=(const WorkLimit &) = delete;
+
+  private:
+    Context &context_;
+  };
+
 private:
   friend Expr coefficientFree(const Expr &e);
   const Node *intern(Node &&candidate);
@@ -182,6 +198,16 @@ private:
   std::map<std::tuple<std::string, SymbolKind, int>, uint32_t> symbolIds_; // name, kind, order
   std::vector<const Node *> derivatives_; // by symbol id: d/dt of a coordinate symbol
   Expr zero_, one_, pi_, time_;
+  // Set by a WorkLimit: the arena size that stops the work, and the poll.
+  size_t workEnd_ = SIZE_MAX;
+  bool (*workStop_)() = nullptr;
+};
+
+// What a WorkLimit throws: `interrupted` when its stop answered true, else
+// the computation made more nodes than it allows.
+struct WorkStopped {
+  bool interrupted = false;
+  size_t limit = 0;
 };
 
 // The coefficient and coefficient-free part of a term: 3*x*y -> (3, x*y).

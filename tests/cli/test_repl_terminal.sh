@@ -73,6 +73,16 @@ wait_for "simulation interrupted" "error: interrupted at t ="
 tmux_ send-keys -t repl 'eval(V + 1)' Enter
 wait_for "session goes on" "-23.71565063094687"
 
+# Ctrl-C stops any evaluation too: the 60th derivative of exp(sin(x)*x^2)
+# runs for seconds before its size stops it (it used to pass 2 GB and
+# ignore Ctrl-C); the session and its model stay.
+tmux_ send-keys -t repl 'diff(diff(diff(exp(sin(x)*x^2), x, 20), x, 20), x, 20)' Enter
+sleep 0.5
+tmux_ send-keys -t repl C-c
+wait_for "evaluation interrupted" "error: interrupted: the evaluation was stopped"
+tmux_ send-keys -t repl 'eval(V + 2)' Enter
+wait_for "session goes on after the evaluation" "-22.71565063094687"
+
 # Ctrl-D leaves; the history file keeps the inputs (libedit writes a space
 # as \040).
 tmux_ send-keys -t repl C-d
