@@ -11,8 +11,7 @@
 
 #include "mechanics/ConstraintProjection.h"
 
-#include "symbolic/Print.h"
-#include "symbolic/Simplify.h"
+#include "symbolic/ZeroTest.h"
 
 #include <Eigen/Dense>
 
@@ -66,7 +65,7 @@ std::vector<size_t> movingConstraints(const Equations &equations) {
   std::vector<size_t> moving;
   for (size_t i = 0; i < equations.constraints.size(); ++i) {
     const Equations::Constraint &k = equations.constraints[i];
-    if (k.holonomic ? k.phi.has(sym::kHasTime) : demandsMotion(equations, k))
+    if (k.holonomic ? sym::dependsOnTime(k.phi) : demandsMotion(equations, k))
       moving.push_back(i);
   }
   return moving;
@@ -273,7 +272,7 @@ bool dependsOnTime(const Equations &equations) {
   if (equations.hasExplicitTime)
     return true;
   for (const sym::Expr &q : equations.Qnc)
-    if (q.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(q)).has(sym::kHasTime))
+    if (sym::dependsOnTime(q))
       return true;
   return false;
 }

@@ -131,4 +131,53 @@ contains "linear bicycle: the weave line" out "mode 1: omega = 4.46"
 contains "linear bicycle: its damping ratio on the same line" out "damping ratio 0.171"
 lacks "linear bicycle: no undamped frequency" out "23.8"
 
+# --- explicit t that cancels from L: a body turned at a prescribed rate ----
+# A bead (a small sphere) on a hoop turned about the vertical at the rate
+# Om: its orientation rot_z(Om t) rot_x(b) has t, L does not. Relative
+# equilibria cos b = g/(Om^2 R), where the bead oscillates with
+# omega^2 = m R^2 Om^2 sin^2 b/(m R^2 + J), J = 2/5 m r^2; the Jacobi
+# integral h = T2 - T0 + V = (m R^2 + J)/2 b'^2 - (m R^2 sin^2 b + J) Om^2/2
+# - m g R cos b is conserved.
+cat >"$work/turned_hoop.mech" <<'MODEL'
+import "spatial.mech"
+import "inertia.mech"
+model TurnedHoop {
+  param m = 0.1 [kg], R = 0.5 [m], r = 0.05 [m], Om = 6 [1/s], g = 9.81 [m/s^2]
+  coord b [rad]
+  body bead mass m at rot_z(Om*t) * rot_x(b) * [0, 0, -R] rotation rot_z(Om*t) * rot_x(b) inertia sphere_tensor(m, r)
+  gravity [0, 0, -g]
+  init b = 0.3
+}
+MODEL
+hoop="$work/turned_hoop.mech"
+expect "turned hoop: the equations do not depend on t" 0 "$mech" --dump=eom "$hoop"
+contains "turned hoop: no explicit t" out "explicit t in L: no"
+expect "turned hoop: equilibria without --time" 0 "$mech" equilibria "$hoop" --json
+check_json "turned hoop: cos b = g/(Om^2 R), omega from the closed form" '
+m, R, r, Om, g = 0.1, 0.5, 0.05, 6, 9.81
+J = 0.4 * m * r * r
+b = math.acos(g / (Om * Om * R))
+side = [e for e in j["equilibria"] if abs(abs(e["q"]["b"]) - b) < 1e-9]
+assert len(side) == 2, j
+w = math.sqrt(m * R * R * Om * Om * math.sin(b) ** 2 / (m * R * R + J))
+for e in side:
+    assert e["stable"] is True and abs(e["frequencies"][0] - w) < 1e-9, e
+'
+# steady sends a model without cyclic coordinates to equilibria, not to --time.
+expect "turned hoop: steady" 1 "$mech" steady "$hoop"
+contains "turned hoop: steady says why" err "no cyclic coordinate, so its steady motions are its states of rest"
+lacks "turned hoop: steady does not ask for --time" err "--time"
+expect "turned hoop: simulate" 0 "$mech" simulate "$hoop" --until 5 --dt 0.01 -o "$work/hoop.csv"
+contains "turned hoop: the Jacobi integral is followed" err "conserved h: drift"
+check_py "turned hoop: h constant along the run (closed form)" '
+m, R, r, Om, g = 0.1, 0.5, 0.05, 6, 9.81
+J = 0.4 * m * r * r
+rows = list(csv.reader(open(W + "/hoop.csv")))[1:]
+h = [(m * R * R + J) / 2 * float(x[2]) ** 2 - (m * R * R * math.sin(float(x[1])) ** 2 + J) * Om * Om / 2
+     - m * g * R * math.cos(float(x[1])) for x in rows]
+assert max(h) - min(h) < 1e-6 * abs(h[0]), (min(h), max(h))
+drift = float(re.search(r"conserved h: drift (\S+)", open(W + "/err").read()).group(1))
+assert drift < 1e-6, drift
+'
+
 finish
