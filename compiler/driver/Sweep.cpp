@@ -88,7 +88,7 @@ public:
   }
 
   std::vector<double> values() const {
-    return summaries_.values(s_.energyTracked ? energy_.relative() : kNan, constraintDrift_);
+    return summaries_.values(s_.energyTracked ? energy_.reported() : kNan, constraintDrift_);
   }
 
 private:

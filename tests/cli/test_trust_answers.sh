@@ -180,4 +180,20 @@ drift = float(re.search(r"conserved h: drift (\S+)", open(W + "/err").read()).gr
 assert drift < 1e-6, drift
 '
 
+# --- simulate: the energy drift of a run that starts at E = 0 -------------
+# The rod horizontal at rest: T = 0 and V = m g y = 0. The drift is then
+# relative to the largest |T| + |V|, computed here from the samples.
+expect "E(0) = 0: simulate" 0 "$mech" simulate examples/cartesian_pendulum.mech --init "x=1, y=0" --until 5 --dt 0.01 -o "$work/cp.csv"
+contains "E(0) = 0: the drift against the terms" err "energy drift max|E(t) - E(0)| of the largest |T| + |V| = "
+check_py "E(0) = 0: the printed drift is the samples' (not 0)" '
+m, g = 1, 9.81
+rows = [[float(v) for v in r] for r in list(csv.reader(open(W + "/cp.csv")))[1:]]
+T = [m / 2 * (r[3] ** 2 + r[4] ** 2) for r in rows]
+V = [m * g * r[2] for r in rows]
+E = [a + b for a, b in zip(T, V)]
+want = max(abs(e - E[0]) for e in E) / max(abs(a) + abs(b) for a, b in zip(T, V))
+got = float(re.search(r"largest \|T\| \+ \|V\| = (\S+)", open(W + "/err").read()).group(1))
+assert want > 0 and abs(got - want) <= 0.01 * want, (got, want)
+'
+
 finish
