@@ -196,4 +196,40 @@ got = float(re.search(r"largest \|T\| \+ \|V\| = (\S+)", open(W + "/err").read()
 assert want > 0 and abs(got - want) <= 0.01 * want, (got, want)
 '
 
+# --- linearize --sweep: the state a single linearize would use, and its notes
+# The bicycle's init has lean' = 0.5: an --at without lean' takes it, as a
+# single linearize does, and the state is then no equilibrium at any speed.
+bike=examples/whipple_bicycle.mech
+moving="x'=v, thR'=-v/rR, thF'=-v/rF, lean=0, steer=0"
+expect "sweep without lean'" 0 "$mech" linearize "$bike" --at "$moving" \
+  --independent "lean', steer', thR'" --sweep "v=4..6 [m/s]:3"
+contains "sweep: the init's velocity is said" out "note: about a motion (at v = 4): "
+contains "sweep: lean' = 0.5" out "lean' = 0.5"
+contains "sweep: not an equilibrium" out "note: not an equilibrium (f + C^T lambda = ["
+contains "sweep: at every value" out "so at every value); K and D are the derivatives of f there"
+expect "sweep without lean', json" 0 "$mech" linearize "$bike" --at "$moving" \
+  --independent "lean', steer', thR'" --sweep "v=4..6 [m/s]:3" --json
+cp "$work/out" "$work/sweep.json"
+expect "single linearize at v = 5" 0 "$mech" linearize "$bike" \
+  --at "x'=(5 [m/s]), thR'=-(5 [m/s])/rR, thF'=-(5 [m/s])/rF, lean=0, steer=0" \
+  --independent "lean', steer', thR'"
+contains "single: the same note" out "note: not an equilibrium"
+contains "single: the same velocity" out "lean' = 0.5"
+expect "single linearize at v = 5, json" 0 "$mech" linearize "$bike" \
+  --at "x'=(5 [m/s]), thR'=-(5 [m/s])/rR, thF'=-(5 [m/s])/rF, lean=0, steer=0" \
+  --independent "lean', steer', thR'" --json
+check_py "sweep at v = 5: the single linearize's eigenvalues, all values off equilibrium" '
+sweep = json.load(open(W + "/sweep.json"))
+single = json.load(open(W + "/out"))
+assert sweep["not_equilibrium"] == sweep["values"] == [4, 5, 6], sweep
+mine = [complex(*z) for z in sweep["eigenvalues"][1]]
+theirs = [complex(*z) for z in single["eigenvalues"]]
+for z in mine:
+    assert min(abs(z - w) for w in theirs) < 1e-9 * max(1, abs(z)), (z, theirs)
+'
+upright="x'=v, thR'=-v/rR, thF'=-v/rF, lean'=0, lean=0, steer=0"
+expect "sweep of upright running" 0 "$mech" linearize "$bike" --at "$upright" \
+  --independent "lean', steer', thR'" --sweep "v=4..6 [m/s]:3"
+lacks "upright running is an equilibrium" out "not an equilibrium"
+
 finish
