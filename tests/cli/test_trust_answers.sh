@@ -232,4 +232,39 @@ expect "sweep of upright running" 0 "$mech" linearize "$bike" --at "$upright" \
   --independent "lean', steer', thR'" --sweep "v=4..6 [m/s]:3"
 lacks "upright running is an equilibrium" out "not an equilibrium"
 
+# --- sweep: summary columns --------------------------------------------------
+dp=examples/double_pendulum.mech
+expect "a summary named as a swept name" 2 "$mech" sweep "$dp" --grid "th1=0..1:2" \
+  --summary "th1 = max(th2)" --until 0.1
+contains "the clash is named" err "'th1' is also a swept name"
+expect "a summary named status" 2 "$mech" sweep "$dp" --grid "th1=0..1:2" \
+  --summary "status = max(th2)" --until 0.1
+contains "status is a built-in column" err "'status' is the name of a built-in column"
+expect "a summary named message" 2 "$mech" sweep "$dp" --grid "th1=0..1:2" \
+  --summary "message = max(th2)" --until 0.1
+expect "the status summary may be called status" 0 "$mech" sweep "$dp" --grid "th1=0..1:2" \
+  --summary "status = status" --until 0.1
+# Finite bounds whose width overflows draw infinite values (the runs would
+# fail at a mass matrix of NaN): a usage error instead.
+expect "a uniform range that overflows" 2 "$mech" sweep "$dp" \
+  --random "th1 = uniform(-1e308, 1e308):3" --summary "max(th2)" --until 0.1
+contains "overflowing uniform named" err "uniform() of 'th1' draws values that are not finite"
+expect "a normal spread that overflows" 2 "$mech" sweep "$dp" \
+  --random "th1 = normal(0, 1e308):3" --summary "max(th2)" --until 0.1
+contains "overflowing normal named" err "normal() of 'th1' draws values that are not finite"
+expect "a grid range that overflows" 2 "$mech" sweep "$dp" --grid "th1=-1e308..1e308:3" \
+  --summary "max(th2)" --until 0.1
+contains "overflowing grid named" err "the range of 'th1' overflows"
+# acos(th2 + 2) is NaN (th2 stays near 0): the summary is empty, the run
+# ok, and its message says why.
+expect "a NaN summary" 0 "$mech" sweep "$dp" --grid "th1=0..0.5:2" \
+  --summary "root = max(acos(th2 + 2)), m = max(th2)" --until 0.1
+check_py "a NaN summary: the message says so" '
+rows = list(csv.reader(open(W + "/out")))
+assert rows[0] == ["th1", "root", "m", "status", "message"], rows[0]
+for r in rows[1:]:
+    assert r[1] == "" and r[2] != "" and r[3] == "ok", r
+    assert r[4] == "not a number (NaN among the samples): root", r
+'
+
 finish
