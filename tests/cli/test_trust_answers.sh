@@ -267,4 +267,34 @@ for r in rows[1:]:
     assert r[4] == "not a number (NaN among the samples): root", r
 '
 
+# --- steady --momenta: both symmetric circular orbits -----------------------
+# Kepler in spherical coordinates (th from the pole): at the momentum p the
+# circle r = p^2/(m k) lies in the plane th = pi/2, reached as th = pi/2 and
+# as th = -pi/2 (the same plane, phi turned by pi); both are steady states
+# of these coordinates, with phi' = p/(m r^2) and, at fixed p, the radial
+# and the tilting oscillations both at omega = phi'.
+cat >"$work/spherical_kepler.mech" <<'MODEL'
+model SphericalKepler {
+  param m = 1 [kg], k = 1 [N*m^2]
+  coord r [m], th [rad], phi [rad]
+  particle planet mass m at r * [sin(th) * cos(phi), sin(th) * sin(phi), cos(th)]
+  potential V = -k / r
+  init r = 1, th = 1.5707963267948966, phi' = 1
+}
+MODEL
+for p in 0.5 0.8 1.2; do
+  expect "spherical Kepler, p = $p" 0 "$mech" steady "$work/spherical_kepler.mech" \
+    --momenta "p_phi=$p [kg*m^2/s]" --in "r=0.1..10" --json
+  check_json "spherical Kepler, p = $p: th = +-pi/2, r = p^2/(m k), phi' = p/(m r^2)" "
+p = $p
+r = p * p
+w = p / r ** 2
+ths = sorted(s['q']['th'] for s in j['steady_motions'])
+assert len(ths) == 2 and all(abs(a - b) < 1e-8 for a, b in zip(ths, [-math.pi / 2, math.pi / 2])), j
+for s in j['steady_motions']:
+    assert abs(s['q']['r'] - r) < 1e-8 * r and abs(s['qd']['phi'] - w) < 1e-8 * w, s
+    assert all(abs(f - w) < 1e-6 * w for f in s['frequencies']), s
+"
+done
+
 finish
