@@ -55,6 +55,42 @@ std::vector<std::string> modelNotes(const mechanics::Equations &eq,
   return notes;
 }
 
+// The small oscillations, one line per mode, and A's eigenvalues with the
+// family's zeros said to be so.
+std::string modesText(const mechanics::Equations &eq, const mechanics::Equilibrium &e) {
+  std::ostringstream out;
+  for (size_t k = 0; k < e.frequencies.size(); ++k) {
+    double omega = e.frequencies[k];
+    out << "   mode " << k + 1 << ": omega = " << number(omega) << " rad/s (period "
+        << (omega > 0 ? number(2 * M_PI / omega) + " s" : "infinite") << ")";
+    if (k < e.naturalFrequencies.size())
+      out << ", natural frequency |lambda| = " << number(e.naturalFrequencies[k])
+          << " rad/s, damping ratio " << number(e.dampingRatios[k]);
+    if (k < e.modes.size())
+      out << ", shape [" << list(e.modes[k]) << "]";
+    out << "\n";
+  }
+  if (e.eigenvalues.empty())
+    return out.str();
+  out << "   eigenvalues of A:";
+  for (size_t k = 0; k < e.eigenvalues.size(); ++k)
+    out << (k == 0 ? " " : ", ") << complexNumber(e.eigenvalues[k]);
+  out << "\n";
+  if (e.familyZeros > 0) {
+    std::string names;
+    for (size_t j = 0; j < e.arbitrary.size(); ++j)
+      if (e.arbitrary[j])
+        names += (names.empty() ? "" : ", ") + eq.coordinates[j];
+    out << "   note: "
+        << (e.familyZeros == 1 ? "the first eigenvalue of A is 0; it belongs"
+                               : "the first " + std::to_string(e.familyZeros) +
+                                     " eigenvalues of A are 0; they belong")
+        << " to the family (" << names
+        << " free: kept at any value, or drifting at a constant rate), not to an oscillation\n";
+  }
+  return out.str();
+}
+
 std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box &box, double t,
                            bool timed, const std::vector<mechanics::Equilibrium> &found,
                            const std::vector<std::string> &notes) {
@@ -91,20 +127,7 @@ std::string equilibriaText(const mechanics::Equations &eq, const mechanics::Box 
       out << "   multiplier " << eq.constraints[c].name << " = " << number(e.lambda[c]) << "\n";
     for (const std::string &note : e.notes)
       out << "   note: " << note << "\n";
-    for (size_t k = 0; k < e.frequencies.size(); ++k) {
-      out << "   mode " << k + 1 << ": omega = " << number(e.frequencies[k]) << " rad/s (period "
-          << (e.frequencies[k] > 0 ? number(2 * M_PI / e.frequencies[k]) + " s" : "infinite") << ")"
-          << (k < e.modes.size() ? ", shape [" + list(e.modes[k]) + "]" : "") << "\n";
-    }
-    if (!e.eigenvalues.empty()) {
-      out << "   eigenvalues of A:";
-      for (size_t k = 0; k < e.eigenvalues.size(); ++k)
-        out << (k == 0 ? " " : ", ") << complexNumber(e.eigenvalues[k]);
-      out << "\n";
-      if (std::any_of(e.dampingRatios.begin(), e.dampingRatios.end(),
-                      [](double zeta) { return zeta != 0; }))
-        out << "   damping ratios: " << list(e.dampingRatios) << "\n";
-    }
+    out << modesText(eq, e);
   }
   return out.str();
 }
@@ -137,9 +160,11 @@ std::string equilibriaJson(const mechanics::Equations &eq,
     json.endObject();
     jsonList(json, "hessian_eigenvalues", e.hessianEigenvalues);
     jsonList(json, "frequencies", e.frequencies);
+    jsonList(json, "natural_frequencies", e.naturalFrequencies);
+    jsonList(json, "damping_ratios", e.dampingRatios);
     jsonMatrix(json, "modes", e.modes);
     jsonList(json, "eigenvalues", e.eigenvalues);
-    jsonList(json, "damping_ratios", e.dampingRatios);
+    json.key("family_zero_eigenvalues").value(static_cast<double>(e.familyZeros));
     json.endObject();
   }
   json.endArray();

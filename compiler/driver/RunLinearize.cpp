@@ -267,13 +267,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.
   mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
-  double force = 0, scale = 0;
-  for (double v : rest.residual)
-    force = std::max(force, std::abs(v));
-  for (double v : s.f)
-    scale = std::max(scale, std::abs(v));
   Linearization report{eq, *state, s,  rest, nullptr, {},
-                       {}, {},     {}, "",   notes,   force > 1e-9 * std::max(1.0, scale)};
+                       {}, {},     {}, "",   notes,   mechanics::offEquilibrium(s, rest)};
   std::optional<mechanics::ReducedLinearization> reduced;
   if (eq.constraints.empty()) {
     report.A = mechanics::stateMatrix(s.M, s.K, s.D);

@@ -38,6 +38,10 @@ struct Sweeper {
   double scale = 1;
   mechanics::IndependentChoice choice;
   StateMatrices matrices;
+  mechanics::Linearizer rest; // f and C at the state: whether it is an equilibrium
+  // Of the last state at_ formed: its velocities, and what rest leaves of f
+  // (empty at an equilibrium).
+  std::vector<double> velocities, imbalance;
 
   std::optional<StateMatrix> at_(double value, std::string &why);
 };
@@ -79,6 +83,14 @@ std::optional<StateMatrix> Sweeper::at_(double value, std::string &why) {
     why.clear(); // the state's errors are in the diagnostics, printed as they are
     return std::nullopt;
   }
+  // As a single linearize says it: a state that is no equilibrium.
+  rest.setParams(loaded.paramValues());
+  mechanics::LinearSample sample = rest.at(*state);
+  mechanics::RestWithConstraints balance = mechanics::restWithConstraints(sample);
+  velocities = state->qd;
+  imbalance.clear();
+  if (mechanics::offEquilibrium(sample, balance))
+    imbalance = balance.residual;
   return matrices.at(*state, loaded.paramValues(), choice, why);
 }
 
@@ -107,6 +119,9 @@ struct SweepResult {
   std::vector<bool> stable;
   std::vector<std::string> labels;
   std::vector<std::string> kept, dropped;
+  // The values whose state is no equilibrium, the first one's imbalance,
+  // and the velocities of the first state (--at's, or the init's).
+  std::vector<double> offEquilibrium, firstImbalance, velocities;
   struct Change {
     double at;
     std::string below, above;
@@ -140,7 +155,33 @@ Growth growthOf(const std::vector<std::complex<double>> &values) {
   return g;
 }
 
-std::string sweepText(const std::string &model, const SweepSpec &spec, const SweepResult &r) {
+// The notes a single linearize gives: the state's velocities (those --at
+// does not give are the init's), and whether it is an equilibrium.
+std::string stateNotes(const mechanics::Equations &eq, const SweepSpec &spec,
+                       const SweepResult &r) {
+  std::ostringstream out;
+  std::string moving;
+  for (size_t j = 0; j < r.velocities.size(); ++j)
+    if (r.velocities[j] != 0)
+      moving += (moving.empty() ? "" : ", ") + eq.coordinates[j] + "' = " + number(r.velocities[j]);
+  if (!moving.empty())
+    out << "  note: about a motion (at " << spec.name << " = " << number(r.values.front())
+        << "): " << moving << " (velocities that --at does not give are the model's init's)\n";
+  if (r.offEquilibrium.empty())
+    return out.str();
+  out << "  note: not an equilibrium (" << (eq.constraints.empty() ? "f" : "f + C^T lambda")
+      << " = [" << list(r.firstImbalance) << "] at " << spec.name << " = "
+      << number(r.offEquilibrium.front()) << "; "
+      << (r.offEquilibrium.size() == r.values.size()
+              ? std::string("so at every value")
+              : "so at " + std::to_string(r.offEquilibrium.size()) + " of the " +
+                    std::to_string(r.values.size()) + " values")
+      << "); K and D are the derivatives of f there\n";
+  return out.str();
+}
+
+std::string sweepText(const mechanics::Equations &eq, const SweepSpec &spec, const SweepResult &r) {
+  const std::string &model = eq.model;
   std::ostringstream out;
   std::string unit = spec.unit.empty() ? "" : " [" + spec.unit + "]";
   out << "Eigenvalues of A of " << model << " against " << spec.name << unit << ", over (" << [&] {
@@ -156,6 +197,7 @@ std::string sweepText(const std::string &model, const SweepSpec &spec, const Swe
     out << "  dropped (a zero eigenvalue each: nothing depends on them, or they do not change): "
         << s << "\n";
   }
+  out << stateNotes(eq, spec, r);
   for (size_t k = 0; k < r.values.size(); ++k) {
     out << "  " << spec.name << " = " << number(r.values[k]) << ": " << r.labels[k] << ";";
     for (size_t i = 0; i < r.eigenvalues[k].size(); ++i)
@@ -182,6 +224,10 @@ std::string sweepJson(const std::string &model, const SweepSpec &spec, const Swe
     json.value(d);
   json.endArray().key("values").beginArray();
   for (double v : r.values)
+    json.value(v);
+  // The values whose state is no equilibrium (K and D about a motion).
+  json.endArray().key("not_equilibrium").beginArray();
+  for (double v : r.offEquilibrium)
     json.value(v);
   json.endArray().key("eigenvalues").beginArray();
   for (const auto &row : r.eigenvalues) {
@@ -280,6 +326,13 @@ std::optional<SweepResult> sweep(Sweeper &s, std::string &why) {
       return std::nullopt;
     }
     r.values.push_back(value);
+    if (k == 0)
+      r.velocities = s.velocities;
+    if (!s.imbalance.empty()) {
+      if (r.offEquilibrium.empty())
+        r.firstImbalance = s.imbalance;
+      r.offEquilibrium.push_back(value);
+    }
     samples.push_back(m->A);
     names = m->names;
   }
@@ -334,7 +387,10 @@ int runLinearizeSweep(const CommandLine &line, Session &session, const CommandIo
             -1,
             1,
             *choice,
-            StateMatrices(loaded.equations(), loaded.paramValues())};
+            StateMatrices(loaded.equations(), loaded.paramValues()),
+            mechanics::Linearizer(loaded.equations(), loaded.paramValues()),
+            {},
+            {}};
   std::vector<sema::Param> &params = loaded.analysis.model->params;
   for (size_t i = 0; i < params.size(); ++i)
     if (params[i].name == spec->name)
@@ -376,7 +432,7 @@ int runLinearizeSweep(const CommandLine &line, Session &session, const CommandIo
     }
   }
   io.out << (line.has("--json") ? sweepJson(model, *spec, *result)
-                                : sweepText(model, *spec, *result));
+                                : sweepText(loaded.equations(), *spec, *result));
   return kExitOk;
 }
 

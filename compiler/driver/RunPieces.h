@@ -9,6 +9,7 @@
 #include "mechanics/Lagrange.h"
 #include "runtime/Integrator.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ public:
               const double *x);
   double relative() const { return relative_; } // max |E(t) - E(0)| / |E(0)|
   double ofTerms() const { return terms_ > 0 ? change_ / terms_ : change_; }
+  // Whether E(0) is 0 or a cancellation of T and V (below 1e-6 of the
+  // largest |T| + |V|): then relative() says nothing, and the drift is
+  // reported against the terms.
+  bool startsNearZero() const { return std::abs(energy0_) <= 1e-6 * terms_; }
+  // The drift as reported: against |E(0)|, or against the largest |T| + |V|
+  // where E(0) is about 0.
+  double reported() const { return startsNearZero() ? ofTerms() : relative(); }
 
 private:
   bool started_ = false;

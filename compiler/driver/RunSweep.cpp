@@ -406,6 +406,8 @@ std::optional<int> prepareSweep(const CommandLine &line, Session &session, const
   std::optional<int> status = parseSweepPlan(loaded, line.value("--grid"), line.value("--random"),
                                              options.plan.seed, options.plan, io);
   if (!status)
+    status = checkSummaryNames(options.summaries, options.plan.columnNames(), io);
+  if (!status)
     status = checkInitDependence(session, options);
   if (!status && !checkSweep(loaded, options))
     status = kExitModelError;

@@ -64,6 +64,8 @@ struct SimulationSummary {
   // judges, so that a run whose E(0) is near 0 is not flagged for a drift
   // that is small against its terms (nor missed when E(0) = 0).
   double energyDriftOfTerms = 0;
+  // E(0) is 0 or a cancellation of T and V: energyDrift says nothing.
+  bool energyStartsNearZero = false;
   // Every conserved quantity found symbolically (mechanics/Conservation.h):
   // name and drift max |c(t) - c(0)| / max(|c(0)|, scale), scale being the
   // largest sum of the magnitudes of c's terms over the run.

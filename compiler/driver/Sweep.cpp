@@ -88,7 +88,7 @@ public:
   }
 
   std::vector<double> values() const {
-    return summaries_.values(s_.energyTracked ? energy_.relative() : kNan, constraintDrift_);
+    return summaries_.values(s_.energyTracked ? energy_.reported() : kNan, constraintDrift_);
   }
 
 private:
@@ -203,7 +203,13 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
   runtime::IntegrationResult result =
       runtime::integrate(rhs, x, integrator, std::ref(summaries), &lagrangian);
   row.summaries = summaries.values();
-  return recordResult(result, s, kernels, params, refusal, row);
+  bool recorded = recordResult(result, s, kernels, params, refusal, row);
+  // A finished run whose summaries are NaN says so: an empty field under
+  // `ok` alone would read as a value that is missing for no reason.
+  if (std::string nan = notNumberMessage(s.options.summaries, row.summaries);
+      !nan.empty() && row.status != "failed")
+    row.message += (row.message.empty() ? "" : "; ") + nan;
+  return recorded;
 }
 
 // runOne, with anything thrown (memory exhausted) made the run's failure

@@ -126,6 +126,9 @@ std::optional<int> parseGridItem(LoadedModel &loaded, const std::string &text, L
   auto to = parseValue(loaded, "--grid", text, b, b + equals, b + dots + 2, b + colon);
   if (!to)
     return kExitModelError;
+  if (!std::isfinite(to->second - from->second))
+    return io.usageError("sweep: --grid: the range of '" + from->first.name +
+                         "' overflows (its width is not finite)");
   plan.grid.push_back({from->first, from->second, to->second, *count, {}});
   return std::nullopt;
 }
@@ -164,6 +167,13 @@ std::optional<int> parseRandomItem(LoadedModel &loaded, const std::string &text,
                            args + arguments[1].end);
   if (!second)
     return kExitModelError;
+  // Bounds whose width overflows (uniform(-1e308, 1e308)) or a spread
+  // that does (normal(0, 1e308); Box-Muller's factor is at most 8.7 for
+  // these draws) give infinite draws, which no run can use.
+  double one = first->second, two = second->second;
+  if (!std::isfinite(law == "uniform" ? two - one : std::abs(one) + 9 * two))
+    return io.usageError("sweep: --random: " + law + "() of '" + first->first.name +
+                         "' draws values that are not finite (its range overflows)");
   RandomAxis axis{first->first,
                   law == "normal" ? RandomAxis::Law::Normal : RandomAxis::Law::Uniform,
                   first->second, second->second};

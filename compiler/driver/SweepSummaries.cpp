@@ -3,6 +3,7 @@
 
 #include "support/ListItems.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -206,6 +207,34 @@ std::optional<int> parseSummaries(const std::string &text, std::vector<SummarySp
         return io.usageError("sweep: --summary: two summaries are named '" + summaries[i].name +
                              "'");
   return std::nullopt;
+}
+
+std::optional<int> checkSummaryNames(const std::vector<SummarySpec> &summaries,
+                                     const std::vector<std::string> &swept, const CommandIo &io) {
+  for (const SummarySpec &summary : summaries) {
+    const std::string &name = summary.name;
+    if (std::find(swept.begin(), swept.end(), name) != swept.end())
+      return io.usageError("sweep: --summary: '" + name +
+                           "' is also a swept name (a column of its own): name the summary "
+                           "otherwise (other = ...)");
+    bool statusColumn = name == "status" && summary.reducer != Reducer::Status;
+    if (statusColumn || name == "message")
+      return io.usageError("sweep: --summary: '" + name +
+                           "' is the name of a built-in column of the result: name the summary "
+                           "otherwise (other = ...)");
+  }
+  return std::nullopt;
+}
+
+std::string notNumberMessage(const std::vector<SummarySpec> &summaries,
+                             const std::vector<double> &values) {
+  std::string names;
+  for (size_t i = 0; i < summaries.size() && i < values.size(); ++i) {
+    Reducer r = summaries[i].reducer;
+    if (std::isnan(values[i]) && r != Reducer::FirstTime && r != Reducer::Status)
+      names += (names.empty() ? "" : ", ") + summaries[i].name;
+  }
+  return names.empty() ? "" : "not a number (NaN among the samples): " + names;
 }
 
 SummaryAccumulator::SummaryAccumulator(const std::vector<SummarySpec> &summaries,

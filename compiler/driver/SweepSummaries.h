@@ -44,6 +44,19 @@ struct SummarySpec {
 std::optional<int> parseSummaries(const std::string &text, std::vector<SummarySpec> &summaries,
                                   std::vector<sema::Addition> &additions, const CommandIo &io);
 
+// A summary named as a swept name or as a built-in column (`status`,
+// `message`) would repeat a header, and readers of the table keep one of
+// the two: the usage error's exit code, or nullopt.
+std::optional<int> checkSummaryNames(const std::vector<SummarySpec> &summaries,
+                                     const std::vector<std::string> &swept, const CommandIo &io);
+
+// The message of a run that finished with summaries that are not numbers
+// (NaN samples, as sqrt of a negative value), naming them; empty when
+// there are none. first_time's empty value (the condition never held) is
+// not one.
+std::string notNumberMessage(const std::vector<SummarySpec> &summaries,
+                             const std::vector<double> &values);
+
 // One run's summaries as the samples arrive. Values are NaN where a
 // summary has none (first_time of a condition that never held).
 class SummaryAccumulator {

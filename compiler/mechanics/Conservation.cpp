@@ -100,9 +100,11 @@ struct Vanishes {
       return sym::isIdenticallyZero(e) || vanishesAtRandomPoints(e, false);
     // Unexpanded, a product whose factor cancels (sin^2 + cos^2 - 1 from a
     // rotating frame) is one term: its value is rounding noise with nothing
-    // to compare it with. Its expanded terms give the scale, where that is
-    // affordable.
-    return vanishesAtRandomPoints(e, true) ||
+    // to compare it with. The exact zero test decides it in one pass over
+    // the DAG (no expansion: dL/dt of a body turned at a prescribed rate);
+    // the expanded terms give the scale for what it cannot decide, where
+    // that is affordable.
+    return vanishesAtRandomPoints(e, true) || sym::isIdenticallyZero(e) ||
            (e.kind() != sym::Kind::Add && e->treeSize <= kExpandableTreeSize &&
             vanishesAtRandomPoints(e, false));
   }

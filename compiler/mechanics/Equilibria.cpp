@@ -11,8 +11,7 @@
 
 #include "mechanics/ConstraintProjection.h"
 
-#include "symbolic/Print.h"
-#include "symbolic/Simplify.h"
+#include "symbolic/ZeroTest.h"
 
 #include <Eigen/Dense>
 
@@ -66,7 +65,7 @@ std::vector<size_t> movingConstraints(const Equations &equations) {
   std::vector<size_t> moving;
   for (size_t i = 0; i < equations.constraints.size(); ++i) {
     const Equations::Constraint &k = equations.constraints[i];
-    if (k.holonomic ? k.phi.has(sym::kHasTime) : demandsMotion(equations, k))
+    if (k.holonomic ? sym::dependsOnTime(k.phi) : demandsMotion(equations, k))
       moving.push_back(i);
   }
   return moving;
@@ -273,7 +272,7 @@ bool dependsOnTime(const Equations &equations) {
   if (equations.hasExplicitTime)
     return true;
   for (const sym::Expr &q : equations.Qnc)
-    if (q.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(q)).has(sym::kHasTime))
+    if (sym::dependsOnTime(q))
       return true;
   return false;
 }
@@ -491,28 +490,6 @@ std::optional<std::vector<Equilibrium>> findEquilibria(const Linearizer &lineari
   return found;
 }
 
-// The frequencies of small oscillations where gyroscopic (a skew part of
-// D) or circulatory (a skew part of K) forces act: the positive imaginary
-// parts of the eigenvalues of A for M q'' + G q' + K q = 0, without the
-// damping (the symmetric part of D), sorted. Empty when there are none of
-// those forces and the Hessian's normal modes apply.
-std::vector<double> nonPotentialFrequencies(const MatrixXd &M, const MatrixXd &K,
-                                            const MatrixXd &D) {
-  MatrixXd G = (D - D.transpose()) / 2, circulatory = (K - K.transpose()) / 2;
-  double tolerance = 1e-12 * (maxAbs(M) + maxAbs(K) + maxAbs(D)) + 1e-300;
-  if (maxAbs(G) <= tolerance && maxAbs(circulatory) <= tolerance)
-    return {};
-  Matrix A = stateMatrix(toRows(M), toRows(K), toRows(G));
-  std::vector<double> frequencies;
-  if (A.empty())
-    return frequencies;
-  for (std::complex<double> z : eigenvaluesOf(A))
-    if (z.imag() > tolerance)
-      frequencies.push_back(z.imag());
-  std::sort(frequencies.begin(), frequencies.end());
-  return frequencies;
-}
-
 namespace {
 
 // The matrices of the motion near q*, on the tangent space: the null space
@@ -523,7 +500,11 @@ struct Tangent {
   MatrixXd curvature; // -sum lambda_i Hess(Phi_i)
   MatrixXd K;         // with the curvature, on all coordinates
   MatrixXd Hr, Kr, Mr, Dr;
+  // The same on the null space of C alone, the family's directions kept:
+  // the motion, in which a free coordinate recoils and drifts.
+  MatrixXd free, Kf, Mf, Df;
   long r() const { return basis.cols(); }
+  long familyDirections() const { return free.cols() - basis.cols(); }
 };
 
 Tangent tangentSpace(const LinearSample &s, const Equilibrium &e,
@@ -540,6 +521,7 @@ Tangent tangentSpace(const LinearSample &s, const Equilibrium &e,
       E.conservativeResize(N, E.cols() + 1);
       E.col(E.cols() - 1) = VectorXd::Unit(N, static_cast<long>(j));
     }
+  MatrixXd free = nullSpace(rows, n);
   if (E.cols() > 0) {
     MatrixXd along = E * nullSpace(rows * E, static_cast<size_t>(E.cols()));
     rows.conservativeResize(rows.rows() + along.cols(), N);
@@ -561,8 +543,11 @@ Tangent tangentSpace(const LinearSample &s, const Equilibrium &e,
   MatrixXd Mr = basis.transpose() * toEigen(s.M, n, n) * basis;
   MatrixXd Dr = basis.transpose() * toEigen(s.D, n, n) * basis;
   Hr = (Hr + Hr.transpose()) / 2;
-  return {std::move(basis), std::move(curvature), std::move(K), std::move(Hr),
-          std::move(Kr),    std::move(Mr),        std::move(Dr)};
+  MatrixXd Kf = free.transpose() * K * free, Mf = free.transpose() * toEigen(s.M, n, n) * free;
+  MatrixXd Df = free.transpose() * toEigen(s.D, n, n) * free;
+  return {std::move(basis), std::move(curvature), std::move(K),  std::move(Hr),
+          std::move(Kr),    std::move(Mr),        std::move(Dr), std::move(free),
+          std::move(Kf),    std::move(Mf),        std::move(Df)};
 }
 
 // What the criteria of stability are judged on.
@@ -605,26 +590,49 @@ Criteria stabilityCriteria(const Equations &eq, const LinearSample &s, const Tan
       eq.T1.isZero() &&
       ((positional.conservative && eq.D.isZero()) ||
        std::all_of(eq.Qnc.begin(), eq.Qnc.end(), [](const sym::Expr &q) { return q.isZero(); }));
-  criteria.hasDamping = maxAbs(Dr) > 0;
+  // Damping anywhere, a free coordinate's friction included.
+  criteria.hasDamping = maxAbs(tangent.Df) > 0;
   return criteria;
 }
 
+// Eigenvalues of A this close to 0 (relative to the largest) are the
+// family's: a double zero of a drifting coordinate splits by about the
+// square root of rounding.
+constexpr double kFamilyZero = 1e-6;
+
 // The eigenvalues of the linearized system's A on the tangent space (into
-// e, by modulus) and the damping ratio of each complex pair; false when the
-// reduced mass matrix is singular.
+// e, by modulus), the family's coordinates free: their zeros are counted
+// (at most two per direction: a position and its drift) and set apart.
+// Where the family's directions have no inertia of their own (a spherical
+// pendulum's azimuth at the pole), they are held, with a note. False when
+// the reduced mass matrix is singular.
 bool linearize(const Tangent &tangent, Equilibrium &e) {
-  Matrix A = stateMatrix(toRows(tangent.Mr), toRows(tangent.Kr), toRows(tangent.Dr));
   e.eigenvalues.clear();
-  e.dampingRatios.clear();
+  e.familyZeros = 0;
+  Matrix A;
+  long directions = tangent.familyDirections();
+  if (directions > 0)
+    A = stateMatrix(toRows(tangent.Mf), toRows(tangent.Kf), toRows(tangent.Df));
+  if (A.empty()) {
+    if (directions > 0)
+      e.notes.push_back("eigenvalues of A with the arbitrary coordinates held (they have no "
+                        "inertia of their own here)");
+    directions = 0;
+    A = stateMatrix(toRows(tangent.Mr), toRows(tangent.Kr), toRows(tangent.Dr));
+  }
   if (A.empty())
     return false;
   e.eigenvalues = eigenvaluesOf(A);
   std::sort(e.eigenvalues.begin(), e.eigenvalues.end(), [](auto a, auto b) {
     return std::abs(a) < std::abs(b) || (std::abs(a) == std::abs(b) && a.imag() < b.imag());
   });
+  double largest = 0;
   for (auto lambda : e.eigenvalues)
-    if (lambda.imag() > 0)
-      e.dampingRatios.push_back(-lambda.real() / std::abs(lambda));
+    largest = std::max(largest, std::abs(lambda));
+  while (e.familyZeros < e.eigenvalues.size() &&
+         e.familyZeros < 2 * static_cast<size_t>(directions) &&
+         std::abs(e.eigenvalues[e.familyZeros]) <= kFamilyZero * largest + 1e-300)
+    ++e.familyZeros;
   return true;
 }
 
@@ -655,9 +663,12 @@ void judgeByHigherDerivatives(const Linearizer &linearizer, const State &state, 
 }
 
 // The verdict from the eigenvalues of A (already in e).
+// The family's zeros do not count: moving along the family is neutral.
 void judgeByEigenvalues(Equilibrium &e) {
+  std::vector<std::complex<double>> own(e.eigenvalues.begin() + static_cast<long>(e.familyZeros),
+                                        e.eigenvalues.end());
   double size = 0, rightmost = -INFINITY;
-  for (auto lambda : e.eigenvalues) {
+  for (auto lambda : own) {
     size = std::max(size, std::abs(lambda));
     rightmost = std::max(rightmost, lambda.real());
   }
@@ -666,7 +677,7 @@ void judgeByEigenvalues(Equilibrium &e) {
     // A real eigenvalue > 0 grows without oscillating (divergence); a
     // complex pair with Re > 0 oscillates with growing amplitude (flutter).
     bool oscillating = false;
-    for (auto lambda : e.eigenvalues)
+    for (auto lambda : own)
       oscillating = oscillating || (lambda.real() > axis && std::abs(lambda.imag()) > axis);
     e.stable = false;
     e.criterion = oscillating
@@ -719,7 +730,7 @@ void undetermineAgainstMovingConstraints(const Equations &eq, Equilibrium &e) {
   e.stable = std::nullopt;
   e.asymptotic = false;
   e.eigenvalues.clear();
-  e.dampingRatios.clear();
+  e.familyZeros = 0;
   e.hessianEigenvalues.clear();
   e.criterion = "undetermined: constraint '" + eq.constraints[moving[0]].name +
                 "' moves with t, and tests at frozen t do not apply to rest against a "
@@ -772,21 +783,44 @@ Oscillator eliminateFreeDirections(const LinearSample &s, const Tangent &tangent
   return o;
 }
 
+// Whether velocity-dependent forces with a skew part (gyroscopic) or
+// positional ones with a skew part (circulatory) act on the motion.
+bool hasSkewForces(const Tangent &tangent) {
+  const MatrixXd &M = tangent.Mf, &K = tangent.Kf, &D = tangent.Df;
+  double tolerance = 1e-12 * (maxAbs(M) + maxAbs(K) + maxAbs(D)) + 1e-300;
+  return maxAbs(D - D.transpose()) > 2 * tolerance || maxAbs(K - K.transpose()) > 2 * tolerance;
+}
+
+// One mode per complex pair of A's eigenvalues (the family's zeros and the
+// real ones, which do not oscillate, left out).
+void modesOfA(Equilibrium &e) {
+  double size = 0;
+  for (auto lambda : e.eigenvalues)
+    size = std::max(size, std::abs(lambda));
+  for (size_t k = e.familyZeros; k < e.eigenvalues.size(); ++k) {
+    std::complex<double> lambda = e.eigenvalues[k];
+    if (lambda.imag() <= 1e-9 * size)
+      continue;
+    e.frequencies.push_back(lambda.imag());
+    e.naturalFrequencies.push_back(std::abs(lambda));
+    e.dampingRatios.push_back(-lambda.real() / std::abs(lambda));
+  }
+  e.notes.push_back("modes from the eigenvalues of A (damping, gyroscopic or circulatory forces "
+                    "act): omega = Im lambda, the natural frequency |lambda|, the damping ratio "
+                    "-Re lambda/|lambda|; the shapes are complex and not listed");
+}
+
 // Small oscillations of a stable equilibrium: the frequencies and, without
 // gyroscopic or circulatory forces, the modes (largest component +1).
 void smallOscillations(const LinearSample &s, const Tangent &tangent, size_t m, size_t n,
                        Equilibrium &e) {
   long r = tangent.r();
-  e.frequencies.clear();
-  e.modes.clear();
   if (e.stable != true || r == 0)
     return;
-  // With gyroscopic or circulatory forces the modes of the Hessian are not
-  // the motion's: the frequencies come from A, like the verdict.
-  e.frequencies = nonPotentialFrequencies(tangent.Mr, tangent.Kr, tangent.Dr);
-  if (!e.frequencies.empty()) {
-    e.notes.push_back("frequencies from the eigenvalues of A without damping (gyroscopic or "
-                      "circulatory forces act; the modes are complex and not listed)");
+  // With damping, gyroscopic or circulatory forces the modes of the Hessian
+  // are not the motion's: the modes come from A, like the verdict.
+  if (!e.eigenvalues.empty()) {
+    modesOfA(e);
     return;
   }
   Oscillator o = eliminateFreeDirections(s, tangent, m, n);
@@ -834,8 +868,14 @@ void classify(const Linearizer &linearizer, double t, Equilibrium &e,
   Criteria criteria = stabilityCriteria(eq, s, tangent, positional, n, e);
   judgeStability(linearizer, state, tangent, criteria, m, n, e);
   undetermineAgainstMovingConstraints(eq, e);
-  // Stable with damping: the damping ratios are reported too.
-  if (e.stable == true && criteria.hasDamping && e.eigenvalues.empty())
+  e.frequencies.clear();
+  e.naturalFrequencies.clear();
+  e.dampingRatios.clear();
+  e.modes.clear();
+  // Stable with damping, gyroscopic or circulatory forces: the modes are
+  // A's.
+  if (e.stable == true && tangent.r() > 0 && (criteria.hasDamping || hasSkewForces(tangent)) &&
+      e.eigenvalues.empty())
     linearize(tangent, e);
   smallOscillations(s, tangent, m, n, e);
 }

@@ -41,14 +41,20 @@ struct Equilibrium {
   bool asymptotic = false;     // all eigenvalues of A in the left half-plane
   std::string criterion;
   std::vector<double> hessianEigenvalues; // of W (reduced), ascending
-  // Small oscillations (stable equilibria): omega ascending, modes in the
-  // coordinates with the largest component +1.
-  std::vector<double> frequencies;
+  // Small oscillations (stable equilibria). Without damping, gyroscopic or
+  // circulatory forces: the normal modes, omega ascending, shapes in the
+  // coordinates with the largest component +1. With them: one per complex
+  // pair of A's eigenvalues (by |lambda|), omega = Im lambda (the damped
+  // frequency), naturalFrequencies |lambda|, dampingRatios -Re/|lambda|, no
+  // shapes (the modes are complex).
+  std::vector<double> frequencies, naturalFrequencies, dampingRatios;
   Matrix modes;
-  // Eigenvalues of A (on the tangent space) and, per complex pair, the
-  // damping ratio -Re/|lambda|; filled when damping or gyroscopic terms exist.
+  // Eigenvalues of A on the constraints' tangent space with the family's
+  // arbitrary coordinates free (the system as it moves), by modulus; the
+  // first familyZeros of them are zeros that belong to the family (its
+  // coordinates drift or stay put), not to oscillations.
   std::vector<std::complex<double>> eigenvalues;
-  std::vector<double> dampingRatios;
+  size_t familyZeros = 0;
   std::vector<std::string> notes; // e.g. redundant constraints
 };
 

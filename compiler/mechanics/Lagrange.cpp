@@ -9,7 +9,6 @@
 
 #include "symbolic/Diff.h"
 #include "symbolic/Readable.h"
-#include "symbolic/Simplify.h"
 #include "symbolic/Subs.h"
 #include "symbolic/ZeroTest.h"
 
@@ -286,12 +285,12 @@ void splitByDegree(sym::Context &c, const std::vector<sym::Context::Coordinate> 
 // Explicit time in L or in a moving constraint, and so whether the model
 // conserves energy.
 void decideTimeDependence(const sema::CheckedModel &model, Equations &eq) {
-  // t may cancel only through identities (a rotating frame: sin^2 + cos^2).
-  eq.hasExplicitTime =
-      eq.L.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(eq.L)).has(sym::kHasTime);
+  // t may cancel only through identities (a rotating frame: sin^2 + cos^2),
+  // which the exact zero test of dL/dt decides, as `conserved` does.
+  eq.hasExplicitTime = sym::dependsOnTime(eq.L);
   // Constraints that move with time do work on the system.
   for (const Equations::Constraint &k : eq.constraints)
-    if (k.phi.has(sym::kHasTime) && sym::simplifyTrig(sym::expand(k.phi)).has(sym::kHasTime))
+    if (sym::dependsOnTime(k.phi))
       eq.hasExplicitTime = true;
   eq.conservative = model.dissipation.empty() && model.forces.empty() && model.torques.empty() &&
                     model.generalized.empty() && !eq.hasExplicitTime;

@@ -8,6 +8,9 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
+#include <cmath>
+
 namespace mech::mechanics {
 
 InputLayout linearizationLayout(const Equations &eq, size_t params) {
@@ -136,6 +139,15 @@ RestWithConstraints restWithConstraints(const LinearSample &sample) {
       for (size_t b = 0; b < n; ++b)
         rest.K[a][b] -= rest.lambda[i] * sample.phiHessian[i][a][b];
   return rest;
+}
+
+bool offEquilibrium(const LinearSample &sample, const RestWithConstraints &rest) {
+  double force = 0, scale = 0;
+  for (double v : rest.residual)
+    force = std::max(force, std::abs(v));
+  for (double v : sample.f)
+    scale = std::max(scale, std::abs(v));
+  return force > 1e-9 * std::max(1.0, scale);
 }
 
 std::string redundantMultipliersNote(const Equations &eq, const LinearSample &sample) {

@@ -83,6 +83,10 @@ struct RestWithConstraints {
   Matrix K;
 };
 RestWithConstraints restWithConstraints(const LinearSample &sample);
+// Whether what rest leaves of f (f + C^T lambda) is not zero, to 1e-9 of
+// f's size (at least 1): the state is no equilibrium, and K and D are the
+// derivatives of f about a motion or a state that does not stay.
+bool offEquilibrium(const LinearSample &sample, const RestWithConstraints &rest);
 
 // A = [[0, I], [-M^-1 K, -M^-1 D]] (2n x 2n), or empty when M is singular.
 // redundantMultipliersNote (mechanics/ConstraintProjection.h) for the

@@ -304,9 +304,55 @@ public:
     return J;
   }
 
+  // The rates that momenta fix, at the positions of z: the momenta are
+  // affine in the rates (p = I w + b), so one linear solve meets them. A
+  // start with the rates at 0 leaves the positions' conditions blind to
+  // them (a centrifugal term w^2 has no slope at w = 0), and Gauss-Newton
+  // from there misses motions (one of an orbit's two symmetric latitudes).
+  void seedRates(VectorXd &z) const {
+    if (unknownRates_.empty())
+      return;
+    auto count = static_cast<long>(unknownRates_.size());
+    auto first = static_cast<long>(searched_.size());
+    auto momentaOf = [&](const VectorXd &at) -> std::optional<VectorXd> {
+      std::optional<State> s = state(at);
+      if (!s)
+        return std::nullopt;
+      std::vector<double> all = momentaAt(*s);
+      VectorXd p(count);
+      for (long k = 0; k < count; ++k)
+        p(k) = all[unknownRates_[static_cast<size_t>(k)]];
+      return p;
+    };
+    VectorXd base = z;
+    base.segment(first, count).setZero();
+    std::optional<VectorXd> p0 = momentaOf(base);
+    if (!p0 || !p0->allFinite())
+      return;
+    MatrixXd I(count, count);
+    for (long k = 0; k < count; ++k) {
+      VectorXd unit = base;
+      unit(first + k) = 1;
+      std::optional<VectorXd> p = momentaOf(unit);
+      if (!p || !p->allFinite())
+        return;
+      I.col(k) = *p - *p0;
+    }
+    VectorXd target(count);
+    for (long k = 0; k < count; ++k)
+      target(k) = request_.momenta[unknownRates_[static_cast<size_t>(k)]];
+    Eigen::FullPivLU<MatrixXd> lu(I);
+    if (!lu.isInvertible())
+      return;
+    VectorXd rates = lu.solve(target - *p0);
+    if (rates.allFinite())
+      z.segment(first, count) = rates;
+  }
+
   // Gauss-Newton from z with minimum-norm steps and backtracking; once
   // within the tolerance, a few more steps polish to rounding.
   std::optional<VectorXd> solve(VectorXd z) const {
+    seedRates(z);
     std::optional<VectorXd> r = residual(z);
     int polish = 0;
     for (int iteration = 0; r && iteration < kMaxIterations; ++iteration) {
@@ -398,6 +444,22 @@ public:
     return true;
   }
 
+  // Starts at z's mirror images, one angle at a time: -a and a + pi.
+  std::vector<VectorXd> mirrors(const VectorXd &z) const {
+    std::vector<VectorXd> out;
+    for (size_t k = 0; k < searched_.size(); ++k) {
+      if (!angle_[searched_[k]])
+        continue;
+      auto at = static_cast<long>(k);
+      for (double image : {-z(at), z(at) + M_PI}) {
+        VectorXd start = z;
+        start(at) = image;
+        out.push_back(start);
+      }
+    }
+    return out;
+  }
+
   // Angles into (-pi, pi].
   void wrap(VectorXd &z) const {
     for (size_t k = 0; k < searched_.size(); ++k)
@@ -448,6 +510,46 @@ bool sameMotion(const Found &a, const Found &b) {
       return false;
   }
   return a.motion.arbitrary == b.motion.arbitrary;
+}
+
+// The motion Newton finds from `start`, unless it leaves the box, is not
+// steady, or is one of `found` already.
+std::optional<Found> solveFrom(SteadySearch &search, const VectorXd &start,
+                               const std::vector<Found> &found, const SteadyRequest &request) {
+  if (!search.chooseDependent(start))
+    return std::nullopt;
+  std::optional<VectorXd> z = search.solve(start);
+  if (!z)
+    return std::nullopt;
+  search.wrap(*z);
+  if (!search.inBox(*z))
+    return std::nullopt;
+  Found f{*z, {}};
+  SteadySearch::Family family = search.family(f.z);
+  f.motion.arbitrary = family.arbitrary;
+  size_t alongAxes = 0;
+  for (size_t j : search.searched())
+    alongAxes += f.motion.arbitrary[j];
+  if (size_t free = family.freeDirections; free > alongAxes)
+    f.motion.notes.push_back(
+        "one of a continuous family: the conditions leave " + std::to_string(free - alongAxes) +
+        " combination" + (free - alongAxes == 1 ? "" : "s") +
+        " of the positions and the rates solved for free, so other members may be listed too");
+  for (size_t j = 0; j < f.motion.arbitrary.size(); ++j)
+    if (search.ignorable()[j])
+      f.motion.arbitrary[j] = true;
+  for (size_t r : request.turning)
+    f.motion.arbitrary[r] = true;
+  if (std::any_of(found.begin(), found.end(), [&](const Found &g) { return sameMotion(f, g); }))
+    return std::nullopt;
+  std::optional<State> s = search.state(f.z);
+  if (!s)
+    return std::nullopt;
+  f.motion.state = *s;
+  f.motion.dependentSpeeds = search.dependent();
+  for (double p : search.momentaAt(*s))
+    f.motion.momentum.push_back(std::isnan(p) ? std::nullopt : std::optional<double>(p));
+  return f;
 }
 
 } // namespace
@@ -517,41 +619,19 @@ std::optional<std::vector<SteadyMotion>> SteadyMotionFinder::find(const SteadyRe
   for (const VectorXd &start : starts) {
     if (request.cancelled && request.cancelled())
       break;
-    if (!search.chooseDependent(start))
-      continue;
-    std::optional<VectorXd> z = search.solve(start);
-    if (!z)
-      continue;
-    search.wrap(*z);
-    if (!search.inBox(*z))
-      continue;
-    Found f{*z, {}};
-    SteadySearch::Family family = search.family(f.z);
-    f.motion.arbitrary = family.arbitrary;
-    size_t alongAxes = 0;
-    for (size_t j : search.searched())
-      alongAxes += f.motion.arbitrary[j];
-    if (size_t free = family.freeDirections; free > alongAxes)
-      f.motion.notes.push_back(
-          "one of a continuous family: the conditions leave " + std::to_string(free - alongAxes) +
-          " combination" + (free - alongAxes == 1 ? "" : "s") +
-          " of the positions and the rates solved for free, so other members may be listed too");
-    for (size_t j = 0; j < equations_.coordinates.size(); ++j)
-      if (search.ignorable()[j])
-        f.motion.arbitrary[j] = true;
-    for (size_t r : request.turning)
-      f.motion.arbitrary[r] = true;
-    if (std::any_of(found.begin(), found.end(), [&](const Found &g) { return sameMotion(f, g); }))
-      continue;
-    std::optional<State> s = search.state(f.z);
-    if (!s)
-      continue;
-    f.motion.state = *s;
-    f.motion.dependentSpeeds = search.dependent();
-    for (double p : search.momentaAt(*s))
-      f.motion.momentum.push_back(std::isnan(p) ? std::nullopt : std::optional<double>(p));
-    found.push_back(std::move(f));
+    if (std::optional<Found> f = solveFrom(search, start, found, request))
+      found.push_back(std::move(*f));
   }
+  // A motion's mirror images are tried too: a symmetric system has them,
+  // and the starts may all fall on one side (an orbit in spherical
+  // coordinates at th = -pi/2 but not at th = pi/2).
+  for (size_t i = 0; i < found.size(); ++i)
+    for (const VectorXd &start : search.mirrors(found[i].z)) {
+      if (request.cancelled && request.cancelled())
+        break;
+      if (std::optional<Found> f = solveFrom(search, start, found, request))
+        found.push_back(std::move(*f));
+    }
   std::sort(found.begin(), found.end(), [](const Found &a, const Found &b) {
     return std::lexicographical_compare(a.z.begin(), a.z.end(), b.z.begin(), b.z.end());
   });

@@ -3,6 +3,8 @@
 #include "symbolic/ZeroTest.h"
 
 #include "symbolic/AngleAtoms.h"
+#include "symbolic/Diff.h"
+#include "symbolic/Simplify.h"
 
 #include <cmath>
 #include <map>
@@ -324,6 +326,14 @@ void zeroIdenticallyZero(std::vector<Expr> &exprs) {
   for (size_t i = 0; i < exprs.size(); ++i)
     if (zero[i] && !exprs[i].isZero())
       exprs[i] = exprs[i].context().zero();
+}
+
+bool dependsOnTime(const Expr &e) {
+  if (!e.has(kHasTime))
+    return false;
+  if (isIdenticallyZero(diff(e, e.context().time())))
+    return false;
+  return simplifyTrig(expand(e)).has(kHasTime);
 }
 
 } // namespace mech::sym

@@ -54,4 +54,11 @@ bool areEqual(const Expr &a, const Expr &b);
 // 0 when e is proven identically zero, e otherwise.
 Expr zeroIfIdenticallyZero(const Expr &e);
 
+// Whether e depends on the time t explicitly: t appears, de/dt (the
+// coordinates and velocities held) is not proven zero, and t does not
+// cancel from e's trigonometric normal form either. A body turned at a
+// prescribed rate has t in its rotation and none in its energy. Undecided
+// counts as dependent.
+bool dependsOnTime(const Expr &e);
+
 } // namespace mech::sym

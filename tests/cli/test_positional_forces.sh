@@ -44,11 +44,17 @@ assert abs(high["q"]["th"] - (math.pi - th)) < 1e-9, high
 assert low["stable"] is True and high["stable"] is False, eq
 assert low["criterion"].startswith("Lagrange-Dirichlet"), low["criterion"]
 omega = math.sqrt(9.81 * math.cos(th))
-assert abs(low["frequencies"][0] - omega) < 1e-6 * omega, (low["frequencies"], omega)
-if damped:
-    # c/(m l^2) = 0.1: lambda = -0.05 +- i sqrt(omega^2 - 0.05^2)
+if not damped:
+    assert abs(low["frequencies"][0] - omega) < 1e-6 * omega, (low["frequencies"], omega)
+else:
+    # c/(m l^2) = 0.1: lambda = -0.05 +- i sqrt(omega^2 - 0.05^2), the mode
+    # at that damped frequency, with |lambda| = omega.
     z = low["eigenvalues"][0]
     assert abs(z[0] + 0.05) < 1e-9 and abs(abs(z[1]) - math.sqrt(omega**2 - 0.0025)) < 1e-6, z
+    damped_omega = math.sqrt(omega**2 - 0.0025)
+    assert abs(low["frequencies"][0] - damped_omega) < 1e-6, (low["frequencies"], damped_omega)
+    assert abs(low["natural_frequencies"][0] - omega) < 1e-6, low["natural_frequencies"]
+    assert abs(low["damping_ratios"][0] - 0.05 / omega) < 1e-9, low["damping_ratios"]
 ' "$work/saved" "$2"
 }
 check_pendulum Torque 0
@@ -105,8 +111,10 @@ assert all(abs(a - b) < 1e-9 for a, b in zip(got, want)), (got, want)
 ' "$work/saved"
 
 # Circulatory but stable with damping: K = [[3, 0.2], [-0.2, 1]], D = 0.1 I.
-# The printed frequencies are the undamped system's, sqrt of K's
-# eigenvalues (2 -+ sqrt(0.96)), not the symmetric part's sqrt(3) and 1.
+# The modes are A's, lambda = -0.05 +- i sqrt(mu - 0.0025) for K's
+# eigenvalues mu = 2 -+ sqrt(0.96): natural frequencies |lambda| = sqrt(mu)
+# (not the symmetric part's sqrt(3) and 1), damped frequencies
+# sqrt(mu - 0.0025) and damping ratios 0.05/sqrt(mu), one mode each.
 twodof DampedCirculatory "dissipation c/2 * (x'^2 + y'^2)" \
   "generalized -k*(3*x + 0.2*y) on x" "generalized -k*(y - 0.2*x) on y"
 expect "damped circulatory json" 0 "$mech" equilibria "$work/DampedCirculatory.mech" --json
@@ -115,8 +123,13 @@ expect "damped circulatory: frequencies of A" 0 python3 -c '
 import json, math, sys
 e = json.load(open(sys.argv[1]))["equilibria"][0]
 assert e["stable"] is True and e["asymptotic"] is True, e
-want = [math.sqrt(2 - math.sqrt(0.96)), math.sqrt(2 + math.sqrt(0.96))]
-assert all(abs(a - b) < 1e-9 for a, b in zip(e["frequencies"], want)), (e["frequencies"], want)
+mu = [2 - math.sqrt(0.96), 2 + math.sqrt(0.96)]
+checks = [("natural_frequencies", [math.sqrt(x) for x in mu]),
+          ("frequencies", [math.sqrt(x - 0.0025) for x in mu]),
+          ("damping_ratios", [0.05 / math.sqrt(x) for x in mu])]
+for key, want in checks:
+    assert len(e[key]) == 2, (key, e[key])
+    assert all(abs(a - b) < 1e-9 for a, b in zip(e[key], want)), (key, e[key], want)
 assert e["modes"] == [], e["modes"]
 assert any("eigenvalues of A" in n for n in e["notes"]), e["notes"]
 ' "$work/saved"

@@ -350,6 +350,79 @@ model CartPendulum {
   CHECK(bottom.modes[0][0] / bottom.modes[0][1] == Approx(-m * l / (M + m)).epsilon(1e-10));
 }
 
+// The same cart with the swing damped, D = c/2 th'^2. With the cart free
+// the momentum (M + m) x' + m l th' is conserved (0 here), so
+// Meff th'' + c th' + m g l th = 0 with Meff = m l^2 M/(M + m):
+// lambda = -c/(2 Meff) +- i sqrt(m g l/Meff - c^2/(4 Meff^2)), and x adds a
+// double zero (it drifts at constant momentum). The cart held instead
+// would give Meff = m l^2: -0.556 +- 4.005i, not the motion's.
+TEST_CASE("damped swing of a free cart: A's eigenvalues with the cart free", "[equilibria]") {
+  auto dm = test::derive(R"(
+model DampedCart {
+  param M = 2 [kg], m = 0.5 [kg], l = 0.6 [m], g = 9.81 [m/s^2], c = 0.2 [N*m*s]
+  coord x [m], th [rad]
+  particle cart mass M at [x, 0]
+  particle bob mass m at [x + l * sin(th), -l * cos(th)]
+  gravity [0, -g]
+  dissipation D = c/2 * th'^2
+}
+)");
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  auto found = equilibria(linearizer);
+  const Equilibrium &bottom = at(found, {0, 0});
+  REQUIRE(bottom.stable == true);
+  double M = 2, m = 0.5, l = 0.6, g = 9.81, c = 0.2, Meff = m * l * l * M / (M + m);
+  double decay = c / (2 * Meff), natural = std::sqrt(m * g * l / Meff);
+  double damped = std::sqrt(natural * natural - decay * decay);
+  REQUIRE(bottom.eigenvalues.size() == 4);
+  CHECK(bottom.familyZeros == 2);
+  CHECK(std::abs(bottom.eigenvalues[0]) < 1e-9);
+  CHECK(std::abs(bottom.eigenvalues[1]) < 1e-9);
+  for (size_t k = 2; k < 4; ++k) {
+    CHECK(bottom.eigenvalues[k].real() == Approx(-decay).epsilon(1e-10));
+    CHECK(std::abs(bottom.eigenvalues[k].imag()) == Approx(damped).epsilon(1e-10));
+  }
+  REQUIRE(bottom.frequencies.size() == 1);
+  CHECK(bottom.frequencies[0] == Approx(damped).epsilon(1e-10));
+  REQUIRE(bottom.naturalFrequencies.size() == 1);
+  CHECK(bottom.naturalFrequencies[0] == Approx(natural).epsilon(1e-10));
+  REQUIRE(bottom.dampingRatios.size() == 1);
+  CHECK(bottom.dampingRatios[0] == Approx(decay / natural).epsilon(1e-10));
+  CHECK(bottom.modes.empty());
+}
+
+// A bead (a small sphere, J = 2/5 m r^2 about every axis) on a hoop turned
+// about the vertical at the prescribed rate Om: t is in its rotation, none
+// in L = (m R^2 + J)/2 b'^2 + (m R^2 sin^2 b + J) Om^2/2 + m g R cos b.
+// The relative equilibria off the axis are cos b = g/(Om^2 R), with
+// omega^2 = m R^2 Om^2 sin^2 b/(m R^2 + J).
+TEST_CASE("a body turned at a prescribed rate: no explicit t, its relative equilibria",
+          "[equilibria]") {
+  auto dm = test::derive(R"(
+model TurnedBead {
+  param m = 0.1 [kg], R = 0.5 [m], r = 0.05 [m], Om = 6 [1/s], g = 9.81 [m/s^2]
+  coord b [rad]
+  let turn = [[cos(Om*t), -sin(Om*t), 0], [sin(Om*t), cos(Om*t), 0], [0, 0, 1]]
+  let tilt = [[1, 0, 0], [0, cos(b), -sin(b)], [0, sin(b), cos(b)]]
+  body bead mass m at turn * tilt * [0, 0, -R] rotation turn * tilt inertia diag(2/5*m*r^2, 2/5*m*r^2, 2/5*m*r^2)
+  gravity [0, 0, -g]
+}
+)");
+  CHECK_FALSE(dm->equations().hasExplicitTime);
+  CHECK_FALSE(mechanics::dependsOnTime(dm->equations()));
+  mechanics::Linearizer linearizer(dm->equations(), dm->params());
+  auto found = equilibria(linearizer);
+  double m = 0.1, R = 0.5, r = 0.05, Om = 6, g = 9.81, J = 0.4 * m * r * r;
+  double b = std::acos(g / (Om * Om * R));
+  double omega = std::sqrt(m * R * R * Om * Om * std::sin(b) * std::sin(b) / (m * R * R + J));
+  for (double side : {-b, b}) {
+    const Equilibrium &e = at(found, {side});
+    REQUIRE(e.stable == true);
+    REQUIRE(e.frequencies.size() == 1);
+    CHECK(e.frequencies[0] == Approx(omega).epsilon(1e-9));
+  }
+}
+
 // A spherical pendulum hanging straight down: the azimuth phi is cyclic but
 // has no inertia at the pole (T = m l^2 (th'^2 + sin^2 th phi'^2)/2), so
 // nothing recoils, and the swing is the plane pendulum's, omega^2 = g/l.
