@@ -9,7 +9,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$1"
 seconds="${2:-20}"
 scratch="${3:-$(mktemp -d /tmp/mech-fuzz.XXXXXX)}"
-targets=(fuzz_parse_sema fuzz_derive_interpret fuzz_repl)
+targets=(fuzz_parse_sema fuzz_derive_interpret fuzz_repl fuzz_run_options)
 
 bash "$root/fuzz/seeds.sh" "$scratch/seeds"
 mkdir -p "$scratch/artifacts"

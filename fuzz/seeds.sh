@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Copies the seed corpus into FOLDER: the models of examples/ and stdlib/,
 # the .mech files of tests/corpus and tests/diagnostics, the REPL
-# transcripts of tests/repl and the REPL inputs of fuzz/seeds/repl.
+# transcripts of tests/repl, the REPL inputs of fuzz/seeds/repl and the
+# run options of fuzz/seeds/options (fuzz_run_options.cpp says their form).
 # usage: fuzz/seeds.sh FOLDER
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,5 +17,5 @@ while IFS= read -r -d '' file; do
 done < <(find "$root/examples" "$root/stdlib" "$root/tests/corpus" "$root/tests/diagnostics" \
               -name '*.mech' -type f -print0
          find "$root/tests/repl" -name '*.in' -type f -print0
-         find "$root/fuzz/seeds/repl" -name '*.txt' -type f -print0)
+         find "$root/fuzz/seeds/repl" "$root/fuzz/seeds/options" -name '*.txt' -type f -print0)
 echo "seeds: $n files in $out"
