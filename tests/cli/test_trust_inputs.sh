@@ -28,6 +28,58 @@ model Push {
 }
 MODEL
 
+# Columns by name: F before t, and a third column not used.
+printf 'F,t,G\n0,0,9\n2,1,9\n2,3,9\n-2,4,9\n' >swapped.csv
+expect "a header F,t,G" 0 "$mech" simulate push.mech --input "F=swapped.csv" --until 5 --dt 0.5
+check_py "F is read from its column, t from its" '
+rows = list(csv.reader(open(W + "/out")))[1:]
+got = {float(r[0]): float(r[-1]) for r in rows}
+want = {0: 0, 0.5: 1, 1: 2, 2: 2, 3.5: 0, 4: -2, 5: -2}
+assert all(abs(got[t] - v) < 1e-15 for t, v in want.items()), got'
+
+# A byte-order mark before a first row of numbers: the row is kept.
+printf '\xef\xbb\xbf0,4\n1,2\n' >bom.csv
+expect "a byte-order mark" 0 "$mech" simulate push.mech --input "F=bom.csv" --until 1 --dt 1
+check_py "the first row (F = 4 at t = 0) is not lost" '
+rows = list(csv.reader(open(W + "/out")))[1:]
+assert [float(r[-1]) for r in rows] == [4.0, 2.0], rows'
+printf '\xef\xbb\xbft,F\n0,3\n1,3\n' >bomheader.csv
+expect "a byte-order mark before a header" 0 "$mech" simulate push.mech --input "F=bomheader.csv" \
+  --until 1 --dt 1
+check_py "the header is read as one" '
+rows = list(csv.reader(open(W + "/out")))[1:]
+assert [float(r[-1]) for r in rows] == [3.0, 3.0], rows'
+
+# A first row that is not numbers and does not name t and F.
+printf 'time,force\n0,1\n1,2\n' >unnamed.csv
+expect "a header without t" 1 "$mech" simulate push.mech --input "F=unnamed.csv" --until 1
+contains "says what a header must name" err \
+  "unnamed.csv:1: the header line (time, force) must name the time column 't' and the input's column 'F'"
+printf '0,1\nx,2\n1,2\n' >word.csv
+expect "a word in a later row" 1 "$mech" simulate push.mech --input "F=word.csv" --until 1
+contains "names the line" err "word.csv:2: 'x' is not a finite number"
+printf 't,F\n0,0\n0.1,2\n0.1,3\n' >repeated.csv
+expect "times that repeat" 1 "$mech" simulate push.mech --input "F=repeated.csv" --until 1
+contains "the times as written" err "repeated.csv:4: the times must increase (0.1 follows 0.1)"
+
+# Not regular files: refused at once, not read.
+mkfifo fifo.csv
+expect "a FIFO" 1 timeout 20 "$mech" simulate push.mech --input "F=fifo.csv" --until 1
+contains "FIFO refused" err "'fifo.csv' is not a regular file"
+ln -s /dev/zero zero.csv
+expect "a link to /dev/zero" 1 timeout 20 "$mech" simulate push.mech --input "F=zero.csv" --until 1
+contains "device refused" err "'zero.csv' is not a regular file"
+expect "a missing table" 1 "$mech" simulate push.mech --input "F=none.csv" --until 1
+contains "missing" err "cannot open 'none.csv': No such file or directory"
+
+# A cell with terminal controls is echoed escaped.
+printf 't,F\n0,0\n1,\033[31mred\n' >escape.csv
+expect "a cell with an escape sequence" 1 "$mech" simulate push.mech --input "F=escape.csv" \
+  --until 1
+contains "ESC shown as \\e" err "escape.csv:3: '\\e[31mred' is not a finite number"
+check_py "no raw ESC reaches the terminal" '
+assert "\x1b" not in open(W + "/err").read()'
+
 # File names with terminal controls or bytes that are not UTF-8.
 bad="$(printf 'a\033]0;title\007b.mech')"
 printf 'model M {\n  coord x [m]\n  kinetic x\x27^2\n  potential oops\n}\n' >"$bad"
