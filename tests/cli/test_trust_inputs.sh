@@ -80,6 +80,34 @@ contains "ESC shown as \\e" err "escape.csv:3: '\\e[31mred' is not a finite numb
 check_py "no raw ESC reaches the terminal" '
 assert "\x1b" not in open(W + "/err").read()'
 
+# A chattering event: sin(w t) crosses zero at t = k pi/w, 190 times up
+# to t = 10 for w = 60, while the slow oscillator lets the steps span
+# several crossings.
+cat >chatter.mech <<'MODEL'
+model Chatter {
+  param m [kg] = 1, k [N/m] = 1, w [1/s] = 60
+  coord x [m]
+  kinetic m * x'^2 / 2
+  potential k * x^2 / 2
+  init x = 1
+  event tick: sin(w * t) == 0
+}
+MODEL
+expect "a chattering event" 0 "$mech" simulate chatter.mech --until 10 --dt 1 --events ticks.csv \
+  -o /dev/null
+contains "counted whole" err "event tick: fired 190 times"
+contains "warned of" err "warning: event tick re-fired"
+check_py "every crossing at k pi/w" '
+times = [float(r["t"]) for r in csv.DictReader(open(W + "/ticks.csv"))]
+assert len(times) == 190, len(times)
+for k, t in enumerate(times, 1):
+    assert abs(t - k * math.pi / 60) < 1e-9, (k, t)'
+# A smooth event, x = cos t crossing 0 at t = pi/2 + k pi, is not warned of.
+sed -e 's/event tick: .*/event zero: x == 0/' chatter.mech >smooth.mech
+expect "a smooth event" 0 "$mech" simulate smooth.mech --until 10 --dt 1 -o /dev/null
+contains "three crossings up to t = 10" err "event zero: fired 3 times"
+lacks "no warning" err "chatters"
+
 # File names with terminal controls or bytes that are not UTF-8.
 bad="$(printf 'a\033]0;title\007b.mech')"
 printf 'model M {\n  coord x [m]\n  kinetic x\x27^2\n  potential oops\n}\n' >"$bad"
