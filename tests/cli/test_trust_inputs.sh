@@ -108,6 +108,27 @@ expect "a smooth event" 0 "$mech" simulate smooth.mech --until 10 --dt 1 -o /dev
 contains "three crossings up to t = 10" err "event zero: fired 3 times"
 lacks "no warning" err "chatters"
 
+# Memory bounded by counts: without --events the log keeps no rows (unit
+# test [bounds]); animate thins while running, so a run of 4e6 samples
+# fits in an address space of 200 MB (a short run needs less) that would
+# not hold them all (kept whole they take some 290 MB).
+cat >slow.mech <<'MODEL'
+model Slow {
+  param m [kg] = 1, k [N/m] = 1
+  coord x [m]
+  particle p mass m at [x, 0]
+  potential k * x^2 / 2
+  init x = 1
+}
+MODEL
+( ulimit -v 200000 && exec "$mech" animate slow.mech --until 400 --dt 1e-4 -o slow.html \
+  >"$work/out" 2>"$work/err" )
+status=$?
+if [ "$status" -eq 0 ]; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL: animate of 4e6 samples under ulimit -v: exit $status"
+  sed 's/^/  | /' "$work/err" | head -5; fi
+contains "the page says it thinned" err "animate: 15626 frames of"
+
 # File names with terminal controls or bytes that are not UTF-8.
 bad="$(printf 'a\033]0;title\007b.mech')"
 printf 'model M {\n  coord x [m]\n  kinetic x\x27^2\n  potential oops\n}\n' >"$bad"
@@ -122,5 +143,18 @@ expect "check --json of a name that is not UTF-8" 0 "$mech" check "$latin" --jso
 check_py "valid UTF-8 JSON, the byte replaced" '
 j = json.loads(open(W + "/out", "rb").read().decode("utf-8"))
 assert "caf\ufffd.mech" in json.dumps(j, ensure_ascii=False), j'
+
+# The REPL's table holds at most a million rows; the guard reads --dt=VALUE
+# and the start time of --init as simulate does. Each run here has 1.1e6
+# samples: the summary is shown, and no table.
+for options in "1.1 --dt=1e-6" "0.1 --init t=-1 --dt 1e-6"; do
+  printf ':sim %s\n' "$options" >guard.in
+  expect ":sim $options" 0 "$mech" repl slow.mech <guard.in
+  contains ":sim $options: summary" err "1100001 samples"
+  lacks ":sim $options: no table" out "           x"
+done
+printf ':sim 0.5 --dt=0.25\n' >small.in
+expect ":sim with a small table" 0 "$mech" repl slow.mech <small.in
+contains "a small table is shown" out "           x"
 
 finish
