@@ -144,6 +144,17 @@ check_py "valid UTF-8 JSON, the byte replaced" '
 j = json.loads(open(W + "/out", "rb").read().decode("utf-8"))
 assert "caf\ufffd.mech" in json.dumps(j, ensure_ascii=False), j'
 
+# A fractional unit exponent says what a unit may hold, whether the
+# brackets follow a param's value or a let's (where the param m makes them
+# read as an entry of 1).
+for decl in 'param k = 1 [m^(1/2)]' 'let a = 1 [m^(1/2)]' 'let a = 2 [kg*m^(-1/2)/s]'; do
+  printf 'model U {\n  param m [kg] = 1\n  coord x [m]\n  kinetic m*x\x27^2/2\n  %s\n}\n' "$decl" >frac.mech
+  expect "$decl" 1 "$mech" check frac.mech
+  contains "$decl: what a unit is" err "] is not a unit: a unit's exponents are whole numbers (m^2, s^-1)"
+  contains "$decl: what to write" err "raise a quantity to the power instead, as in (1 [m])^(1/2)"
+  lacks "$decl: not an entry" err "is a scalar"
+done
+
 # The REPL's table holds at most a million rows; the guard reads --dt=VALUE
 # and the start time of --init as simulate does. Each run here has 1.1e6
 # samples: the summary is shown, and no table.
