@@ -155,6 +155,18 @@ for decl in 'param k = 1 [m^(1/2)]' 'let a = 1 [m^(1/2)]' 'let a = 2 [kg*m^(-1/2
   lacks "$decl: not an entry" err "is a scalar"
 done
 
+# CC with flags is split into words, as make splits it: the first word is
+# run with the rest before mech's own arguments.
+if command -v cc >/dev/null; then
+  printf '#!/bin/sh\necho "$1" >"%s/cc-first"\nshift\nexec cc "$@"\n' "$work" >fakecc
+  chmod +x fakecc
+  CC="$work/fakecc   --marker" expect "CC with a flag" 0 "$mech" build push.mech -o libpush.so
+  contains "the flag is the first argument" cc-first "--marker"
+  check_py "the library was linked" 'import os; assert os.path.getsize(W + "/libpush.so") > 0'
+else
+  echo "SKIP: no C compiler (cc) for mech build"
+fi
+
 # The REPL's table holds at most a million rows; the guard reads --dt=VALUE
 # and the start time of --init as simulate does. Each run here has 1.1e6
 # samples: the summary is shown, and no table.
