@@ -54,6 +54,10 @@ struct EventOptions {
   // (just past the crossing, within 1e-12 max(1, |t|) of it) and the state
   // there. Optional.
   std::function<void(int event, double t, const double *x)> record;
+  // Told when one event fired more than once within one step from t to
+  // tNew (it chatters: it switches faster than the steps resolve): the
+  // event and how often. Optional.
+  std::function<void(int event, int times, double t, double tNew)> chattered;
 };
 
 // What the variational integrator needs beyond x' = F(t, x), for a system

@@ -118,24 +118,90 @@ bool StepOutput::afterStep(double t, double tNew, const Eigen::VectorXd &xNew,
   return true;
 }
 
+// g of every event at parts + 1 evenly spaced times of the step, the ends
+// included (known already), into grid_.
+bool StepOutput::sampleGrid(double t, double tNew, int parts, const InterpolantRef &interpolate,
+                            Failure &failure) {
+  const size_t m = specs_.size();
+  grid_.assign(static_cast<size_t>(parts + 1) * m, 0.0);
+  std::copy(gOld_.begin(), gOld_.end(), grid_.begin());
+  std::copy(gNew_.begin(), gNew_.end(), grid_.end() - static_cast<long>(m));
+  for (int j = 1; j < parts; ++j) {
+    const double c = t + (tNew - t) * j / parts;
+    interpolate(c, probe_);
+    if (!evaluate(c, probe_.data(), gProbe_, failure))
+      return false;
+    std::copy(gProbe_.begin(), gProbe_.end(), grid_.begin() + static_cast<long>(j * m));
+  }
+  return true;
+}
+
+// How often g_event changes its sign along the grid, from the last
+// nonzero sign seen before the step.
+int StepOutput::signChanges(size_t event, int parts) const {
+  int sign = sign_[event], changes = 0;
+  for (int j = 1; j <= parts; ++j) {
+    const int next = signOf(grid_[static_cast<size_t>(j) * specs_.size() + event]);
+    if (next != 0 && sign != 0 && next != sign)
+      ++changes;
+    if (next != 0)
+      sign = next;
+  }
+  return changes;
+}
+
 // A crossing is a change of sign from the last nonzero value seen: a g that
-// touches 0 at a step's end and turns back does not fire, and one that is 0
-// at t0 fires only if it later changes the sign it takes.
+// touches 0 and turns back does not fire, and one that is 0 at t0 fires
+// only if it later changes the sign it takes. The step is looked at on a
+// grid of kGridParts parts, so that a g crossing twice within it is seen;
+// where one event changes sign more than once, the grid is refined (to at
+// most kMaxGridParts parts) and the listener told that the event chatters.
 bool StepOutput::findCrossings(double t, double tNew, const InterpolantRef &interpolate,
                                Failure &failure) {
-  for (size_t i = 0; i < specs_.size(); ++i) {
-    const int before = sign_[i], after = signOf(gNew_[i]);
-    if (after != 0)
-      sign_[i] = after;
-    if (before == 0 || after == 0 || after == before)
-      continue;
-    const int rising = (after > before ? 1 : -1) * (direction() > 0 ? 1 : -1);
-    if (specs_[i].direction != 0 && specs_[i].direction != rising)
-      continue;
-    double root = tNew;
-    if (!locate(static_cast<int>(i), t, gOld_[i], tNew, gNew_[i], interpolate, root, failure))
+  constexpr int kGridParts = 4, kMaxGridParts = 256;
+  int parts = kGridParts;
+  if (!sampleGrid(t, tNew, parts, interpolate, failure))
+    return false;
+  for (;;) {
+    int most = 0;
+    for (size_t i = 0; i < specs_.size(); ++i)
+      most = std::max(most, signChanges(i, parts));
+    if (most < 2 || parts >= kMaxGridParts)
+      break;
+    parts *= 8;
+    if (!sampleGrid(t, tNew, parts, interpolate, failure))
       return false;
-    crossings_.push_back({root, static_cast<int>(i)});
+  }
+  const size_t m = specs_.size();
+  for (size_t i = 0; i < m; ++i) {
+    int fired = 0;
+    size_t last = 0; // the grid point of the last nonzero value (or the start)
+    for (int j = 1; j <= parts; ++j) {
+      const size_t at = static_cast<size_t>(j);
+      const int before = sign_[i], after = signOf(grid_[at * m + i]);
+      if (after == 0)
+        continue;
+      sign_[i] = after;
+      const size_t from = last;
+      last = at;
+      if (before == 0 || after == before)
+        continue;
+      const int rising = (after > before ? 1 : -1) * (direction() > 0 ? 1 : -1);
+      if (specs_[i].direction != 0 && specs_[i].direction != rising)
+        continue;
+      auto time = [&](size_t k) {
+        return k == static_cast<size_t>(parts) ? tNew
+                                               : t + (tNew - t) * static_cast<double>(k) / parts;
+      };
+      double root = time(at);
+      if (!locate(static_cast<int>(i), time(from), grid_[from * m + i], time(at), grid_[at * m + i],
+                  interpolate, root, failure))
+        return false;
+      crossings_.push_back({root, static_cast<int>(i)});
+      ++fired;
+    }
+    if (fired > 1 && events_.chattered)
+      events_.chattered(static_cast<int>(i), fired, t, tNew);
   }
   const double d = direction();
   std::stable_sort(crossings_.begin(), crossings_.end(),

@@ -67,6 +67,9 @@ private:
                  const InterpolantRef &interpolate, Failure &failure);
   bool evaluate(double t, const double *x, std::vector<double> &g, Failure &failure);
   bool findCrossings(double t, double tNew, const InterpolantRef &interpolate, Failure &failure);
+  bool sampleGrid(double t, double tNew, int parts, const InterpolantRef &interpolate,
+                  Failure &failure);
+  int signChanges(size_t event, int parts) const;
   bool locate(int event, double a, double ga, double b, double gb,
               const InterpolantRef &interpolate, double &root, Failure &failure);
   bool deliver(double tUntil, const Eigen::VectorXd &xUntil, const InterpolantRef &interpolate,
@@ -77,7 +80,8 @@ private:
   const EventOptions &events_;
   std::vector<EventOptions::Event> specs_;
   std::vector<double> gOld_, gNew_, gProbe_;
-  std::vector<int> sign_; // the last nonzero sign of each g, 0 before any
+  std::vector<double> grid_; // g at the points of a step's grid, grid_[j * events + i]
+  std::vector<int> sign_;    // the last nonzero sign of each g, 0 before any
   std::vector<Crossing> crossings_;
   Eigen::VectorXd scratch_, probe_, atEvent_;
   double lastSampleTime_ = 0;

@@ -16,24 +16,29 @@ bool endsWith(const std::string &text, const std::string &suffix) {
 
 } // namespace
 
-EventLog::EventLog(std::vector<std::string> eventNames, std::vector<std::string> columns)
-    : names_(std::move(eventNames)), columns_(std::move(columns)) {}
-
-void EventLog::record(int event, double t, const std::vector<double> &row) {
-  rows_.push_back({event, t, row});
+EventLog::EventLog(std::vector<std::string> eventNames, std::vector<std::string> columns,
+                   bool keepRows)
+    : names_(std::move(eventNames)), columns_(std::move(columns)), keepRows_(keepRows) {
+  for (const std::string &name : names_)
+    counts_.push_back({name});
 }
 
-std::vector<EventCount> EventLog::counts() const {
-  std::vector<EventCount> counts;
-  for (const std::string &name : names_)
-    counts.push_back({name});
-  for (const Row &row : rows_) {
-    EventCount &c = counts[static_cast<size_t>(row.event)];
-    if (c.count++ == 0)
-      c.first = row.t;
-    c.last = row.t;
+void EventLog::record(int event, double t, const std::vector<double> &row) {
+  EventCount &c = counts_[static_cast<size_t>(event)];
+  if (c.count++ == 0)
+    c.first = t;
+  c.last = t;
+  if (keepRows_)
+    rows_.push_back({event, t, row});
+}
+
+void EventLog::chattered(int event, int times, double t, double tNew) {
+  EventCount &c = counts_[static_cast<size_t>(event)];
+  if (times > c.mostInOneStep) {
+    c.mostInOneStep = times;
+    c.stepFrom = t;
+    c.stepTo = tNew;
   }
-  return counts;
 }
 
 std::string EventLog::text(const std::string &path) const {

@@ -1,6 +1,8 @@
-// The events a simulation fired: counted per event for the summary, and
-// kept as rows (the event's name, t, then the CSV's columns there) for
-// --events, written as CSV or, for a name ending in .json, as JSON.
+// The events a simulation fired: counted per event for the summary (with
+// the most times one event fired within one step, when it chattered), and,
+// for --events only, kept as rows (the event's name, t, then the CSV's
+// columns there), written as CSV or, for a name ending in .json, as JSON.
+// Without --events nothing grows with the number of events.
 #pragma once
 
 #include <string>
@@ -8,19 +10,27 @@
 
 namespace mech::driver {
 
-// One declared event in the summary: how often it fired, first and last.
+// One declared event in the summary: how often it fired, first and last;
+// the most times it fired within one integrator step, and that step.
 struct EventCount {
   std::string name;
   long count = 0;
   double first = 0, last = 0;
+  int mostInOneStep = 0;
+  double stepFrom = 0, stepTo = 0;
 };
 
 class EventLog {
 public:
-  EventLog(std::vector<std::string> eventNames, std::vector<std::string> columns);
+  // With `keepRows` false (no --events), only the counts are kept.
+  EventLog(std::vector<std::string> eventNames, std::vector<std::string> columns, bool keepRows);
 
   void record(int event, double t, const std::vector<double> &row);
-  std::vector<EventCount> counts() const;
+  // The event fired `times` times within the step from t to tNew.
+  void chattered(int event, int times, double t, double tNew);
+  const std::vector<EventCount> &counts() const { return counts_; }
+  // The rows kept for --events.
+  size_t rowsKept() const { return rows_.size(); }
   // The rows as --events writes them to `path` (JSON when it ends in .json).
   std::string text(const std::string &path) const;
 
@@ -31,6 +41,8 @@ private:
     std::vector<double> values;
   };
   std::vector<std::string> names_, columns_;
+  bool keepRows_;
+  std::vector<EventCount> counts_;
   std::vector<Row> rows_;
 };
 

@@ -41,9 +41,33 @@ bool runTool(const std::vector<std::string> &args, const fs::path &log, std::str
                        error);
 }
 
-std::string compilerDriver() {
+// The compiler driver's words: CC split on blanks as make splits it
+// (CC="gcc -O2" runs gcc with -O2), "cc" when CC is unset or blank.
+std::vector<std::string> compilerDriver() {
   const char *cc = std::getenv("CC");
-  return cc && *cc ? cc : "cc";
+  std::vector<std::string> words;
+  std::string word;
+  for (const char *c = cc ? cc : "";; ++c) {
+    if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\0') {
+      if (!word.empty())
+        words.push_back(std::move(word));
+      word.clear();
+      if (*c == '\0')
+        break;
+    } else {
+      word += *c;
+    }
+  }
+  if (words.empty())
+    words.push_back("cc");
+  return words;
+}
+
+// The compiler driver's words followed by `args`.
+std::vector<std::string> withCompiler(std::vector<std::string> args) {
+  std::vector<std::string> command = compilerDriver();
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
 }
 
 // The unit a header lists a value in. The values are SI, so a declared unit
@@ -86,11 +110,10 @@ bool linkStaged(const fs::path &folder, const std::string &output, const std::st
                 const fs::path &modelObject, const fs::path &runtimeObject,
                 const std::string &staged, std::string &error) {
   fs::path log = folder / "log";
-  const std::string cc = compilerDriver();
   if (endsWith(output, ".o")) {
     fs::path combined = folder / "combined.o";
-    return runTool({cc, "-r", "-nostdlib", "-o", combined.string(), modelObject.string(),
-                    runtimeObject.string()},
+    return runTool(withCompiler({"-r", "-nostdlib", "-o", combined.string(), modelObject.string(),
+                                 runtimeObject.string()}),
                    log, error) &&
            runTool({"objcopy", "--wildcard", "--keep-global-symbol=" + prefix + "_*",
                     combined.string(), staged},
@@ -99,10 +122,11 @@ bool linkStaged(const fs::path &folder, const std::string &output, const std::st
   fs::path versionScript = folder / "exports.map";
   if (!writeOutputFile(versionScript, "{\n  global: " + prefix + "_*;\n  local: *;\n};\n", error))
     return false;
-  return runTool({cc, "-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
-                  "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
-                  "-Wl,--as-needed", "-lm"},
-                 log, error);
+  return runTool(
+      withCompiler({"-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
+                    "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
+                    "-Wl,--as-needed", "-lm"}),
+      log, error);
 }
 
 // What the header documents: the names with the units the values are in.

@@ -13,6 +13,7 @@
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
+#include "support/Utf8.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -24,22 +25,60 @@ namespace {
 
 constexpr size_t kMaxFrames = 20000;
 
-// The samples of the run, kept whole for the scene.
+// The samples the page holds, thinned while the run goes: every stride-th
+// sample (the stride doubling whenever more than kMaxFrames would be kept),
+// and the run's last one, so that memory stays bounded however long the
+// run.
 class KeptSamples : public SampleSink {
 public:
   void columns(const std::vector<std::string> &names) override { names_ = names; }
   void row(double t, const std::vector<double> &values) override {
+    if (received_++ % stride_ != 0) {
+      lastT_ = t;
+      last_ = values;
+      return;
+    }
     t_.push_back(t);
     rows_.push_back(values);
+    if (t_.size() > kMaxFrames)
+      halve();
+  }
+  // The last sample, when the stride passed over it.
+  void flush() override {
+    if (!flushed_ && received_ > 0 && (received_ - 1) % stride_ != 0) {
+      t_.push_back(lastT_);
+      rows_.push_back(std::move(last_));
+    }
+    flushed_ = true;
   }
   const std::vector<std::string> &names() const { return names_; }
   const std::vector<double> &t() const { return t_; }
   const std::vector<std::vector<double>> &rows() const { return rows_; }
+  size_t stride() const { return stride_; }
+  // How many samples the run gave.
+  size_t received() const { return received_; }
 
 private:
+  // Keeps every other sample (the first among them), doubling the stride.
+  void halve() {
+    size_t kept = 0;
+    for (size_t i = 0; i < t_.size(); i += 2, ++kept)
+      if (kept != i) { // a vector moved onto itself would be emptied
+        t_[kept] = t_[i];
+        rows_[kept] = std::move(rows_[i]);
+      }
+    t_.resize(kept);
+    rows_.resize(kept);
+    stride_ *= 2;
+  }
+
   std::vector<std::string> names_;
   std::vector<double> t_;
   std::vector<std::vector<double>> rows_;
+  size_t stride_ = 1, received_ = 0;
+  bool flushed_ = false;
+  double lastT_ = 0;
+  std::vector<double> last_;
 };
 
 bool isHtmlPath(const std::string &path) {
@@ -59,13 +98,12 @@ std::optional<std::pair<double, double>> viewAngles(const std::string &text) {
 }
 
 // T + V at each kept sample, from the derived equations.
-AnimationPlot energyPlot(const LoadedModel &loaded, const KeptSamples &samples,
-                         const std::vector<size_t> &kept) {
+AnimationPlot energyPlot(const LoadedModel &loaded, const KeptSamples &samples) {
   const mechanics::Equations &eq = loaded.equations();
   size_t n = eq.coordinates.size();
   StateProgram energy({eq.T + eq.V}, loaded.model().params.size(), n);
   AnimationPlot plot{"energy T + V", "J", {}};
-  for (size_t i : kept) {
+  for (size_t i = 0; i < samples.t().size(); ++i) {
     double t = samples.t()[i];
     const double *row = samples.rows()[i].data();
     plot.values.push_back(energy(loaded.paramValues(t), t, row, row + n)[0]);
@@ -81,39 +119,27 @@ std::string withoutBlanks(std::string text) {
 // The plots the page shows: --plot-vars's columns (checked by the run),
 // else the energy.
 std::vector<AnimationPlot> pagePlots(const SimulationOptions &options, const LoadedModel &loaded,
-                                     const KeptSamples &samples, const std::vector<size_t> &kept) {
+                                     const KeptSamples &samples) {
   if (options.plotVars.empty())
-    return {energyPlot(loaded, samples, kept)};
+    return {energyPlot(loaded, samples)};
   std::vector<AnimationPlot> plots;
   std::vector<std::string> units = columnUnits(loaded.model(), loaded.equations());
   for (const std::string &name : options.plotVars)
     for (size_t column = 0; column < samples.names().size(); ++column)
       if (withoutBlanks(samples.names()[column]) == withoutBlanks(name)) {
         AnimationPlot plot{samples.names()[column], units[column], {}};
-        for (size_t i : kept)
-          plot.values.push_back(samples.rows()[i][column]);
+        for (const std::vector<double> &row : samples.rows())
+          plot.values.push_back(row[column]);
         plots.push_back(std::move(plot));
         break;
       }
   return plots;
 }
 
-// The samples the page holds: all, or every k-th (and the last) of a run
-// longer than kMaxFrames.
-std::vector<size_t> keptSamples(size_t count) {
-  std::vector<size_t> kept;
-  size_t stride = count > kMaxFrames ? (count + kMaxFrames - 1) / kMaxFrames : 1;
-  for (size_t i = 0; i < count; i += stride)
-    kept.push_back(i);
-  if (!kept.empty() && kept.back() + 1 != count)
-    kept.push_back(count - 1);
-  return kept;
-}
-
 // The scene of the kept samples; nullopt (with the error reported) when
 // the model has nothing to draw or --trace names no point of it.
 std::optional<Scene> sceneOf(LoadedModel &loaded, const KeptSamples &samples,
-                             const std::vector<size_t> &kept, const CommandLine &line) {
+                             const CommandLine &line) {
   SceneBuilder builder(loaded);
   if (builder.empty()) {
     loaded.diagnostics().error(loaded.model().location,
@@ -123,7 +149,7 @@ std::optional<Scene> sceneOf(LoadedModel &loaded, const KeptSamples &samples,
     return std::nullopt;
   }
   size_t n = loaded.equations().coordinates.size();
-  for (size_t i : kept) {
+  for (size_t i = 0; i < samples.t().size(); ++i) {
     const std::vector<double> &row = samples.rows()[i];
     builder.sample(samples.t()[i], row.data(), row.data() + n);
   }
@@ -151,7 +177,6 @@ std::optional<Scene> sceneOf(LoadedModel &loaded, const KeptSamples &samples,
 // the plots, and a note when it holds only some of the samples.
 AnimationOptions pageOptions(const CommandLine &line, const SimulationOptions &options,
                              const LoadedModel &loaded, const KeptSamples &samples,
-                             const std::vector<size_t> &kept,
                              const std::optional<std::pair<double, double>> &view) {
   AnimationOptions page;
   page.title = loaded.model().name;
@@ -160,10 +185,10 @@ AnimationOptions pageOptions(const CommandLine &line, const SimulationOptions &o
       page.traced.push_back(withoutBlanks(text.substr(item.begin, item.end - item.begin)));
   if (view)
     std::tie(page.yaw, page.pitch) = *view;
-  page.plots = pagePlots(options, loaded, samples, kept);
-  if (kept.size() < samples.t().size())
-    page.note = "every " + std::to_string(samples.t().size() / (kept.size() - 1)) +
-                "th sample of " + std::to_string(samples.t().size()) + " (a page holds at most " +
+  page.plots = pagePlots(options, loaded, samples);
+  if (samples.stride() > 1)
+    page.note = "every " + std::to_string(samples.stride()) + "th sample of " +
+                std::to_string(samples.received()) + " (a page holds at most " +
                 std::to_string(kMaxFrames) + ")";
   return page;
 }
@@ -189,7 +214,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   LoadedModel &loaded = session.loaded();
   std::string error;
   if (!canWriteOutputFile(output, error)) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   KeptSamples samples;
@@ -197,8 +222,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   session.printDiagnostics(io.err);
   if (!summary)
     return kExitModelError;
-  std::vector<size_t> kept = keptSamples(samples.t().size());
-  std::optional<Scene> scene = sceneOf(loaded, samples, kept, line);
+  std::optional<Scene> scene = sceneOf(loaded, samples, line);
   if (!scene) {
     session.printDiagnostics(io.err);
     return kExitModelError;
@@ -213,14 +237,14 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   if (view && scene->dimensions == 2)
     return io.usageError("animate: --view turns a 3-D drawing; " + loaded.model().name +
                          " is drawn in the plane");
-  AnimationOptions page = pageOptions(line, options, loaded, samples, kept, view);
+  AnimationOptions page = pageOptions(line, options, loaded, samples, view);
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   io.err << summaryText(*summary);
-  io.err << "animate: " << kept.size() << " frames of " << scene->points.size() << " points to "
-         << output << "\n";
+  io.err << "animate: " << samples.t().size() << " frames of " << scene->points.size()
+         << " points to " << output << "\n";
   if (!summary->failure.empty()) {
     io.err << session.name() << ": error: " << summary->failure << "\n";
     return kExitModelError;

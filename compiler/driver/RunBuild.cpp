@@ -5,6 +5,7 @@
 
 #include "driver/LibraryBuild.h"
 #include "driver/Session.h"
+#include "support/Utf8.h"
 
 #include <ostream>
 
@@ -58,7 +59,7 @@ int runBuild(const CommandLine &line, Session &session, const CommandIo &io) {
     io.err << "note: " << note << "\n";
   if (!built) {
     if (!error.empty())
-      io.err << "mech: error: " << error << "\n";
+      io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   io.err << "wrote " << options.output << (options.header.empty() ? "" : " and " + options.header)

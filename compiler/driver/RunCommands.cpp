@@ -13,6 +13,7 @@
 #include "sema/ModelPrinter.h"
 #include "support/Json.h"
 #include "support/OutputFile.h"
+#include "support/Utf8.h"
 #include "symbolic/ProgramListing.h"
 #include "syntax/AstDump.h"
 #include "syntax/Parser.h"
@@ -24,7 +25,7 @@
 namespace mech::driver {
 
 int CommandIo::usageError(const std::string &message) const {
-  err << "mech: " << message << "\n" << helpHint << "\n";
+  err << "mech: " << escapeForTerminal(message) << "\n" << helpHint << "\n";
   return kExitUsage;
 }
 
@@ -165,7 +166,7 @@ int runFmt(const CommandLine &line, const CommandIo &io) {
     } else if (write) {
       std::string error;
       if (formatted != file->source->text() && !writeOutputFile(path, formatted, error)) {
-        io.err << "mech: error: " << error << "\n";
+        io.err << "mech: error: " << escapeForTerminal(error) << "\n";
         status = kExitModelError;
       }
     } else {
@@ -311,7 +312,7 @@ int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io)
   std::string error;
   std::string ir = jit::kernelsIr(programs, error);
   if (ir.empty()) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   io.out << ir;

@@ -10,6 +10,7 @@
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
+#include "support/Utf8.h"
 
 #include <chrono>
 #include <cmath>
@@ -180,7 +181,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   OutputFile file(output);
   std::string error;
   if (!output.empty() && !file.open(error)) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   std::ostream &csv = output.empty() ? io.out : file.stream();
@@ -194,7 +195,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
     summary->warnings.push_back(session.derivationCacheWarning());
   io.err << summaryText(*summary);
   if (!written) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   if (!summary->failure.empty()) {

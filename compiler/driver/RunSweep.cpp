@@ -8,12 +8,13 @@
 #include "driver/MpiLink.h"
 #include "driver/PlotFile.h"
 #include "driver/Session.h"
-#include "driver/SvgPlot.h"
 #include "driver/Sweep.h"
 #include "driver/SweepOnRanks.h"
+#include "driver/SweepPlot.h"
 #include "support/Json.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
+#include "support/Utf8.h"
 
 #include <chrono>
 #include <cmath>
@@ -174,15 +175,6 @@ SweepProgress progressReporter(std::ostream &err) {
   };
 }
 
-// The summaries a plot can draw: those with numbers (not status).
-std::vector<size_t> plottedSummaries(const SweepOptions &options) {
-  std::vector<size_t> indices;
-  for (size_t i = 0; i < options.summaries.size(); ++i)
-    if (options.summaries[i].reducer != SummarySpec::Reducer::Status)
-      indices.push_back(i);
-  return indices;
-}
-
 // --plot needs a grid of one or two names and a numeric summary.
 std::optional<int> checkPlot(const SweepOptions &options, const std::string &path,
                              const CommandIo &io) {
@@ -194,61 +186,6 @@ std::optional<int> checkPlot(const SweepOptions &options, const std::string &pat
     return io.usageError("sweep: --plot needs a summary with numbers (not only status)");
   return std::nullopt;
 }
-
-// The rows' values kept for --plot, then drawn: the summaries against the
-// one swept name, or the first over the two.
-class SweepPlot {
-public:
-  SweepPlot(const SweepOptions &options, const std::string &title)
-      : options_(options), title_(title), shown_(plottedSummaries(options)) {}
-
-  void add(const SweepRow &row) {
-    for (size_t i : shown_)
-      values_.push_back(row.summaries[i]);
-  }
-
-  std::string svg() const {
-    const std::vector<GridAxis> &grid = options_.plan.grid;
-    std::vector<double> x = points(grid[0]);
-    if (grid.size() == 1) {
-      Plot plot;
-      plot.title = title_;
-      plot.xLabel = grid[0].target.name;
-      plot.x = x;
-      for (size_t k = 0; k < shown_.size(); ++k) {
-        PlotSeries series{options_.summaries[shown_[k]].name, {}, ""};
-        for (size_t r = 0; r * shown_.size() + k < values_.size(); ++r)
-          series.values.push_back(values_[r * shown_.size() + k]);
-        plot.series.push_back(series);
-      }
-      return renderSvg(plot);
-    }
-    HeatMap map{title_,
-                grid[0].target.name,
-                grid[1].target.name,
-                options_.summaries[shown_[0]].name,
-                x,
-                points(grid[1]),
-                {}};
-    map.values.assign(x.size() * map.y.size(), NAN);
-    for (size_t r = 0; r * shown_.size() < values_.size() && r < map.values.size(); ++r)
-      map.values[r] = values_[r * shown_.size()];
-    return renderHeatMap(map);
-  }
-
-private:
-  static std::vector<double> points(const GridAxis &axis) {
-    std::vector<double> values;
-    for (size_t i = 0; i < axis.count; ++i)
-      values.push_back(axis.value(i));
-    return values;
-  }
-
-  const SweepOptions &options_;
-  std::string title_;
-  std::vector<size_t> shown_;
-  std::vector<double> values_; // row by row, the shown summaries
-};
 
 std::optional<int> readSweepOptions(const CommandLine &line, const CommandIo &io,
                                     SweepOptions &options) {
@@ -346,7 +283,7 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     output.clear(), plotPath.clear();
   OutputFile file(output);
   if (!output.empty() && !file.open(error)) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   ResultWriter writer(output.empty() ? io.out : file.stream(),
@@ -373,11 +310,11 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
   bool written = output.empty() || file.commit(error);
   printReport(*report, io.err);
   if (!written) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   if (!plotPath.empty() && !writePlotFile(plotPath, plot.svg(), error)) {
-    io.err << "mech: error: " << error << "\n";
+    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
     return kExitModelError;
   }
   if (report->interrupted) {

@@ -476,6 +476,9 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
   events.record = [&log, &sampler](int event, double t, const double *x) {
     log.record(event, t, sampler.rowAt(t, x));
   };
+  events.chattered = [&log](int event, int times, double t, double tNew) {
+    log.chattered(event, times, t, tNew);
+  };
 }
 
 // The DAE form (mechanics/DaeForm.h) as what the integrator integrates:
@@ -523,6 +526,13 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
   summary.events = eventLog.counts();
   summary.notes.insert(summary.notes.end(), result.notes.begin(), result.notes.end());
   summary.warnings = result.warnings;
+  for (const EventCount &c : summary.events)
+    if (c.mostInOneStep > 1)
+      summary.warnings.push_back(
+          "event " + c.name + " re-fired " + std::to_string(c.mostInOneStep) +
+          " times within one step (t = " + shortestNumber(c.stepFrom) + " to " +
+          shortestNumber(c.stepTo) + "): it chatters; each crossing is counted, " +
+          "found on a grid of up to 256 points of the step");
   if (result.outcome == runtime::Outcome::Stopped) {
     summary.stoppedBy = run.eq.events[static_cast<size_t>(result.event)].name;
     summary.stopTime = result.failureTime;
@@ -652,7 +662,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::vector<std::string> eventNames;
   for (const mechanics::Equations::Event &e : eq.events)
     eventNames.push_back(e.name);
-  EventLog eventLog(eventNames, columns);
+  EventLog eventLog(eventNames, columns, !options.eventsPath.empty());
   watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce;
   runtime::LagrangianForm lagrangian = lagrangianFormOf(*kernels, params, n, momentumForce);

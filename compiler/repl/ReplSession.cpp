@@ -9,7 +9,9 @@
 #include "driver/CommandFiles.h"
 #include "driver/Commands.h"
 #include "driver/Interrupt.h"
+#include "driver/Pipeline.h"
 #include "driver/Session.h"
+#include "driver/Simulation.h"
 
 #include "mechanics/Lagrange.h"
 #include "repl/SavedModel.h"
@@ -20,6 +22,7 @@
 #include "support/InputFile.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
+#include "support/Utf8.h"
 #include "symbolic/Readable.h"
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
@@ -701,6 +704,32 @@ void ReplSession::setParams(const std::string &text) {
   refreshScope();
 }
 
+// How many rows a :sim with `call` would print, read from the options as
+// simulate reads them (--until, --dt, and the start time --init may set);
+// nullopt when they do not parse (the run then reports why).
+std::optional<double> ReplSession::sampleRows(const std::vector<std::string> &call) {
+  std::string error;
+  std::optional<driver::CommandLine> line =
+      driver::parseCommandLine(*driver::findCommand("simulate"), call, true, error);
+  if (!line)
+    return std::nullopt;
+  runtime::IntegratorOptions defaults;
+  double until = line->number("--until", defaults.tEnd), dt = line->number("--dt", defaults.dt);
+  double t0 = 0;
+  if (line->has("--init")) {
+    std::optional<mechanics::State> start =
+        driver::parseState(session_->loaded(), line->value("--init"), nullptr, "--init");
+    // Its errors are the run's to report.
+    session_->diagnostics().clear();
+    if (!start)
+      return std::nullopt;
+    t0 = start->t;
+  }
+  if (!(dt > 0))
+    return std::nullopt;
+  return std::abs(until - t0) / dt;
+}
+
 void ReplSession::simulate(const std::vector<std::string> &given) {
   std::vector<std::string> args = given;
   if (args.empty() || args[0].empty() || args[0][0] == '-')
@@ -708,23 +737,21 @@ void ReplSession::simulate(const std::vector<std::string> &given) {
   char *end = nullptr;
   std::strtod(args[0].c_str(), &end);
   if (end == args[0].c_str() || *end != '\0') {
-    err_ << "error: :sim takes the end time first (a number, as in :sim 5), found '" << args[0]
-         << "'; :help lists the commands\n";
+    err_ << "error: :sim takes the end time first (a number, as in :sim 5), found '"
+         << escapeForTerminal(args[0]) << "'; :help lists the commands\n";
     return;
   }
-  double until = std::atof(args[0].c_str()), dt = 0.01;
   std::vector<std::string> call{"--until", args[0]};
   bool ownCsv = true;
   for (size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "-o")
       ownCsv = false;
-    if (args[i] == "--dt" && i + 1 < args.size())
-      dt = std::atof(args[i + 1].c_str());
     call.push_back(args[i]);
   }
   // A table needs the samples; beyond a million rows only the summary is
   // shown, and the samples are not kept.
-  bool table = ownCsv && dt > 0 && std::abs(until) / dt <= 1e6;
+  std::optional<double> rows = sampleRows(call);
+  bool table = ownCsv && rows && *rows <= 1e6;
   std::ostringstream csv;
   NullStream discarded;
   // The summary (on err_) follows the table, as it follows the CSV.
@@ -782,7 +809,7 @@ void ReplSession::helpOn(const std::string &topic) {
   if (spec == nullptr || !spec->inRepl) {
     err_ << "error: :help takes a command that runs on the model (eom, eval, sim, equilibria, "
             "linearize, conserved, solve, build), not '"
-         << topic << "'\n";
+         << escapeForTerminal(topic) << "'\n";
     return;
   }
   out_ << "(in the REPL: :" << topic.substr(topic[0] == ':') << " on the session's model, "
@@ -804,7 +831,7 @@ bool ReplSession::knownCommand(const std::string &name) {
       best = c.name;
     }
   }
-  err_ << "error: unknown command '" << name << "'"
+  err_ << "error: unknown command '" << escapeForTerminal(name) << "'"
        << (best.empty() ? "" : " (did you mean '" + best + "'?)") << "; :help lists the commands\n";
   return false;
 }
@@ -930,7 +957,7 @@ void ReplSession::save(const std::vector<std::string> &args) {
   }
   std::string text = currentText(), error;
   if (!writeOutputFile(args[0], text, error)) {
-    err_ << "error: " << error << "\n";
+    err_ << "error: " << escapeForTerminal(error) << "\n";
     return;
   }
   out_ << "wrote " << args[0] << "\n";

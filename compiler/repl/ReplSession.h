@@ -64,6 +64,7 @@ private:
   void declaration(const std::string &text, bool topLevel);
   void setParams(const std::string &text);
   void simulate(const std::vector<std::string> &args);
+  std::optional<double> sampleRows(const std::vector<std::string> &call);
   void picture(const std::string &name, const std::vector<std::string> &args);
   // Runs a command of the table on the session's model (with the :set
   // values); its report goes to `out` (default out_), its messages to `err`.

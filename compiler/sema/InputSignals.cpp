@@ -3,12 +3,13 @@
 #include "sema/InputSignals.h"
 
 #include "sema/Resolver.h"
+#include "support/InputFile.h"
 #include "support/ListItems.h"
+#include "support/NumberText.h"
 #include "syntax/Parser.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace mech::sema {
@@ -57,6 +58,8 @@ std::vector<std::string> splitCsvLine(const std::string &line) {
   std::string cell;
   while (std::getline(stream, cell, ','))
     cells.push_back(trim(cell));
+  if (!line.empty() && line.back() == ',')
+    cells.push_back("");
   return cells;
 }
 
@@ -68,45 +71,79 @@ std::optional<double> number(const std::string &cell) {
   return value;
 }
 
+// Where t and the input's values are in each row.
+struct TableColumns {
+  size_t t = 0, value = 1;
+};
+
+std::string joined(const std::vector<std::string> &cells) {
+  std::string out;
+  for (const std::string &cell : cells)
+    out += (out.empty() ? "" : ", ") + cell;
+  return out;
+}
+
+// The columns from the first row: a header (any cell not a number) must
+// name both t and the input, in any order; rows without one must be two
+// columns, t then the value. "" or the error.
+std::string tableColumns(const std::vector<std::string> &cells, const std::string &name,
+                         bool header, TableColumns &columns) {
+  if (!header) {
+    if (cells.size() == 2)
+      return "";
+    return std::to_string(cells.size()) + " columns and none named '" + name +
+           "': name the columns in a header line (t, " + name + ", ...)";
+  }
+  auto t = std::find(cells.begin(), cells.end(), "t");
+  auto named = std::find(cells.begin(), cells.end(), name);
+  if (t == cells.end() || named == cells.end())
+    return "the header line (" + joined(cells) + ") must name the time column 't' and the " +
+           "input's column '" + name + "'";
+  columns.t = static_cast<size_t>(t - cells.begin());
+  columns.value = static_cast<size_t>(named - cells.begin());
+  return "";
+}
+
 // Reads the table of `signal` (its name picks the column): an optional
-// header line, then rows of t and values, t increasing. "" or the error.
+// header line, then rows of t and values, t increasing. Only a regular
+// file no larger than a model file is read. "" or the error.
 std::string readTable(InputSignal &signal, double scale) {
-  std::ifstream in(signal.file);
-  if (!in)
-    return "cannot read '" + signal.file + "'";
-  std::string line;
-  long column = -1, lineNumber = 0;
-  while (std::getline(in, line)) {
-    ++lineNumber;
+  std::string error;
+  std::optional<std::string> text = readInputFile(signal.file, kMaxFileSize, error);
+  if (!text)
+    return error;
+  // A UTF-8 byte-order mark, as spreadsheets write, is not part of the first cell.
+  size_t at = text->compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  std::optional<TableColumns> columns;
+  for (long lineNumber = 1; at < text->size(); ++lineNumber) {
+    size_t newline = std::min(text->find('\n', at), text->size());
+    std::string line = text->substr(at, newline - at);
+    at = newline + 1;
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
     if (trim(line).empty() || trim(line)[0] == '#')
       continue;
+    std::string where = signal.file + ":" + std::to_string(lineNumber) + ": ";
     std::vector<std::string> cells = splitCsvLine(line);
-    bool header = !number(cells[0]);
-    if (column < 0) {
-      auto named = std::find(cells.begin(), cells.end(), signal.name);
-      if (header && named != cells.end() && named != cells.begin())
-        column = named - cells.begin();
-      else if (cells.size() == 2)
-        column = 1;
-      else
-        return signal.file + ":" + std::to_string(lineNumber) + ": " +
-               std::to_string(cells.size()) + " columns and none named '" + signal.name +
-               "': name the column in a header line (t, " + signal.name + ", ...)";
+    if (!columns) {
+      bool header = std::any_of(cells.begin(), cells.end(),
+                                [](const std::string &cell) { return !number(cell); });
+      columns.emplace();
+      if (std::string bad = tableColumns(cells, signal.name, header, *columns); !bad.empty())
+        return where + bad;
       if (header)
         continue;
     }
-    std::string where = signal.file + ":" + std::to_string(lineNumber) + ": ";
-    if (static_cast<long>(cells.size()) <= column)
-      return where + "the row has no column " + std::to_string(column + 1);
-    std::optional<double> t = number(cells[0]), u = number(cells[static_cast<size_t>(column)]);
+    if (cells.size() <= std::max(columns->t, columns->value))
+      return where + "the row has no column " +
+             std::to_string(std::max(columns->t, columns->value) + 1);
+    const std::string &tCell = cells[columns->t], &uCell = cells[columns->value];
+    std::optional<double> t = number(tCell), u = number(uCell);
     if (!t || !u)
-      return where + "'" + (!t ? cells[0] : cells[static_cast<size_t>(column)]) +
-             "' is not a finite number";
+      return where + "'" + (!t ? tCell : uCell) + "' is not a finite number";
     if (!signal.times.empty() && *t <= signal.times.back())
-      return where + "the times must increase (" + cells[0] + " follows " +
-             std::to_string(signal.times.back()) + ")";
+      return where + "the times must increase (" + shortestNumber(*t) + " follows " +
+             shortestNumber(signal.times.back()) + ")";
     signal.times.push_back(*t);
     signal.values.push_back(*u * scale);
   }

@@ -44,6 +44,10 @@ ExprRef Resolver::resolveIndex(const ast::Index &index, const Env &env) {
                               : nullptr;
   const Symbol *symbol = indexedSymbol(base, env);
   if (symbol == nullptr || !symbol->family) {
+    // Brackets the grammar did not take as a unit for its exponent
+    // (1 [m^(1/2)]) say so rather than be read as an entry.
+    if (reportFractionalUnit(diagnostics_, index))
+      return nullptr;
     // An entry of a vector or matrix, unless the bracket is a misplaced
     // unit (`l [m]`) or the name is unknown.
     bool unit = index.indices.size() == 1 && looksLikeUnit(*index.indices[0]) &&

@@ -189,6 +189,17 @@ bool looksLikeUnitPart(const ast::Expr &e) {
   }
 }
 
+// A whole-number exponent as the grammar of units takes it: 2, -1.
+bool wholeExponent(const ast::Expr &e) {
+  if (e.kind == ast::ExprKind::Neg)
+    return wholeExponent(*static_cast<const ast::Neg &>(e).operand);
+  if (e.kind != ast::ExprKind::Number)
+    return false;
+  const std::string &text = static_cast<const ast::Number &>(e).text;
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::string withoutSpaces(std::string text) {
   text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
   return text;
@@ -198,6 +209,37 @@ std::string withoutSpaces(std::string text) {
 
 bool looksLikeUnit(const ast::Expr &e) {
   return looksLikeUnitPart(e) && mentionsUnitName(e);
+}
+
+namespace {
+
+bool hasFractionalExponent(const ast::Expr &e) {
+  switch (e.kind) {
+  case ast::ExprKind::Mul:
+    for (const auto &factor : static_cast<const ast::Mul &>(e).factors)
+      if (hasFractionalExponent(*factor.value))
+        return true;
+    return false;
+  case ast::ExprKind::Pow:
+    return !wholeExponent(*static_cast<const ast::Pow &>(e).exponent);
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+bool reportFractionalUnit(Diagnostics &diagnostics, const ast::Index &index) {
+  if (index.indices.size() != 1 || !looksLikeUnit(*index.indices[0]) ||
+      !hasFractionalExponent(*index.indices[0]))
+    return false;
+  std::string unitText = withoutSpaces(formatExpr(*index.indices[0]));
+  Diagnostic &d = diagnostics.error(
+      index.location, "[" + unitText +
+                          "] is not a unit: a unit's exponents are whole numbers (m^2, s^-1), "
+                          "so a fractional power such as m^(1/2) cannot be written in one");
+  Diagnostics::addNote(d, {}, "raise a quantity to the power instead, as in (1 [m])^(1/2)");
+  return true;
 }
 
 void Resolver::reportMisplacedUnit(const ast::Index &index, const Env &env) {

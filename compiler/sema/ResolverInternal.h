@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sema/Dimension.h"
+#include "support/Diagnostics.h"
 #include "syntax/Ast.h"
 
 #include <string>
@@ -26,6 +27,9 @@ std::string describeDimension(const DimInfo &d);
 // True when every leaf of e is a known unit symbol or a number, and one is a
 // unit symbol: `[1/s]` written after something that is not a number.
 bool looksLikeUnit(const ast::Expr &e);
+// Reports brackets that would be a unit but for an exponent that is not a
+// whole number (1 [m^(1/2)]); false, reporting nothing, for other brackets.
+bool reportFractionalUnit(Diagnostics &diagnostics, const ast::Index &index);
 
 // " (inertia.mech's 'disk' is now 'disk_axis')" for a renamed standard
 // library def, else empty (ResolveNames.cpp).

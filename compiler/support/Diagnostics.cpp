@@ -119,7 +119,7 @@ std::string caretLine(std::string_view sourceLine, int column, int length) {
 void renderOne(std::string &out, const Diagnostic &diagnostic) {
   const Location &loc = diagnostic.location;
   if (loc.file != nullptr) {
-    out += loc.file->path();
+    out += escapeForTerminal(loc.file->path());
     if (loc.line > 0)
       out += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
     out += ": ";
@@ -128,7 +128,8 @@ void renderOne(std::string &out, const Diagnostic &diagnostic) {
   }
   out += severityName(diagnostic.severity);
   out += ": ";
-  out += diagnostic.message;
+  // The message may quote a user's text (a file name, a cell, an import).
+  out += escapeForTerminal(diagnostic.message, true);
   out += '\n';
   if (loc.valid() && loc.line <= loc.file->lineCount()) {
     std::string_view line = loc.file->line(loc.line);

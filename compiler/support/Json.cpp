@@ -2,13 +2,22 @@
 #include "support/Json.h"
 
 #include "support/NumberText.h"
+#include "support/Utf8.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace mech {
 
-std::string jsonEscape(const std::string &text) {
+std::string jsonEscape(const std::string &raw) {
+  // JSON text is UTF-8: malformed bytes (a file name that is not UTF-8)
+  // become U+FFFD, the replacement character.
+  std::string text = raw;
+  if (findInvalidUtf8(raw)) {
+    text.clear();
+    for (char32_t c : decodeUtf8Lossy(raw))
+      text += encodeUtf8(c);
+  }
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {

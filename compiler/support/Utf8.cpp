@@ -101,6 +101,33 @@ std::string sanitizeForTerminal(std::string_view text) {
   return out;
 }
 
+std::string escapeForTerminal(std::string_view text, bool keepNewlines) {
+  std::string out;
+  char buffer[16];
+  for (size_t i = 0; i < text.size();) {
+    char32_t c;
+    size_t length = decodeOne(text, i, c);
+    if (length == 0) { // a malformed byte, shown by its value
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned char>(text[i]));
+      out += buffer;
+      ++i;
+      continue;
+    }
+    i += length;
+    if (c == U'\t' || (c == U'\n' && keepNewlines) ||
+        (c >= 0x20 && c != 0x7F && !(c >= 0x80 && c < 0xA0))) {
+      out += encodeUtf8(c);
+    } else if (c == 0x1B) {
+      out += "\\e";
+    } else {
+      std::snprintf(buffer, sizeof buffer, c < 0x80 ? "\\x%02x" : "\\u%04x",
+                    static_cast<unsigned>(c));
+      out += buffer;
+    }
+  }
+  return out;
+}
+
 std::string describeCodePoint(char32_t c) {
   if (c > 0x20 && c < 0x7F)
     return std::string("'") + static_cast<char>(c) + "'";

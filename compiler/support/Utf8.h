@@ -21,6 +21,13 @@ std::string encodeUtf8(char32_t codePoint);
 // source line can be echoed to a terminal safely.
 std::string sanitizeForTerminal(std::string_view text);
 
+// Escapes what a terminal would act on in a user's text echoed in a
+// message (a file name, an import string, a table's cell): ESC as \e,
+// other control characters and malformed bytes as \xNN (C1 controls as
+// \u0080...), newlines kept when `keepNewlines`. Unlike
+// sanitizeForTerminal, the text stays readable and one-to-one.
+std::string escapeForTerminal(std::string_view text, bool keepNewlines = false);
+
 // Describes one code point for a message: 'x', or U+0000 for invisible ones.
 std::string describeCodePoint(char32_t codePoint);
 

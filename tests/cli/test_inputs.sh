@@ -134,7 +134,7 @@ contains "dimension" err "'F' has dimension kg*m/s^2, the value given has m"
 expect "given twice" 1 "$mech" simulate "$oscillator" --input "F=1, F=2" --until 1
 contains "twice" err "'F' is given twice"
 expect "missing table" 1 "$mech" simulate "$oscillator" --input "F=$work/none.csv" --until 1
-contains "cannot read" err "cannot read '$work/none.csv'"
+contains "cannot open" err "cannot open '$work/none.csv': No such file or directory"
 printf 't,F\n0,0\n1,2\n1,3\n' >"$work/unsorted.csv"
 expect "unsorted table" 1 "$mech" simulate "$oscillator" --input "F=$work/unsorted.csv" --until 1
 contains "times increase" err "unsorted.csv:4: the times must increase"

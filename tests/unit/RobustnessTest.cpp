@@ -4,6 +4,7 @@
 // fixed-seed fuzzer feeds mutated examples, random token sequences and random
 // well-formed models through parsing, semantic analysis and the printer.
 #include "TestSupport.h"
+#include "support/Utf8.h"
 #include "syntax/AstDump.h"
 #include "syntax/Printer.h"
 
@@ -97,7 +98,8 @@ void checkDiagnostics(const std::string &input, const Diagnostics &diagnostics,
       problems.add(input, "diagnostic without a message");
     try {
       std::string rendered = render(d);
-      if (rendered.find(d.message) == std::string::npos)
+      // The message as shown: a user's text in it with its controls escaped.
+      if (rendered.find(escapeForTerminal(d.message, true)) == std::string::npos)
         problems.add(input, "rendering lost the message: " + rendered);
       if (d.severity == Severity::Error && rendered.find("error: ") == std::string::npos)
         problems.add(input, "rendered error does not say error: " + rendered);
