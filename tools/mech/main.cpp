@@ -48,6 +48,8 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
     mech::jit::HostInfo host = mech::jit::hostInfo();
     std::cout << "mech " << MECH_VERSION << " (LLVM " << host.llvmVersion << ", " << host.triple
               << ", " << host.cpu << ")\n";
+    if (std::string id = mech::jit::gnuBuildId(); !id.empty())
+      std::cout << "build-id " << id << "\n";
     return kExitOk;
   }
   std::string stage;
