@@ -6,6 +6,7 @@
 #include "driver/Simulation.h"
 #include "jit/HostInfo.h"
 #include "support/Diagnostics.h"
+#include "support/PendingFiles.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -103,6 +104,8 @@ int checkStandardOutput(int status) {
 
 int main(int argc, char **argv) {
   markProcessStart();
+  // A signal that ends a command leaves none of its half-written outputs.
+  mech::removePendingFilesOnSignals();
   try {
     return checkStandardOutput(dispatch(argv[0], std::vector<std::string>(argv + 1, argv + argc)));
   } catch (const mech::InternalError &error) {
