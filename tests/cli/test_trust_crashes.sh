@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a run must never lose, leave behind or crash on:
 #  a. sweep --threads has an upper bound; threads the system cannot start
-#     (a memory limit) cost time, never the rows
+#     (a memory limit) cost time, never the rows, from the CLI or Python
 #  b. SIGHUP keeps a sweep's finished rows, as SIGINT and SIGTERM do; a
 #     sweep stopped before its first row leaves an existing file as it was
 #  c. simulate -o stopped by SIGINT, SIGTERM or SIGHUP leaves no temporary
@@ -67,6 +67,26 @@ for r in rows:
     assert abs(float(r[1]) - math.sqrt(1 + 1 / k)) < 1e-3, r
 '
 expect "no staging file left" 0 test -z "$(ls -A "$work" | grep '^\.limited')"
+# The same from Python, whose interpreter the abort ended.
+if [ -n "$build" ] && [ -d "$build/python/mech" ]; then
+  (
+    ulimit -v 3000000
+    PYTHONPATH="$build/python" /usr/bin/python3 -c '
+import math, mech, sys
+m = mech.load(sys.argv[1])
+r = mech.sweep(m, {"k": [1 + i * 3 / 1199 for i in range(1200)]}, ["max(x)"], until=2,
+               threads=1000, progress=False)
+assert len(r["max(x)"]) == 1200
+for k, x in zip(r["k"], r["max(x)"]):
+    assert abs(x - math.sqrt(1 + 1 / k)) < 1e-3, (k, x)
+' "$root/$models/harmonic_oscillator.mech" >"$work/py.out" 2>&1
+    echo $? >"$work/status"
+  )
+  expect "Python: a thread limit, every row" 0 test "$(cat "$work/status")" -eq 0
+  empty "Python: no abort" py.out
+else
+  echo "skipped: the sweep from Python under a thread limit (no Python package in the build)"
+fi
 
 # --- b. Signals to a sweep. ----------------------------------------------------
 "$mech" sweep examples/double_pendulum.mech --grid "th1=-3..3:300, th2=-3..3:300" --until 10 \
