@@ -14,9 +14,15 @@ struct HostInfo {
 
 HostInfo hostInfo();
 
-// This build of mech: its version and the size and modification time of
-// the file its code is in (the executable, or the Python module), so that
-// a rebuilt mech never reuses what another build cached.
+// The GNU build-id (the ELF note NT_GNU_BUILD_ID the linker writes) of the
+// executable or shared object this code is in, as hex, read from the
+// running object's own program headers; empty when it has none.
+std::string gnuBuildId();
+
+// This build of mech, so that a rebuilt mech never reuses what another
+// build cached: its version and build-id, or without a build-id the size
+// and modification time of the file its code is in (the executable, or
+// the Python module).
 std::string buildIdentity();
 
 } // namespace mech::jit

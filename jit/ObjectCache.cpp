@@ -7,6 +7,7 @@
 // the object code.
 #include "jit/ObjectCache.h"
 
+#include "jit/CacheSize.h"
 #include "support/InputFile.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -21,6 +22,7 @@
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace mech::jit {
 
@@ -55,13 +57,33 @@ std::string untrusted(const struct stat &info) {
 }
 
 // Creates the missing directories of `path` (mode 0700); existing ones are
-// left as they are.
-bool makeDirectories(const std::string &path) {
-  for (size_t slash = path.find('/', 1); slash != std::string::npos;
-       slash = path.find('/', slash + 1))
-    if (mkdir(path.substr(0, slash).c_str(), 0700) != 0 && errno != EEXIST)
+// left as they are. Only in a folder of the user's: a folder made in
+// another user's (root running with a user's HOME, as sudo -E does) would
+// be root's, mode 0700, and lock that user out of their own cache root.
+// False with `foreign` set when the first missing folder's parent is not
+// the user's, with errno set on other failures.
+bool makeDirectories(const std::string &path, bool &foreign) {
+  foreign = false;
+  std::vector<std::string> missing;
+  struct stat info;
+  std::string existing = path;
+  while (stat(existing.c_str(), &info) != 0) {
+    if (errno != ENOENT)
       return false;
-  return mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
+    missing.push_back(existing);
+    size_t slash = existing.find_last_of('/');
+    existing = slash == 0 ? "/" : existing.substr(0, slash);
+    if (slash == std::string::npos)
+      existing = ".";
+  }
+  if (!missing.empty() && info.st_uid != geteuid()) {
+    foreign = true;
+    return false;
+  }
+  for (auto folder = missing.rbegin(); folder != missing.rend(); ++folder)
+    if (mkdir(folder->c_str(), 0700) != 0 && errno != EEXIST)
+      return false;
+  return true;
 }
 
 bool writeAll(int fd, std::string_view data) {
@@ -150,8 +172,16 @@ std::optional<ObjectCache> ObjectCache::openDefault(std::string &why, const std:
 }
 
 std::optional<ObjectCache> ObjectCache::open(const std::string &directory, std::string &why) {
-  if (!makeDirectories(directory)) {
-    why = "cannot create '" + directory + "': " + std::strerror(errno);
+  why.clear();
+  std::optional<uint64_t> limit = cacheSizeLimit(why);
+  if (!limit)
+    return std::nullopt;
+  bool foreign = false;
+  if (!makeDirectories(directory, foreign)) {
+    // Not ours to create: the run goes without the cache, quietly (why
+    // stays empty), as it is no fault of the run's.
+    if (!foreign)
+      why = "cannot create '" + directory + "': " + std::strerror(errno);
     return std::nullopt;
   }
   auto handle = std::make_shared<Directory>();
@@ -165,7 +195,7 @@ std::optional<ObjectCache> ObjectCache::open(const std::string &directory, std::
     why = "'" + directory + "' " + problem + "; it is not used";
     return std::nullopt;
   }
-  return ObjectCache(directory, std::move(handle));
+  return ObjectCache(directory, std::move(handle), *limit);
 }
 
 std::string ObjectCache::entryPath(const std::string &key) const {
@@ -203,6 +233,8 @@ CacheEntry ObjectCache::load(const std::string &key, std::string_view signature)
   int code = 0;
   bool read = static_cast<size_t>(info.st_size) <= kMaxEntryBytes &&
               readDescriptor(fd, kMaxEntryBytes, content, code) && content.size() <= kMaxEntryBytes;
+  // Used now: the pruning after a store removes the least recently used.
+  (void)futimens(fd, nullptr);
   close(fd);
   entry.state = CacheEntry::State::Invalid;
   if (!read) {
@@ -240,6 +272,7 @@ bool ObjectCache::store(const std::string &key, std::string_view signature, std:
     unlinkat(handle_->fd, temporary.c_str(), 0);
     return false;
   }
+  pruneCacheFolder(handle_->fd, limit_);
   return true;
 }
 

@@ -8,8 +8,9 @@
 // Loading object code is executing it, so the cache trusts nothing it did
 // not check on the descriptor it reads:
 // - the directory, $XDG_CACHE_HOME/mech or ~/.cache/mech, is created with
-//   mode 0700; an existing one must be the user's (the running uid) and
-//   writable by no one else, or it is refused, never repaired;
+//   mode 0700, and only in a folder of the user's (the running uid); an
+//   existing one must be the user's and writable by no one else, or it is
+//   refused, never repaired;
 // - an entry must be a regular file (opened non-blocking, never followed
 //   through a link), the user's, writable by no one else;
 // - its header holds the full key and the kernel signature (the model's
@@ -18,6 +19,7 @@
 // An entry that fails any check is reported and replaced by the next store.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,9 +42,12 @@ struct CacheEntry {
 
 class ObjectCache {
 public:
-  // The user's cache directory, created if missing. Nullopt, with `why` set,
-  // when there is none that is safe to use (no HOME, not owned by the user,
-  // writable by others, cannot be created).
+  // The user's cache directory, created if missing (only in a folder of
+  // the user's). Nullopt, with `why` set, when there is none that is safe
+  // to use (no HOME, not owned by the user, writable by others, cannot be
+  // created, MECH_CACHE_SIZE not a size); with `why` empty when the folder
+  // to create it in is another user's (root with a user's HOME): then the
+  // run goes without a cache and nothing need be said.
   // `name` is the folder in the cache directory: mech for compiled code,
   // mech-derivations for derived equations and the index from a model's
   // sources to its code (driver/DerivationCache.h).
@@ -53,7 +58,9 @@ public:
   // The entry stored under `key`, checked against the key and `signature`.
   CacheEntry load(const std::string &key, std::string_view signature) const;
   // Stores atomically (a private temporary file, then rename), replacing
-  // whatever is there. False with `why` set on any I/O error: a cache that
+  // whatever is there, then removes the least recently used entries while
+  // the folder holds more than its limit (MECH_CACHE_SIZE,
+  // jit/CacheSize.h). False with `why` set on any I/O error: a cache that
   // cannot be written only costs time.
   bool store(const std::string &key, std::string_view signature, std::string_view object,
              std::string &why) const;
@@ -70,10 +77,11 @@ public:
 
 private:
   struct Directory; // the open directory descriptor that entries are read through
-  ObjectCache(std::string directory, std::shared_ptr<Directory> handle)
-      : directory_(std::move(directory)), handle_(std::move(handle)) {}
+  ObjectCache(std::string directory, std::shared_ptr<Directory> handle, uint64_t limit)
+      : directory_(std::move(directory)), handle_(std::move(handle)), limit_(limit) {}
   std::string directory_;
   std::shared_ptr<Directory> handle_;
+  uint64_t limit_; // the most bytes of entries kept (jit/CacheSize.h)
 };
 
 // Hex SHA-256 of `text`.

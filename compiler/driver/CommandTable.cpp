@@ -589,7 +589,7 @@ CommandSpec sweepCommand() {
         T::StepCount,
         "N",
         "one per core",
-        "a whole number ≥ 1",
+        "a whole number from 1 to 1024",
         "the threads that run the sweep (per rank under mpirun, where the ranks on a machine "
         "share its cores by default); the result does not depend on it",
         {}},

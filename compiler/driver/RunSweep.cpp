@@ -16,6 +16,7 @@
 #include "support/OutputFile.h"
 #include "support/Utf8.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -29,8 +30,10 @@ namespace {
 // The exit status of a sweep stopped by Ctrl-C, as a shell reports SIGINT.
 constexpr int kExitInterrupted = 130;
 
-// SIGINT (Ctrl-C) and SIGTERM (which mpirun sends its ranks when it is
-// interrupted) ask the sweep to stop (driver/Interrupt.h) while this lives.
+// SIGINT (Ctrl-C), SIGTERM (which mpirun sends its ranks when it is
+// interrupted) and SIGHUP (a closed terminal, a dropped ssh connection)
+// ask the sweep to stop (driver/Interrupt.h) while this lives, so that the
+// rows done are kept. A SIGHUP that was ignored (nohup) stays ignored.
 class InterruptOnSignals {
 public:
   InterruptOnSignals() {
@@ -38,19 +41,22 @@ public:
     struct sigaction action {};
     action.sa_handler = [](int) { requestInterrupt(); };
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previousInt_);
-    sigaction(SIGTERM, &action, &previousTerm_);
+    for (size_t i = 0; i < kSignals.size(); ++i) {
+      sigaction(kSignals[i], nullptr, &previous_[i]);
+      if (kSignals[i] != SIGHUP || previous_[i].sa_handler != SIG_IGN)
+        sigaction(kSignals[i], &action, nullptr);
+    }
   }
   ~InterruptOnSignals() {
-    sigaction(SIGINT, &previousInt_, nullptr);
-    sigaction(SIGTERM, &previousTerm_, nullptr);
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      sigaction(kSignals[i], &previous_[i], nullptr);
   }
   InterruptOnSignals(const InterruptOnSignals &) = delete;
   InterruptOnSignals &operator=(const InterruptOnSignals &) = delete;
 
 private:
-  struct sigaction previousInt_ {
-  }, previousTerm_{};
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
 };
 
 // The result's columns: the swept names, the summaries, then the status
@@ -194,7 +200,11 @@ std::optional<int> readSweepOptions(const CommandLine &line, const CommandIo &io
   // Runs keep their constraints by projection: the DAE form needs a start
   // with multipliers, which each run would have to solve for.
   options.simulation.constraintForm = ConstraintForm::Projection;
-  options.threads = static_cast<unsigned>(line.count("--threads", 0));
+  long threads = line.count("--threads", 0);
+  if (threads > long(kMaxSweepThreads))
+    return io.usageError("sweep: --threads takes at most " + std::to_string(kMaxSweepThreads) +
+                         ", got '" + line.value("--threads") + "'");
+  options.threads = static_cast<unsigned>(threads);
   double seed = line.number("--seed", 0);
   if (!(seed >= 0) || seed != std::floor(seed) || seed > 1.8e19)
     return io.usageError("sweep: --seed takes a whole number >= 0, got '" + line.value("--seed") +
@@ -251,6 +261,8 @@ std::optional<int> checkInitDependence(Session &session, const SweepOptions &opt
 void printReport(const SweepReport &report, std::ostream &err) {
   if (!report.backendNote.empty())
     err << "note: " << report.backendNote << "\n";
+  if (!report.threadNote.empty())
+    err << "note: " << report.threadNote << "\n";
   std::string threads =
       std::to_string(report.threads) + (report.threads == 1 ? " thread" : " threads");
   err << "sweep: " << report.written << " of " << report.runs << " runs on "
@@ -260,10 +272,12 @@ void printReport(const SweepReport &report, std::ostream &err) {
       << " failed\n";
 }
 
-// The sweep, on one process or (with a link) on the ranks of an MPI job,
-// of which only rank 0 (`writes`) writes.
+// The sweep, on one process or (with a started link) on the ranks of an
+// MPI job, of which only rank 0 (`writes`) writes. `ran` tells whether it
+// got past the checks that every rank makes alike.
 int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLink *link,
-          bool writes) {
+          bool writes, bool &ran) {
+  ran = false;
   SweepOptions options;
   std::string output = line.value("-o"), plotPath = line.value("--plot");
   std::optional<int> status = prepareSweep(line, session, io, options);
@@ -279,6 +293,7 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     return *status;
   }
   LoadedModel &loaded = session.loaded();
+  ran = true;
   if (!writes)
     output.clear(), plotPath.clear();
   OutputFile file(output);
@@ -296,16 +311,20 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     return writer.row(row);
   };
   std::optional<SweepReport> report;
-  if (link == nullptr) {
+  if (link == nullptr)
     report = runSweep(loaded, options, sink, progressReporter(io.err));
-  } else if (!link->start(error)) {
-    loaded.diagnostics().error({}, error);
-  } else {
+  else
     report = runSweepOnRanks(loaded, options, *link, sink, progressReporter(io.err));
-  }
   session.printDiagnostics(io.err);
   if (!report)
     return kExitModelError;
+  // Stopped before its first row: a file that was there stays as it was.
+  if (report->interrupted && report->written == 0 && !output.empty()) {
+    file.discard();
+    printReport(*report, io.err);
+    io.err << "sweep: interrupted before any run was done; '" << output << "' is not written\n";
+    return kExitInterrupted;
+  }
   writer.finish();
   bool written = output.empty() || file.commit(error);
   printReport(*report, io.err);
@@ -363,8 +382,9 @@ protected:
 
 int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
   const MpiLaunch launch = mpiLaunch();
+  bool ran = false;
   if (launch.size == 1)
-    return sweep(line, session, io, nullptr, true);
+    return sweep(line, session, io, nullptr, true, ran);
   std::string error;
   std::unique_ptr<MpiLink> link = MpiLink::load(error);
   if (!link) {
@@ -374,13 +394,37 @@ int runSweep(const CommandLine &line, Session &session, const CommandIo &io) {
              << "; each process would run the whole sweep\n";
     return kExitModelError;
   }
+  // MPI's own count, before anything is checked or written: the launcher's
+  // variables can be stale (a process started by a rank of a job inherits
+  // them), and a rank that is none would write nothing and say nothing.
+  if (!link->start(error)) {
+    io.err << "mech: error: sweep: started as rank " << launch.rank << " of " << launch.size
+           << " of an MPI job, but " << error << "\n";
+    return kExitModelError;
+  }
+  if (link->size() != launch.size || link->rank() != launch.rank) {
+    std::string named = "the environment names this process rank " + std::to_string(launch.rank) +
+                        " of an MPI job of " + std::to_string(launch.size) + ", but MPI ";
+    link->finish();
+    if (link->size() != 1) {
+      io.err << "mech: error: sweep: " << named << "reports rank " << link->rank() << " of "
+             << link->size() << "\n";
+      return kExitModelError;
+    }
+    io.err << "note: " << named
+           << "finds no such job (a world of one process): the sweep runs as one process\n";
+    return sweep(line, session, io, nullptr, true, ran);
+  }
   Discard discard;
   std::ostream quiet(&discard);
   CommandIo rankIo{launch.rank == 0 ? io.out : quiet, launch.rank == 0 ? io.err : quiet,
                    io.helpHint};
-  int status = sweep(line, session, rankIo, link.get(), launch.rank == 0);
-  if (!link->started())
+  int status = sweep(line, session, rankIo, link.get(), launch.rank == 0, ran);
+  // Every rank stopped at the same check: none is waiting on another.
+  if (!ran) {
+    link->finish();
     return status;
+  }
   // Rank 0 stopped before every row (Ctrl-C, a write error) or a message
   // failed: the ranks still waiting to send are ended with the job.
   if (!link->settled())

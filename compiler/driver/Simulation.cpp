@@ -279,7 +279,8 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
     cache = jit::ObjectCache::openDefault(why);
     if (!cache) {
       summary.cache = "not used";
-      summary.cacheWarning = "the kernel cache is not used: " + why;
+      if (!why.empty()) // empty: no folder of the user's to make it in (ObjectCache)
+        summary.cacheWarning = "the kernel cache is not used: " + why;
     }
   }
   jit::CompileOptions compile;

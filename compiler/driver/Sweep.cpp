@@ -19,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace mech::driver {
@@ -297,6 +298,25 @@ std::vector<size_t> summaryOutputs(const mechanics::Equations &eq,
   return indices;
 }
 
+// Up to `count` threads running `work`: fewer when the system cannot make
+// more (a process or memory limit), with `note` saying so. The runs go to
+// the threads there are, so that a limit costs time, never the rows.
+template <typename Work>
+std::vector<std::thread> startWorkers(unsigned count, Work &work, std::string &note) {
+  std::vector<std::thread> pool;
+  pool.reserve(count);
+  for (unsigned i = 0; i < count; ++i) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error &error) {
+      note = "only " + std::to_string(i + 1) + " of the " + std::to_string(count + 1) +
+             " threads asked for could be started (" + error.what() + "); the runs go to those";
+      break;
+    }
+  }
+  return pool;
+}
+
 } // namespace
 
 size_t RunShare::localRuns(size_t runs) const {
@@ -394,9 +414,8 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
     }
   };
   auto runStart = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i)
-    pool.emplace_back(work);
+  std::vector<std::thread> pool = startWorkers(threads - 1, work, report.threadNote);
+  report.threads = static_cast<unsigned>(pool.size() + 1);
   work();
   for (std::thread &thread : pool)
     thread.join();

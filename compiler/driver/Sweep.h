@@ -34,11 +34,15 @@ struct RunShare {
   }
 };
 
+// The most threads a sweep takes per process: more than any machine's
+// cores, few enough that their stacks fit in memory.
+inline constexpr unsigned kMaxSweepThreads = 1024;
+
 struct SweepOptions {
   SimulationOptions simulation; // the integrator and the start, as simulate's
   SweepPlan plan;
   std::vector<SummarySpec> summaries;
-  unsigned threads = 0; // 0: one per core
+  unsigned threads = 0; // 0: one per core; at most kMaxSweepThreads
   RunShare share;
 };
 
@@ -58,6 +62,7 @@ struct SweepReport {
   size_t ranks = 1;
   double compileSeconds = 0, runSeconds = 0;
   std::string backendNote; // the interpreter instead of the JIT, and why
+  std::string threadNote;  // fewer threads than asked for, and why
 };
 
 // Receives the rows in run order; false stops the sweep (a write error).

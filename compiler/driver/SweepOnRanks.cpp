@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace mech::driver {
@@ -212,6 +213,7 @@ std::optional<SweepReport> mergeShares(Share &share, LoadedModel &loaded, MpiLin
   report.interrupted = !sinkFailed && report.written < report.runs;
   report.threads = own->threads;
   report.backendNote = own->backendNote;
+  report.threadNote = own->threadNote;
   report.compileSeconds = own->compileSeconds;
   report.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -236,10 +238,17 @@ std::optional<SweepReport> runSweepOnRanks(LoadedModel &loaded, SweepOptions opt
         std::max<size_t>(1, std::thread::hardware_concurrency() / mpiLaunch().onThisMachine));
   size_t threads = options.threads;
   // Room for the rows rank 0 is not yet ready for, as the engine's window.
-  Share share(loaded, options, std::max<size_t>(options.share.chunk, 64 * threads));
+  std::optional<Share> share;
+  try {
+    share.emplace(loaded, options, std::max<size_t>(options.share.chunk, 64 * threads));
+  } catch (const std::system_error &error) {
+    // No thread for the share (a process or memory limit): the job ends.
+    loaded.diagnostics().error({}, std::string("sweep: cannot start a thread: ") + error.what());
+    return std::nullopt;
+  }
   if (link.rank() != 0)
-    return sendShare(share, link, runs, options.share.chunk);
-  return mergeShares(share, loaded, link, options, sink, progress);
+    return sendShare(*share, link, runs, options.share.chunk);
+  return mergeShares(*share, loaded, link, options, sink, progress);
 }
 
 } // namespace mech::driver

@@ -4,15 +4,45 @@
 #include "mechanics/EquationsCodec.h"
 
 #include "mechanics/Lowering.h"
+#include "sema/Values.h"
 #include "symbolic/ExprCodec.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 1; // raised when the layout below changes
+constexpr uint32_t kFormat = 2; // raised when the layout below changes
+
+// Locations name their file by its number among the sources that are not
+// --set texts: those are left out of the cache's key (a param's value does
+// not shape the derivation), so the same entry serves runs with and
+// without them, whose other sources then have other indices.
+bool numbered(const SourceFile &file) {
+  return file.path() != sema::assignmentSourceName("--set");
+}
+
+// The number of `file` among the numbered sources; their count for none.
+uint64_t fileNumber(const SourceManager &sources, const SourceFile *file) {
+  uint64_t number = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources.at(i) == file && numbered(*file))
+      return number;
+    number += numbered(*sources.at(i));
+  }
+  return number;
+}
+
+// The numbered source `number`, or null (for the count, or past it).
+const SourceFile *numberedFile(const SourceManager &sources, uint64_t number) {
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (numbered(*sources.at(i)) && number-- == 0)
+      return sources.at(i);
+  return nullptr;
+}
 static_assert(std::is_trivially_copyable_v<sema::DimInfo>);
 
 // Writes fields; expressions go to the encoder and are written as numbers.
@@ -33,7 +63,7 @@ public:
     return true;
   }
   bool location(const Location &at) {
-    out.put<uint64_t>(at.file ? sources_.indexOf(at.file) : sources_.size());
+    out.put<uint64_t>(fileNumber(sources_, at.file));
     out.put<int32_t>(at.line);
     out.put<int32_t>(at.column);
     out.put<int32_t>(at.length);
@@ -78,9 +108,10 @@ public:
   }
   bool location(Location &at) {
     uint64_t file = 0;
-    if (!in_.get(file) || !in_.get(at.line) || !in_.get(at.column) || !in_.get(at.length))
+    if (!in_.get(file) || file > sources_.size() || !in_.get(at.line) || !in_.get(at.column) ||
+        !in_.get(at.length))
       return false;
-    at.file = sources_.at(file);
+    at.file = numberedFile(sources_, file);
     return true;
   }
   template <typename T> bool value(T &v) { return in_.get(v); }
@@ -153,6 +184,74 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   return ok && exprList(eq.multipliers) && plain(eq.conservative) && plain(eq.hasExplicitTime);
 }
 
+// Whether every symbol of the table is one of the model's: a coordinate,
+// param or multiplier by an index within its count (the kernels address
+// their inputs by these indices).
+bool symbolsFit(const sym::ExprDecoder &exprs, const sym::Context &context, size_t params,
+                size_t coordinates, size_t multipliers) {
+  for (const sym::Expr &e : exprs.nodes()) {
+    if (e.kind() != sym::Kind::Symbol)
+      continue;
+    const sym::SymbolInfo &info = context.symbolInfo(e.node());
+    if (info.kind != sym::SymbolKind::Coord && info.order != 0)
+      return false;
+    size_t bound = info.kind == sym::SymbolKind::Param        ? params
+                   : info.kind == sym::SymbolKind::Coord      ? coordinates
+                   : info.kind == sym::SymbolKind::Multiplier ? multipliers
+                                                              : SIZE_MAX; // not indexed
+    if (bound != SIZE_MAX && (info.index < 0 || size_t(info.index) >= bound))
+      return false;
+  }
+  return true;
+}
+
+// Whether the decoded equations have the shape a derivation of `model`
+// has: one entry per coordinate where the fields are per coordinate, a
+// square mass matrix, a multiplier per constraint, no missing expression,
+// indices within their tables. The later stages index by these sizes
+// unchecked; an entry that passed its checksum but breaks them (written
+// by a faulty build, or altered with the checksum recomputed) is a miss.
+bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const SourceManager &sources) {
+  const size_t n = model.coords.size(), m = eq.constraints.size();
+  auto sized = [](const auto &list, size_t size) { return list.size() == size; };
+  auto whole = [](const std::vector<sym::Expr> &list) {
+    return std::all_of(list.begin(), list.end(), [](const sym::Expr &e) { return bool(e); });
+  };
+  auto perCoordinate = [&](const std::vector<sym::Expr> &list) {
+    return sized(list, n) && whole(list);
+  };
+  auto placed = [&](const Location &at) {
+    return !at.file || (at.line >= 0 && at.line <= at.file->lineCount() && at.column >= 0 &&
+                        at.length >= 0 && sources.indexOf(at.file) < sources.size());
+  };
+  if (!sized(eq.coordinates, n) || !sized(eq.coordinateDims, n) || !sized(eq.Qdim, n) ||
+      !sized(eq.M, n) || !perCoordinate(eq.Q) || !perCoordinate(eq.Qnc) || !perCoordinate(eq.f) ||
+      !perCoordinate(eq.momentum) || !perCoordinate(eq.force) || !perCoordinate(eq.lhs) ||
+      !sized(eq.multipliers, m) || !whole(eq.multipliers) || !whole(eq.outputs) ||
+      !sized(eq.outputNames, eq.outputs.size()) || m > kMaxConstraints)
+    return false;
+  for (const sym::Expr *e : {&eq.T, &eq.V, &eq.D, &eq.L, &eq.T2, &eq.T1, &eq.T0})
+    if (!*e)
+      return false;
+  for (const std::vector<sym::Expr> &row : eq.M)
+    if (!perCoordinate(row))
+      return false;
+  for (const Equations::Event &e : eq.events)
+    if (!e.g || e.direction < -1 || e.direction > 1 || !placed(e.location))
+      return false;
+  for (const Equations::Input &u : eq.inputs)
+    if (u.param >= model.params.size())
+      return false;
+  for (const sym::NamedSubexpression &w : eq.where)
+    if (!w.name || !w.definition)
+      return false;
+  for (const Equations::Constraint &c : eq.constraints)
+    if (!c.phi || !c.psi || !c.gamma || !perCoordinate(c.C) || !placed(c.location) ||
+        (c.integral && !*c.integral))
+      return false;
+  return true;
+}
+
 } // namespace
 
 std::string encodeDerivation(const Derivation &derivation, const SourceManager &sources) {
@@ -178,7 +277,11 @@ std::optional<Derivation> decodeDerivation(std::string_view bytes, const sema::C
   if (!in.get(format) || format != kFormat || !exprs.read(in))
     return std::nullopt;
   FieldReader fields(in, exprs, sources);
-  if (!visit(fields, result.equations) || !in.done() || result.equations.model != model.name)
+  const Equations &eq = result.equations;
+  if (!visit(fields, result.equations) || !in.done() || eq.model != model.name ||
+      !shapeFits(eq, model, sources) ||
+      !symbolsFit(exprs, *result.context, model.params.size(), model.coords.size(),
+                  eq.constraints.size()))
     return std::nullopt;
   return result;
 }

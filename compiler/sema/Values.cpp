@@ -55,7 +55,7 @@ std::optional<std::vector<Assignment>>
 parseAssignments(Compilation &compilation, const std::string &origin, const std::string &text,
                  const CheckedModel *model, const std::string &shown, bool allowLists) {
   Diagnostics &diagnostics = compilation.diagnostics();
-  const SourceFile &source = compilation.sources().add("<" + origin + ">", text, shown);
+  const SourceFile &source = compilation.sources().add(assignmentSourceName(origin), text, shown);
   auto items = mech::parseAssignments(source, diagnostics);
   if (!items)
     return std::nullopt;

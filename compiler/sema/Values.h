@@ -30,6 +30,13 @@ struct Assignment {
 // (text is then that text with the parts not parsed here blanked out).
 // With `allowLists` a value may be a list of numbers of one dimension, for a
 // family (`--set "m=[1, 2, 3]"`).
+// The name of the source a text of `origin` is read as: "<--set>" for
+// --set, which the derivation cache leaves out of its key
+// (driver/DerivationCache.h).
+inline std::string assignmentSourceName(const std::string &origin) {
+  return "<" + origin + ">";
+}
+
 std::optional<std::vector<Assignment>>
 parseAssignments(Compilation &compilation, const std::string &origin, const std::string &text,
                  const CheckedModel *model, const std::string &shown = "", bool allowLists = false);

@@ -5,6 +5,8 @@
 // keeps the first errno, so that the message names the real reason.
 #include "support/OutputFile.h"
 
+#include "support/PendingFiles.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -143,6 +145,7 @@ bool OutputFile::open(std::string &error) {
     staging_.clear();
     return false;
   }
+  pendingSlot_ = listPendingFile(staging_.c_str());
   if (exists)
     (void)fchmod(fd, info.st_mode & 07777);
   handle_ = std::make_unique<Handle>(fd);
@@ -185,6 +188,8 @@ bool OutputFile::commit(std::string &error) {
     return false;
   }
   staging_.clear();
+  unlistPendingFile(pendingSlot_);
+  pendingSlot_ = -1;
   handle_.reset();
   return true;
 }
@@ -196,6 +201,8 @@ void OutputFile::discard() {
   if (!staging_.empty())
     unlink(staging_.c_str());
   staging_.clear();
+  unlistPendingFile(pendingSlot_);
+  pendingSlot_ = -1;
 }
 
 bool writeOutputFile(const std::string &path, std::string_view bytes, std::string &error) {

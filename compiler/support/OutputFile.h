@@ -47,6 +47,7 @@ private:
   std::string staging_;
   unsigned mode_;
   bool inPlace_ = false, flushed_ = false;
+  int pendingSlot_ = -1; // staging_ on the list a signal cleans (support/PendingFiles.h)
   std::unique_ptr<Handle> handle_;
 };
 

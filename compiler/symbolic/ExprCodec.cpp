@@ -9,6 +9,32 @@ constexpr uint8_t kKinds = static_cast<uint8_t>(Kind::Func) + 1;
 constexpr uint8_t kFunctions = static_cast<uint8_t>(Fn::Sign) + 1;
 constexpr uint8_t kSymbolKinds = static_cast<uint8_t>(SymbolKind::Free) + 1;
 
+constexpr uint32_t kArity[] = {
+#define MECH_SYM_ARITY(id, name, arity) arity,
+    MECH_SYM_FUNCS(MECH_SYM_ARITY)
+#undef MECH_SYM_ARITY
+};
+static_assert(sizeof kArity / sizeof kArity[0] == kFunctions);
+
+// Whether a node of `kind` (and function `fn`) may have `operands`: what
+// the engine's passes take for granted (a power's base and exponent, a
+// function's arguments), so that a table that breaks it is refused here.
+bool operandsFit(Kind kind, Fn fn, uint32_t operands) {
+  switch (kind) {
+  case Kind::Number:
+  case Kind::Symbol:
+    return operands == 0;
+  case Kind::Add:
+  case Kind::Mul:
+    return operands >= 1;
+  case Kind::Pow:
+    return operands == 2;
+  case Kind::Func:
+    return operands == kArity[static_cast<uint8_t>(fn)];
+  }
+  return false;
+}
+
 void writeNum(ByteWriter &out, const Num &num) {
   out.put<uint8_t>(num.exact());
   if (num.exact()) {
@@ -111,7 +137,7 @@ bool ExprDecoder::read(ByteReader &in) {
       }
     }
     uint32_t operands = 0;
-    if (!in.get(operands))
+    if (!in.get(operands) || !operandsFit(static_cast<Kind>(kind), static_cast<Fn>(fn), operands))
       return false;
     std::vector<const Node *> ops;
     for (uint32_t j = 0; j < operands; ++j) {
@@ -123,8 +149,6 @@ bool ExprDecoder::read(ByteReader &in) {
     if (static_cast<Kind>(kind) != Kind::Symbol)
       nodes_.push_back(
           context_.restore(static_cast<Kind>(kind), static_cast<Fn>(fn), num, std::move(ops)));
-    else if (!ops.empty())
-      return false;
   }
   return true;
 }

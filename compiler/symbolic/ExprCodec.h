@@ -33,6 +33,8 @@ public:
   bool read(ByteReader &in);
   // The expression numbered `index`; false when there is none.
   bool get(uint32_t index, Expr &out) const;
+  // Every expression read, operands before their users.
+  const std::vector<Expr> &nodes() const { return nodes_; }
 
 private:
   Context &context_;

@@ -6,6 +6,7 @@
 #include "driver/Simulation.h"
 #include "jit/HostInfo.h"
 #include "support/Diagnostics.h"
+#include "support/PendingFiles.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -48,6 +49,8 @@ int dispatch(const std::string &executable, std::vector<std::string> args) {
     mech::jit::HostInfo host = mech::jit::hostInfo();
     std::cout << "mech " << MECH_VERSION << " (LLVM " << host.llvmVersion << ", " << host.triple
               << ", " << host.cpu << ")\n";
+    if (std::string id = mech::jit::gnuBuildId(); !id.empty())
+      std::cout << "build-id " << id << "\n";
     return kExitOk;
   }
   std::string stage;
@@ -101,6 +104,8 @@ int checkStandardOutput(int status) {
 
 int main(int argc, char **argv) {
   markProcessStart();
+  // A signal that ends a command leaves none of its half-written outputs.
+  mech::removePendingFilesOnSignals();
   try {
     return checkStandardOutput(dispatch(argv[0], std::vector<std::string>(argv + 1, argv + argc)));
   } catch (const mech::InternalError &error) {
