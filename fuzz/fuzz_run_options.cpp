@@ -3,8 +3,8 @@
 // a file of the target's own temporary folder and read as `F = FILE` for
 // a driven oscillator), the words of a sweep's options (one per line;
 // parsed and checked against the double pendulum, nothing run), and the
-// words of a REPL `:sim` (one per line; run on the interpreter with at
-// most 400 steps). Words that would name a file are dropped: a word with
+// words of a REPL `:sim` (one per line; run on the interpreter for 1 s in
+// 100 samples and at most 400 steps, which the words cannot change). Words that would name a file are dropped: a word with
 // '/' or "csv", and the options that write (-o, --plot, --events). Besides
 // crashes and sanitizer reports: a table that reads must have increasing
 // times and finite values, a table that does not must say why, and no
@@ -129,7 +129,9 @@ void simOptions(std::vector<std::string> args) {
   std::string input = ":sim";
   for (const std::string &word : args)
     input += " " + word;
-  input += " --backend interp --max-steps 400";
+  // The run is bounded whatever the words say (the last value of an option
+  // wins): 1 s in samples of 0.01 s, at most 400 steps, on the interpreter.
+  input += " --until 1 --dt 0.01 --backend interp --max-steps 400";
   std::ostringstream streams;
   {
     repl::ReplSession session(fuzz::searchPath(), streams, streams);
