@@ -54,6 +54,18 @@ bool reads(const std::string &bytes) {
   return decoder.read(in);
 }
 
+// Whether a table of the right shape is accepted. Its nodes (1^1, sin(1))
+// are the right shape but not canonical: a build that checks canonical
+// forms (MECH_CHECK_CANONICAL, the sanitizer tree) stops at them with an
+// internal error, which says nothing about their shape.
+bool shapeAccepted(const std::string &bytes) {
+  try {
+    return reads(bytes);
+  } catch (const InternalError &error) {
+    return std::string(error.what()).find("non-canonical") != std::string::npos;
+  }
+}
+
 // Decodes `bytes` for the loaded model; when accepted, evaluates every
 // kernel once at a state of ones (what a run does first).
 bool decodesAndRuns(const std::string &bytes, driver::LoadedModel &loaded) {
@@ -77,9 +89,9 @@ bool decodesAndRuns(const std::string &bytes, driver::LoadedModel &loaded) {
 
 TEST_CASE("a node table with operands that do not fit its kinds is refused", "[cache]") {
   using K = sym::Kind;
-  CHECK(reads(table({{K::Number, {}}, {K::Pow, {0, 0}}})));
-  CHECK(reads(table({{K::Number, {}}, {K::Func, {0}}}, sym::Fn::Sin)));
-  CHECK(reads(table({{K::Number, {}}, {K::Func, {0, 0}}}, sym::Fn::Atan2)));
+  CHECK(shapeAccepted(table({{K::Number, {}}, {K::Pow, {0, 0}}})));
+  CHECK(shapeAccepted(table({{K::Number, {}}, {K::Func, {0}}}, sym::Fn::Sin)));
+  CHECK(shapeAccepted(table({{K::Number, {}}, {K::Func, {0, 0}}}, sym::Fn::Atan2)));
   CHECK_FALSE(reads(table({{K::Number, {}}, {K::Pow, {0}}})));
   CHECK_FALSE(reads(table({{K::Number, {}}, {K::Pow, {0, 0, 0}}})));
   CHECK_FALSE(reads(table({{K::Number, {}}, {K::Func, {0, 0}}}, sym::Fn::Sin)));
