@@ -4,7 +4,8 @@
 // a driven oscillator), the words of a sweep's options (one per line;
 // parsed and checked against the double pendulum, nothing run), and the
 // words of a REPL `:sim` (one per line; run on the interpreter for 1 s in
-// 100 samples and at most 400 steps, which the words cannot change). Words that would name a file are dropped: a word with
+// 100 samples and at most 400 steps, which the words cannot change). Words that would name a file
+// are dropped: a word with
 // '/' or "csv", and the options that write (-o, --plot, --events). Besides
 // crashes and sanitizer reports: a table that reads must have increasing
 // times and finite values, a table that does not must say why, and no
@@ -60,7 +61,8 @@ std::vector<std::string> parts(const std::string &text) {
   size_t part = 0, start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
-    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string line =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (line == "%%" && part < 2)
       ++part;
     else
@@ -80,8 +82,8 @@ std::vector<std::string> words(const std::string &part) {
     size_t end = part.find('\n', start);
     std::string word = part.substr(start, end - start);
     start = end == std::string::npos ? part.size() : end + 1;
-    bool writes = word.rfind("-o", 0) == 0 || word.rfind("--plot", 0) == 0 ||
-                  word.rfind("--events", 0) == 0;
+    bool writes =
+        word.rfind("-o", 0) == 0 || word.rfind("--plot", 0) == 0 || word.rfind("--events", 0) == 0;
     if (!word.empty() && !writes && word.find('/') == std::string::npos &&
         word.find("csv") == std::string::npos)
       kept.push_back(word);
