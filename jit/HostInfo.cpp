@@ -112,11 +112,14 @@ std::string gnuBuildId() {
 std::string buildIdentity() {
   // The build-id the linker computed from the linked code (--build-id, set
   // in CMakeLists.txt): two builds share it only when their code is the
-  // same, whatever their files' dates.
-  std::string id = gnuBuildId();
-  if (!id.empty())
-    return "mech " MECH_VERSION "; build-id " + id;
-  return "mech " MECH_VERSION + fileIdentity();
+  // same, whatever their files' dates. Read once: every cache key of the
+  // process uses it.
+  static const std::string identity = [] {
+    std::string id = gnuBuildId();
+    return id.empty() ? "mech " MECH_VERSION + fileIdentity()
+                      : "mech " MECH_VERSION "; build-id " + id;
+  }();
+  return identity;
 }
 
 } // namespace mech::jit

@@ -7,13 +7,19 @@
 
 namespace mech::driver {
 
-CommandFiles commandFiles(const CommandLine &line, Session &session) {
-  CommandFiles files;
+std::vector<NamedPath> modelFiles(const Session &session) {
+  std::vector<NamedPath> files;
   if (!session.file().empty())
-    files.reads.push_back({"the model file", session.file()});
+    files.push_back({"the model file", session.file()});
   for (const std::string &path : session.filesRead())
     if (path != session.file())
-      files.reads.push_back({"an import of the model", path});
+      files.push_back({"an import of the model", path});
+  return files;
+}
+
+CommandFiles commandFiles(const CommandLine &line, Session &session) {
+  CommandFiles files;
+  files.reads = modelFiles(session);
   const CommandSpec *spec = findCommand(line.command);
   if (spec && spec->option("--input"))
     for (const std::string &table : sema::inputTableFiles(line.value("--input")))

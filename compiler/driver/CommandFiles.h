@@ -21,6 +21,9 @@ struct CommandFiles {
 
 // The files of `line` on `session`'s model (its imports once it checked).
 CommandFiles commandFiles(const CommandLine &line, Session &session);
+// The files the session's model reads: its file (unless it came as text)
+// and its imports, once it checked.
+std::vector<NamedPath> modelFiles(const Session &session);
 
 // What is wrong when writing `output` (named `what`) would replace one of
 // `reads` or `earlierWrites` (the same file by identity: support/OutputFile.h

@@ -945,10 +945,8 @@ void ReplSession::save(const std::vector<std::string> &args) {
   // Saving over the loaded file is what :save is for; over one of its
   // imports, the model would then import itself.
   if (session_) {
-    std::vector<driver::NamedPath> imports;
-    for (const std::string &path : session_->filesRead())
-      if (path != session_->file())
-        imports.push_back({"an import of the model", path});
+    std::vector<driver::NamedPath> imports = driver::modelFiles(*session_);
+    std::erase_if(imports, [&](const driver::NamedPath &f) { return f.path == session_->file(); });
     if (std::string problem = driver::overwriteProblem({":save", args[0]}, imports, {});
         !problem.empty()) {
       err_ << "error: " << problem << "\n";

@@ -4,6 +4,7 @@
 // cache folder is created only in a folder of the user's.
 #include "jit/CacheSize.h"
 #include "jit/ObjectCache.h"
+#include "support/TemporaryFolder.h"
 
 #include <catch2/catch.hpp>
 
@@ -19,19 +20,6 @@ using namespace mech;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TemporaryDirectory {
-  fs::path path;
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "mech-size-test-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 // MECH_CACHE_SIZE set to `value` while this lives (unset for nullptr).
 struct CacheSizeSetting {
@@ -82,17 +70,19 @@ TEST_CASE("MECH_CACHE_SIZE is a number of bytes with K, M, G or T", "[cache]") {
   std::string why;
   CHECK_FALSE(jit::cacheSizeLimit(why));
   CHECK(why.find("MECH_CACHE_SIZE='lots' is not a size") != std::string::npos);
-  TemporaryDirectory temporary;
-  CHECK_FALSE(jit::ObjectCache::open((temporary.path / "mech").string(), why));
+  TemporaryFolder temporary("mech-size-test");
+  REQUIRE(!temporary.path().empty());
+  CHECK_FALSE(jit::ObjectCache::open((temporary.path() / "mech").string(), why));
   CHECK(why.find("MECH_CACHE_SIZE") != std::string::npos);
 }
 
 TEST_CASE("a store keeps the folder under the limit, least recently used first", "[cache]") {
-  TemporaryDirectory temporary;
+  TemporaryFolder temporary("mech-size-test");
+  REQUIRE(!temporary.path().empty());
   const std::string object(1000, 'x'); // each entry a little over 1000 bytes
   CacheSizeSetting limit("3500");
   std::string why;
-  auto cache = jit::ObjectCache::open(temporary.path.string(), why);
+  auto cache = jit::ObjectCache::open(temporary.path().string(), why);
   REQUIRE(cache);
   for (char c : {'a', 'b', 'c'}) {
     REQUIRE(cache->store(key(c), "sig", object, why));
@@ -106,24 +96,26 @@ TEST_CASE("a store keeps the folder under the limit, least recently used first",
   CHECK(fs::exists(cache->entryPath(key('c'))));
   CHECK(fs::exists(cache->entryPath(key('d'))));
   // Files that are not entries are neither counted nor removed.
-  fs::create_directory(temporary.path / "notes");
-  { std::ofstream(temporary.path / "readme.txt") << std::string(5000, 'r'); }
+  fs::create_directory(temporary.path() / "notes");
+  { std::ofstream(temporary.path() / "readme.txt") << std::string(5000, 'r'); }
   usedAt(cache->entryPath(key('c')), 10);
   REQUIRE(cache->store(key('e'), "sig", object, why));
   CHECK_FALSE(fs::exists(cache->entryPath(key('c'))));
-  CHECK(fs::exists(temporary.path / "readme.txt"));
-  CHECK(fs::exists(temporary.path / "notes"));
+  CHECK(fs::exists(temporary.path() / "readme.txt"));
+  CHECK(fs::exists(temporary.path() / "notes"));
   size_t entries = 0;
-  for (const auto &item : fs::directory_iterator(temporary.path))
+  for (const auto &item : fs::directory_iterator(temporary.path()))
     entries += item.path().extension() == ".o";
   CHECK(entries == 3);
 }
 
 TEST_CASE("a cache folder is created only in a folder of the user's", "[cache]") {
-  TemporaryDirectory temporary;
+  TemporaryFolder temporary("mech-size-test");
+  REQUIRE(!temporary.path().empty());
   std::string why;
   // Missing folders in a folder of the user's are made, mode 0700.
-  auto cache = jit::ObjectCache::open((temporary.path / "home" / ".cache" / "mech").string(), why);
+  auto cache =
+      jit::ObjectCache::open((temporary.path() / "home" / ".cache" / "mech").string(), why);
   REQUIRE(cache);
   if (geteuid() != 0) {
     WARN("skipped: not root, so no folder can be given to another user");
@@ -131,7 +123,7 @@ TEST_CASE("a cache folder is created only in a folder of the user's", "[cache]")
   }
   // Root with another user's HOME (sudo -E): nothing is made in that
   // user's folders, and the run goes without a cache, quietly.
-  fs::path home = temporary.path / "other";
+  fs::path home = temporary.path() / "other";
   fs::create_directory(home);
   REQUIRE(chown(home.c_str(), 4242, 4242) == 0);
   CHECK_FALSE(jit::ObjectCache::open((home / ".cache" / "mech").string(), why));
