@@ -33,6 +33,9 @@ struct CommandIo {
 
   // Reports "mech: MESSAGE" and the hint; returns kExitUsage.
   int usageError(const std::string &message) const;
+  // Reports "mech: error: MESSAGE", its terminal controls escaped (a path
+  // or a system's reason may hold them); returns kExitModelError.
+  int error(const std::string &message) const;
 };
 
 // Whether the command runs on one model (a Session) rather than on files

@@ -13,7 +13,6 @@
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
-#include "support/Utf8.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -214,8 +213,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   LoadedModel &loaded = session.loaded();
   std::string error;
   if (!canWriteOutputFile(output, error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   KeptSamples samples;
   auto summary = simulate(loaded, options, deriveSeconds, samples);
@@ -239,8 +237,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
                          " is drawn in the plane");
   AnimationOptions page = pageOptions(line, options, loaded, samples, view);
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   io.err << summaryText(*summary);
   io.err << "animate: " << samples.t().size() << " frames of " << scene->points.size()

@@ -5,7 +5,6 @@
 
 #include "driver/LibraryBuild.h"
 #include "driver/Session.h"
-#include "support/Utf8.h"
 
 #include <ostream>
 
@@ -57,11 +56,8 @@ int runBuild(const CommandLine &line, Session &session, const CommandIo &io) {
   session.printDiagnostics(io.err);
   for (const std::string &note : notes)
     io.err << "note: " << note << "\n";
-  if (!built) {
-    if (!error.empty())
-      io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
-  }
+  if (!built)
+    return error.empty() ? kExitModelError : io.error(error);
   io.err << "wrote " << options.output << (options.header.empty() ? "" : " and " + options.header)
          << "\n";
   return kExitOk;

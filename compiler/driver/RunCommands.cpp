@@ -29,6 +29,11 @@ int CommandIo::usageError(const std::string &message) const {
   return kExitUsage;
 }
 
+int CommandIo::error(const std::string &message) const {
+  err << "mech: error: " << escapeForTerminal(message) << "\n";
+  return kExitModelError;
+}
+
 bool isModelCommand(const CommandLine &line) {
   if (line.command == "--dump")
     return findStage(line.stage) != nullptr && findStage(line.stage)->model;
@@ -166,8 +171,7 @@ int runFmt(const CommandLine &line, const CommandIo &io) {
     } else if (write) {
       std::string error;
       if (formatted != file->source->text() && !writeOutputFile(path, formatted, error)) {
-        io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-        status = kExitModelError;
+        status = io.error(error);
       }
     } else {
       io.out << formatted;
@@ -312,8 +316,7 @@ int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io)
   std::string error;
   std::string ir = jit::kernelsIr(programs, error);
   if (ir.empty()) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   io.out << ir;
   return kExitOk;

@@ -17,7 +17,6 @@
 #include "mechanics/Linearization.h"
 #include "sema/Values.h"
 #include "support/Json.h"
-#include "support/Utf8.h"
 
 #include <algorithm>
 #include <cmath>
@@ -209,8 +208,7 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
     if (std::string problem = landscapeProblem(*loaded); !problem.empty())
       return io.usageError(problem);
     if (std::string problem = plotFileProblem(plotPath); !problem.empty()) {
-      io.err << "mech: error: " << escapeForTerminal(problem) << "\n";
-      return kExitModelError;
+      return io.error(problem);
     }
   }
   mechanics::Linearizer linearizer(eq, loaded->paramValues(t));
@@ -228,8 +226,7 @@ int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io
   std::string error;
   if (!plotPath.empty() &&
       !writePlotFile(plotPath, landscapeSvg(*loaded, search.box, t, *found), error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   std::vector<std::string> notes = modelNotes(eq, linearizer.at(*init));
   if (line.has("--json"))

@@ -10,7 +10,6 @@
 #include "support/ListItems.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
-#include "support/Utf8.h"
 
 #include <chrono>
 #include <cmath>
@@ -181,8 +180,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   OutputFile file(output);
   std::string error;
   if (!output.empty() && !file.open(error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   std::ostream &csv = output.empty() ? io.out : file.stream();
   auto summary = simulate(loaded, options, deriveSeconds, csv);
@@ -195,8 +193,7 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
     summary->warnings.push_back(session.derivationCacheWarning());
   io.err << summaryText(*summary);
   if (!written) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   if (!summary->failure.empty()) {
     io.err << session.name() << ": error: " << summary->failure << "\n";

@@ -14,7 +14,6 @@
 #include "support/Json.h"
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
-#include "support/Utf8.h"
 
 #include <array>
 #include <chrono>
@@ -298,8 +297,7 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
     output.clear(), plotPath.clear();
   OutputFile file(output);
   if (!output.empty() && !file.open(error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   ResultWriter writer(output.empty() ? io.out : file.stream(),
                       output.size() > 5 && output.substr(output.size() - 5) == ".json", options);
@@ -329,12 +327,10 @@ int sweep(const CommandLine &line, Session &session, const CommandIo &io, MpiLin
   bool written = output.empty() || file.commit(error);
   printReport(*report, io.err);
   if (!written) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   if (!plotPath.empty() && !writePlotFile(plotPath, plot.svg(), error)) {
-    io.err << "mech: error: " << escapeForTerminal(error) << "\n";
-    return kExitModelError;
+    return io.error(error);
   }
   if (report->interrupted) {
     io.err << "sweep: interrupted; the " << report->written << " rows done are kept\n";
