@@ -1,7 +1,9 @@
 // The grammar of .mech files. Only words that start a declaration, `t` and
 // `pi` are reserved; the clause words (mass, at, ...) are contextual and stay
-// usable as names through the `name` rule. Operator chains are written as
-// loops, not left recursion, so a sum of 100 000 terms yields a flat tree.
+// usable as names through the `name` rule, as is `contact`, which came after
+// models had used it as a name (no other declaration starts with a name).
+// Operator chains are written as loops, not left recursion, so a sum of
+// 100 000 terms yields a flat tree.
 grammar Mech;
 
 file        : (importDecl | defDecl | SEMI)* (modelDecl (importDecl | defDecl | SEMI)*)* EOF ;
@@ -19,7 +21,7 @@ decl
     : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
-    | outputDecl | eventDecl | drawDecl | forDecl | SEMI
+    | outputDecl | eventDecl | contactDecl | drawDecl | forDecl | SEMI
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
@@ -45,7 +47,10 @@ initDecl        : INIT initItem (COMMA initItem)* ;
 initItem        : name (LBRACK expr (COMMA expr)* RBRACK)? PRIME* ASSIGN expr ;
 outputDecl      : OUTPUT declName ASSIGN expr ;
 eventDecl       : EVENT declName COLON expr EQ expr eventClause* ;
-eventClause     : STOP | DIRECTION (UP | DOWN) ;
+eventClause     : STOP | DIRECTION (UP | DOWN) | THEN initItem (COMMA initItem)* ;
+// contact floor: y >= 0 restitution e: a unilateral contact, gap lhs - rhs
+// (>=) or rhs - lhs (<=) kept nonnegative by impacts and contact forces.
+contactDecl     : CONTACT declName COLON expr (GE | LE) expr RESTITUTION expr ;
 forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
 drawDecl        : DRAW drawShape LPAREN expr (COMMA expr)* RPAREN ;
 drawShape       : name | SPRING ;
@@ -87,7 +92,7 @@ unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUM
 
 name
     : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | STOP
-    | DIRECTION | UP | DOWN | IN ;
+    | DIRECTION | UP | DOWN | IN | THEN | RESTITUTION | CONTACT ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -110,6 +115,7 @@ CONSTRAINT  : 'constraint' ;
 INIT        : 'init' ;
 OUTPUT      : 'output' ;
 EVENT       : 'event' ;
+CONTACT     : 'contact' ;
 FOR         : 'for' ;
 DRAW        : 'draw' ;
 TIME        : 't' ;
@@ -131,6 +137,8 @@ DIRECTION : 'direction' ;
 UP       : 'up' ;
 DOWN     : 'down' ;
 IN       : 'in' ;
+THEN     : 'then' ;
+RESTITUTION : 'restitution' ;
 
 NUMBER : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;
 ID     : ID_START ID_PART* ;
@@ -139,6 +147,8 @@ STRING : '"' ~["\r\n]* '"' ;
 RANGE  : '..' ;
 DOT    : '.' ;
 EQ     : '==' ;
+GE     : '>=' ;
+LE     : '<=' ;
 ASSIGN : '=' ;
 PRIME  : '\'' ;
 PLUS   : '+' ;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,11 @@ struct IntegratorOptions {
   // start from (integrateBdfFixedOrder in runtime/Bdf.h takes them).
   bool fixedStep = false;
   EventOptions events; // none when events.events is empty
+  // A run that continues an earlier one from t0 (after an impact or a
+  // reset): the output samples stay on the earlier run's grid, origin +
+  // k dt, past t0; none is taken at t0 itself (the caller has written the
+  // state there). NaN: the grid starts at t0, with a sample there.
+  double sampleOrigin = std::numeric_limits<double>::quiet_NaN();
   // Method::Radau only: the system is the DAE B x' = F(t, x) with B =
   // diag(I, 0): components from `algebraicFrom` on have no derivative, F's
   // rows there are constraints (0 = F_i), and they are of index 2 (their

@@ -30,7 +30,12 @@ StepOutput::StepOutput(const IntegratorOptions &options, const SampleCallback &s
     : sample_(sample), samples_(options.t0, options.tEnd, options.dt), events_(options.events),
       specs_(options.events.events), gOld_(specs_.size()), gNew_(specs_.size()),
       gProbe_(specs_.size()), sign_(specs_.size(), 0), scratch_(dimension), probe_(dimension),
-      atEvent_(dimension) {}
+      atEvent_(dimension) {
+  if (!std::isnan(options.sampleOrigin)) {
+    samples_ = TimeGrid(options.sampleOrigin, options.tEnd, options.dt);
+    samples_.skipThrough(options.t0);
+  }
+}
 
 bool StepOutput::evaluate(double t, const double *x, std::vector<double> &g, Failure &failure) {
   if (int status = events_.functions(t, x, g.data()); status != 0) {

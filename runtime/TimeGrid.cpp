@@ -42,4 +42,17 @@ TimeGrid::TimeGrid(double t0, double tEnd, double spacing)
   last_ = k;
 }
 
+void TimeGrid::skipThrough(double t) {
+  if (done())
+    return;
+  // Near the point, then exactly: k d is computed as the walk computes it.
+  double ahead = direction_ * (t - t0_) / spacing_;
+  if (ahead > 1) {
+    auto k = static_cast<long>(std::min(ahead, static_cast<double>(last_))) - 1;
+    k_ = std::max(k_, k);
+  }
+  while (dueBy(t))
+    advance();
+}
+
 } // namespace mech::runtime

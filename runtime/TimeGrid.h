@@ -16,6 +16,9 @@ public:
   // with it up front, to report a usage error instead of catching.
   static bool fits(double t0, double tEnd, double spacing);
 
+  // Moves past every point at or before t in the direction of travel.
+  void skipThrough(double t);
+
   bool done() const { return k_ > last_; }
   // The current point; only meaningful while !done().
   double next() const { return k_ < last_ ? point(k_) : tEnd_; }

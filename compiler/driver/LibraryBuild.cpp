@@ -179,6 +179,12 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
+  if (switches(eq)) {
+    error = "model " + model.name +
+            " has contacts or events with resets; a built library does not apply impacts or "
+            "resets yet (its simulate would run through them): use `mech simulate`";
+    return false;
+  }
   if (!eq.events.empty()) {
     std::string names;
     for (const mechanics::Equations::Event &e : eq.events)

@@ -17,7 +17,7 @@ void EnergyDrift::sample(mechanics::Kernels &kernels, const std::vector<double> 
                          const double *x) {
   double TV[2];
   kernels.energy(t, x, params.data(), TV);
-  double e = TV[0] + TV[1];
+  double e = TV[0] + TV[1] - jumps_;
   if (!started_) {
     started_ = true;
     energy0_ = e;

@@ -36,10 +36,13 @@ public:
   // The drift as reported: against |E(0)|, or against the largest |T| + |V|
   // where E(0) is about 0.
   double reported() const { return startsNearZero() ? ofTerms() : relative(); }
+  // The energy jumped by `change` (an impact or a reset): later samples
+  // are compared with E(0) + the jumps so far.
+  void jumped(double change) { jumps_ += change; }
 
 private:
   bool started_ = false;
-  double energy0_ = 0, relative_ = 0, change_ = 0, terms_ = 0;
+  double energy0_ = 0, relative_ = 0, change_ = 0, terms_ = 0, jumps_ = 0;
 };
 
 // The state the right-hand side last refused, to say why it was refused.

@@ -3,6 +3,7 @@
 #include "support/NumberText.h"
 
 #include "driver/ColumnUnits.h"
+#include "driver/ContactRun.h"
 #include "driver/DerivationCache.h"
 #include "driver/InitialState.h"
 #include "driver/Interrupt.h"
@@ -13,6 +14,7 @@
 #include "jit/ObjectCache.h"
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
+#include "mechanics/Contacts.h"
 #include "mechanics/DaeForm.h"
 #include "mechanics/EventFunctions.h"
 #include "mechanics/InputKernels.h"
@@ -161,6 +163,8 @@ std::vector<std::string> csvColumns(const mechanics::Equations &eq) {
     columns.push_back(name + "'");
   for (const auto &k : eq.constraints)
     columns.push_back(k.name);
+  for (const auto &c : eq.contacts)
+    columns.push_back(c.gap.name);
   for (const std::string &name : eq.outputNames)
     columns.push_back(name);
   return columns;
@@ -205,7 +209,36 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
                                "dop853 or rk4");
     ok = false;
   }
-  if (!options.eventsPath.empty() && eq.events.empty()) {
+  if (switches(eq) && (options.integrator.method == runtime::Method::Midpoint ||
+                       options.integrator.method == runtime::Method::Radau ||
+                       options.integrator.method == runtime::Method::Bdf ||
+                       options.integrator.method == runtime::Method::Auto)) {
+    loaded.diagnostics().error({}, "--method " + std::string(methodName(options.integrator.method)) +
+                                       ": a model with contacts or resets runs with dopri5, "
+                                       "dop853 or rk4 (the implicit and variational methods do "
+                                       "not restart at impacts yet)");
+    ok = false;
+  }
+  if (!eq.contacts.empty()) {
+    // A restitution is checked in [0, 1] by sema at the declared values;
+    // --set and sweeps may change them.
+    std::vector<double> params = loaded.paramValues();
+    std::vector<double> e = mechanics::ContactFunctions(eq, params.size()).restitutions(params);
+    for (size_t i = 0; i < e.size(); ++i)
+      if (!(e[i] >= 0 && e[i] <= 1)) {
+        loaded.diagnostics().error(eq.contacts[i].restitutionLocation,
+                                   "the restitution of contact '" + eq.contacts[i].gap.name +
+                                       "' is " + shortestNumber(e[i]) +
+                                       ", outside [0, 1] with the params given");
+        ok = false;
+      }
+  }
+  if (switches(eq) && options.baumgarte) {
+    loaded.diagnostics().error({}, "--baumgarte: a model with contacts or resets keeps its "
+                                   "constraints by projection");
+    ok = false;
+  }
+  if (!options.eventsPath.empty() && eq.events.empty() && eq.contacts.empty()) {
     loaded.diagnostics().error({}, "--events: model " + loaded.model().name +
                                        " declares no event (declare one, `event hit: x == 0`, "
                                        "or give --stop-when)");
@@ -233,6 +266,12 @@ std::string gridError(const runtime::IntegratorOptions &o) {
 
 // What the compiled kernels of the checked model are for (the cache and the
 // object code are checked against it).
+bool switches(const mechanics::Equations &eq) {
+  return !eq.contacts.empty() ||
+         std::any_of(eq.events.begin(), eq.events.end(),
+                     [](const mechanics::Equations::Event &e) { return !e.resets.empty(); });
+}
+
 jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
   jit::KernelSignature signature;
   signature.model = model.name;
@@ -384,15 +423,28 @@ class Sampler {
 public:
   Sampler(Run &run, mechanics::ConstraintProjector &projector, PlotSampling plotted, size_t columns,
           Plot &plot, SampleSink &samples)
-      : run_(run), projector_(projector), plotted_(std::move(plotted)), plot_(plot),
-        samples_(samples), conserved_(run.eq, run.params, run.summary), row_(columns),
-        onManifold_(2 * run.n) {}
+      : run_(run), projector_(&projector), kernels_(&run.kernels), plotted_(std::move(plotted)),
+        plot_(plot), samples_(samples), conserved_(run.eq, run.params, run.summary),
+        row_(columns), onManifold_(2 * run.n), slots_(run.eq.contacts.size(), -1) {}
+
+  // A run with contacts: the kernels and projection of the contact mode
+  // now in force, and each contact's slot among its multipliers after the
+  // model's (-1: not resting, its force column 0).
+  void useMode(mechanics::Kernels &kernels, mechanics::ConstraintProjector &projector,
+               const std::vector<int> &slots) {
+    kernels_ = &kernels;
+    projector_ = &projector;
+    slots_ = slots;
+  }
+  // The energy T + V jumped by `change` at an impact or a reset: the drift
+  // is measured against the energy after it.
+  void energyJumped(double change) { energy_.jumped(change); }
 
   // False interrupts the run.
   bool operator()(double t, const double *x) {
     if (interruptRequested())
       return false;
-    if (run_.m > 0)
+    if (kernels_->constraintCount > 0)
       x = onConstraints(t, x);
     writeRow(t, x);
     if (!run_.options.plotPath.empty() && plotted_.shows(t)) {
@@ -401,7 +453,7 @@ public:
         plot_.series[i].values.push_back(row_[plotted_.series[i]]);
     }
     if (run_.summary.energyTracked) {
-      energy_.sample(run_.kernels, run_.params, t, x);
+      energy_.sample(*kernels_, run_.params, t, x);
       run_.summary.energyDrift = energy_.relative();
       run_.summary.energyDriftOfTerms = energy_.ofTerms();
       run_.summary.energyStartsNearZero = energy_.startsNearZero();
@@ -413,7 +465,7 @@ public:
 
   // The CSV's columns at an event, as a sample has them.
   const std::vector<double> &rowAt(double t, const double *x) {
-    if (run_.m > 0)
+    if (kernels_->constraintCount > 0)
       x = onConstraints(t, x);
     fillRow(t, x);
     return row_;
@@ -427,22 +479,29 @@ private:
     SimulationSummary &summary = run_.summary;
     double before = 0;
     if (run_.options.projection)
-      x = projector_.onConstraints(t, x, onManifold_, before);
+      x = projector_->onConstraints(t, x, onManifold_, before);
     else
-      before = projector_.residual(t, x);
+      before = projector_->residual(t, x);
     summary.constraintDrift = std::max(summary.constraintDrift, before);
-    summary.constraintResidual = std::max(summary.constraintResidual, projector_.residual(t, x));
+    summary.constraintResidual = std::max(summary.constraintResidual, projector_->residual(t, x));
     return x;
   }
 
   // The row after t: the state, the multipliers, the outputs.
   void fillRow(double t, const double *x) {
-    size_t n = run_.n, m = run_.m;
+    size_t n = run_.n, m = run_.m, k = slots_.size();
     std::copy(x, x + 2 * n, row_.begin());
-    if (m > 0)
-      run_.kernels.multipliers(t, x, run_.params.data(), row_.data() + 2 * n);
+    size_t held = kernels_->constraintCount;
+    if (held > 0) {
+      multipliers_.resize(held);
+      kernels_->multipliers(t, x, run_.params.data(), multipliers_.data());
+      std::copy(multipliers_.begin(), multipliers_.begin() + static_cast<long>(m),
+                row_.begin() + static_cast<long>(2 * n));
+    }
+    for (size_t i = 0; i < k; ++i)
+      row_[2 * n + m + i] = slots_[i] < 0 ? 0.0 : multipliers_[m + static_cast<size_t>(slots_[i])];
     if (!run_.eq.outputs.empty())
-      run_.kernels.outputs(t, x, run_.params.data(), row_.data() + 2 * n + m);
+      kernels_->outputs(t, x, run_.params.data(), row_.data() + 2 * n + m + k);
   }
 
   void writeRow(double t, const double *x) {
@@ -451,13 +510,16 @@ private:
   }
 
   Run &run_;
-  mechanics::ConstraintProjector &projector_;
+  mechanics::ConstraintProjector *projector_;
+  mechanics::Kernels *kernels_;
   PlotSampling plotted_;
   Plot &plot_;
   SampleSink &samples_;
   EnergyDrift energy_;
   ConservedDrift conserved_;
   std::vector<double> row_, onManifold_;
+  std::vector<int> slots_;
+  std::vector<double> multipliers_;
 };
 
 // The model's events for the integrator: their functions (interpreted,
@@ -552,6 +614,78 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
     return false;
   }
   return true;
+}
+
+// The names the event log counts: the model's events, then per contact its
+// impacts, its coming to rest and its lift-offs.
+std::vector<std::string> eventLogNames(const mechanics::Equations &eq) {
+  std::vector<std::string> names;
+  for (const mechanics::Equations::Event &e : eq.events)
+    names.push_back(e.name);
+  for (const mechanics::Equations::Contact &c : eq.contacts)
+    for (const char *what : {"", " rests", " lifts off"})
+      names.push_back(c.gap.name + what);
+  return names;
+}
+
+// A run of a model with contacts or resets (driver/ContactRun.h): its
+// segments sampled and logged as a smooth run's are; the contact modes'
+// kernels on the run's back end, with the inputs wired.
+std::pair<runtime::IntegrationResult, ContactReport>
+runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernels> kernels,
+                const std::vector<double> &start, const runtime::IntegratorOptions &integrator,
+                Sampler &sampler, EventLog &eventLog) {
+  const size_t declared = run.eq.events.size();
+  ContactRun::Hooks hooks;
+  hooks.sample = [&sampler](double t, const double *x) { return sampler(t, x); };
+  hooks.modeChanged = [&sampler](mechanics::Kernels &k, mechanics::ConstraintProjector &p,
+                                 const std::vector<int> &slots) { sampler.useMode(k, p, slots); };
+  hooks.declared = [&](int event, double t, const double *x) {
+    eventLog.record(event, t, sampler.rowAt(t, x));
+  };
+  hooks.chattered = [&eventLog](int event, int times, double t, double tNew) {
+    eventLog.chattered(event, times, t, tNew);
+  };
+  hooks.contact = [&, declared](size_t contact, const char *what, double t, const double *x) {
+    int kind = std::string(what) == "impact" ? 0 : std::string(what) == "rests" ? 1 : 2;
+    eventLog.record(static_cast<int>(declared + 3 * contact) + kind, t, sampler.rowAt(t, x));
+  };
+  hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
+  hooks.compile = [&](const mechanics::KernelPrograms &programs) {
+    SimulationSummary scratch;
+    std::shared_ptr<mechanics::Kernels> k =
+        makeKernels(programs, loaded.model(), run.options, scratch);
+    if (mechanics::InputFill fill = inputFill(loaded))
+      k = mechanics::withInputs(k, fill);
+    if (!scratch.backendNote.empty())
+      run.summary.notes.push_back("a contact mode's kernels: " + scratch.backendNote);
+    return k;
+  };
+  ContactRun contacts(run.eq, std::move(kernels), run.params, inputFill(loaded),
+                      run.options.projection, std::move(hooks));
+  std::string error;
+  runtime::IntegrationResult result = contacts.run(start, integrator, error);
+  if (!error.empty()) {
+    result.outcome = runtime::Outcome::Finished; // the failure is `error`, set below
+    run.summary.failure = error + " at t = " + shortestNumber(result.failureTime);
+  }
+  return {result, contacts.report()};
+}
+
+// The summary of a run with contacts: its report; the first integrals are
+// not followed across the jumps (the impacts change them).
+std::optional<SimulationSummary> finishContactSummary(SimulationSummary &summary,
+                                                      const ContactReport &report,
+                                                      size_t declared) {
+  summary.contacts = report;
+  summary.contactEvents.assign(summary.events.begin() + static_cast<long>(declared),
+                               summary.events.end());
+  summary.events.resize(declared);
+  if (!summary.conservedDrift.empty()) {
+    summary.conservedDrift.clear();
+    summary.notes.push_back("the first integrals are not followed across impacts and resets");
+  }
+  return summary;
 }
 
 // The samples as CSV rows, after a header of the columns.
@@ -660,10 +794,18 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   if (m > 0 && effective.projection)
     integrator.project = [&](double t, double *x) { return projector.project(t, x); };
   std::optional<mechanics::EventFunctions> eventFunctions;
-  std::vector<std::string> eventNames;
-  for (const mechanics::Equations::Event &e : eq.events)
-    eventNames.push_back(e.name);
-  EventLog eventLog(eventNames, columns, !options.eventsPath.empty());
+  EventLog eventLog(eventLogNames(eq), columns, !options.eventsPath.empty());
+  if (switches(eq)) {
+    auto integrateStart = Clock::now();
+    summary.firstStepSeconds =
+        std::chrono::duration<double>(integrateStart - processStart()).count();
+    auto result = runWithContacts(loaded, run, kernels, *x0, integrator, sampler, eventLog);
+    summary.integrateSeconds = since(integrateStart);
+    summary.stats = result.first.stats;
+    if (!recordOutcome(result.first, run, refusal, columns, eventLog, plot, loaded, samples))
+      return std::nullopt;
+    return finishContactSummary(summary, result.second, eq.events.size());
+  }
   watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce;
   runtime::LagrangianForm lagrangian = lagrangianFormOf(*kernels, params, n, momentumForce);
@@ -695,6 +837,39 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
 
 void markProcessStart() {
   processStart() = Clock::now();
+}
+
+// Per contact: its impacts, when it came to rest and lifted off; the
+// energy the impacts took and the resets changed.
+std::string contactsText(const SimulationSummary &s) {
+  if (!s.contacts)
+    return "";
+  std::ostringstream out;
+  const ContactReport &r = *s.contacts;
+  for (size_t i = 0; i + 2 < s.contactEvents.size(); i += 3) {
+    const EventCount &hits = s.contactEvents[i], &rests = s.contactEvents[i + 1],
+                     &lifts = s.contactEvents[i + 2];
+    out << "contact " << hits.name << ": ";
+    if (hits.count == 0)
+      out << "no impact";
+    else if (hits.count == 1)
+      out << "1 impact, at t = " << formatNumber(hits.first, 0);
+    else
+      out << hits.count << " impacts, first at t = " << formatNumber(hits.first, 0)
+          << ", last at t = " << formatNumber(hits.last, 0);
+    if (rests.count > 0)
+      out << "; came to rest " << (rests.count == 1 ? "at" : "first at") << " t = "
+          << formatNumber(rests.first, 0);
+    if (lifts.count > 0)
+      out << "; lifted off " << (lifts.count == 1 ? "at" : "first at") << " t = "
+          << formatNumber(lifts.first, 0);
+    out << "\n";
+  }
+  if (r.impactCount > 0)
+    out << "energy lost at impacts " << formatNumber(r.energyLostAtImpacts, 0) << "\n";
+  if (r.resets > 0)
+    out << "energy changed by resets " << formatNumber(r.energyChangedAtResets, 0) << "\n";
+  return out.str();
 }
 
 std::string summaryText(const SimulationSummary &s) {
@@ -760,6 +935,7 @@ std::string summaryText(const SimulationSummary &s) {
       out << "fired " << e.count << " times, first at t = " << formatNumber(e.first, 0)
           << ", last at t = " << formatNumber(e.last, 0) << "\n";
   }
+  out << contactsText(s);
   if (!s.stoppedBy.empty())
     out << "stopped by event " << s.stoppedBy << " at t = " << formatNumber(s.stopTime, 0) << "\n";
   if (s.constrained) {

@@ -5,6 +5,7 @@
 // happened; the samples up to that time are kept.
 #pragma once
 
+#include "driver/ContactRun.h"
 #include "driver/EventLog.h"
 #include "driver/InitialState.h"
 #include "driver/Pipeline.h"
@@ -81,6 +82,9 @@ struct SimulationSummary {
   std::vector<EventCount> events; // per declared event
   std::string stoppedBy;          // the stop event that ended the run, or ""
   double stopTime = 0;
+  std::optional<ContactReport> contacts; // a model with contacts or resets
+  // Per contact: its impacts, comings to rest and lift-offs, counted.
+  std::vector<EventCount> contactEvents;
 };
 
 // The CSV columns after t: the coordinates, their velocities (q'), the
@@ -91,6 +95,10 @@ std::vector<std::string> csvColumns(const mechanics::Equations &equations);
 // holds a comma, a quote or a line break (an output with two indices is
 // d[1, 2]); any other text as it is.
 std::string csvField(const std::string &text);
+
+// Whether the model's state jumps: it has contacts or events with resets
+// (driver/ContactRun.h runs it).
+bool switches(const mechanics::Equations &equations);
 
 // Whether a run of the model with these options integrates the DAE form.
 bool usesDaeForm(const mechanics::Equations &equations, const SimulationOptions &options);

@@ -330,6 +330,13 @@ bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
   if (!checkSimulation(loaded, options.simulation))
     return false;
   const mechanics::Equations &eq = loaded.equations();
+  if (switches(eq)) {
+    loaded.diagnostics().error(
+        {}, "sweep: model " + loaded.model().name +
+                " has contacts or events with resets, which `mech simulate` runs; a sweep "
+                "does not apply impacts or resets yet (it would integrate through them)");
+    return false;
+  }
   for (const SummarySpec &summary : options.summaries)
     if (summary.reducer == SummarySpec::Reducer::EnergyDrift && !tracksEnergy(eq)) {
       loaded.diagnostics().error(

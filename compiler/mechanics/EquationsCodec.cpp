@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 2; // raised when the layout below changes
+constexpr uint32_t kFormat = 3; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -158,7 +158,12 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   ok = ok && count(eq.events);
   for (size_t i = 0; ok && i < eq.events.size(); ++i) {
     auto &e = eq.events[i];
-    ok = plain(e.name) && one(e.g) && plain(e.direction) && plain(e.stop) && where(e.location);
+    ok = plain(e.name) && one(e.g) && plain(e.direction) && plain(e.stop) && where(e.location) &&
+         count(e.resets);
+    for (size_t j = 0; ok && j < e.resets.size(); ++j) {
+      auto &r = e.resets[j];
+      ok = plain(r.coordinate) && plain(r.order) && one(r.value) && where(r.location);
+    }
   }
   ok = ok && count(eq.inputs);
   for (size_t i = 0; ok && i < eq.inputs.size(); ++i) {
@@ -168,6 +173,14 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   ok = ok && count(eq.where);
   for (size_t i = 0; ok && i < eq.where.size(); ++i)
     ok = one(eq.where[i].name) && one(eq.where[i].definition);
+  ok = ok && count(eq.contacts);
+  for (size_t i = 0; ok && i < eq.contacts.size(); ++i) {
+    auto &c = eq.contacts[i];
+    auto &k = c.gap;
+    ok = plain(k.name) && one(k.phi) && one(k.psi) && exprList(k.C) && one(k.gamma) &&
+         plain(k.multiplierDim) && where(k.location) && one(c.restitution) && one(c.force) &&
+         where(c.restitutionLocation);
+  }
   ok = ok && count(eq.constraints);
   for (size_t i = 0; ok && i < eq.constraints.size(); ++i) {
     auto &c = eq.constraints[i];
@@ -236,8 +249,18 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
   for (const std::vector<sym::Expr> &row : eq.M)
     if (!perCoordinate(row))
       return false;
-  for (const Equations::Event &e : eq.events)
+  for (const Equations::Event &e : eq.events) {
     if (!e.g || e.direction < -1 || e.direction > 1 || !placed(e.location))
+      return false;
+    for (const Equations::Reset &r : e.resets)
+      if (r.coordinate >= n || r.order < 0 || r.order > 1 || !r.value || !placed(r.location))
+        return false;
+  }
+  if (eq.contacts.size() != model.contacts.size())
+    return false;
+  for (const Equations::Contact &c : eq.contacts)
+    if (!c.gap.phi || !c.gap.psi || !c.gap.gamma || !perCoordinate(c.gap.C) ||
+        !placed(c.gap.location) || !c.restitution || !c.force || !placed(c.restitutionLocation))
       return false;
   for (const Equations::Input &u : eq.inputs)
     if (u.param >= model.params.size())
@@ -281,7 +304,7 @@ std::optional<Derivation> decodeDerivation(std::string_view bytes, const sema::C
   if (!visit(fields, result.equations) || !in.done() || eq.model != model.name ||
       !shapeFits(eq, model, sources) ||
       !symbolsFit(exprs, *result.context, model.params.size(), model.coords.size(),
-                  eq.constraints.size()))
+                  eq.constraints.size() + eq.contacts.size()))
     return std::nullopt;
   return result;
 }

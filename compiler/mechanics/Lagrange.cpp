@@ -90,6 +90,35 @@ bool deriveConstraints(const sema::CheckedModel &model, Lowering &lower,
   return ok;
 }
 
+// The contacts' gaps in the forms of a holonomic constraint (a gap is a
+// function of q and t, as sema checks), with their force symbols
+// numbered after the constraints' multipliers.
+void deriveContacts(const sema::CheckedModel &model, Lowering &lower,
+                    sym::Differentiator &velocityPart, Equations &eq) {
+  sym::Context &c = lower.context();
+  const auto &q = lower.coordinates();
+  sym::Differentiator total = sym::totalTime(c);
+  for (const sema::Contact &source : model.contacts) {
+    Equations::Contact contact;
+    Equations::Constraint &k = contact.gap;
+    k.name = source.name;
+    k.location = source.location;
+    k.phi = lower.scalar(source.lhs) - lower.scalar(source.rhs);
+    if (!source.atLeast)
+      k.phi = -k.phi;
+    k.psi = total(k.phi);
+    for (const auto &coordinate : q)
+      k.C.push_back(sym::partial(coordinate.qd)(k.psi));
+    k.gamma = -velocityPart(k.psi);
+    k.multiplierDim = source.forceDim;
+    contact.restitution = lower.scalar(source.restitution);
+    contact.restitutionLocation = source.restitutionLocation;
+    contact.force = c.symbol(source.name, sym::SymbolKind::Multiplier,
+                             static_cast<int>(model.constraints.size() + eq.contacts.size()));
+    eq.contacts.push_back(std::move(contact));
+  }
+}
+
 // The model is too large to derive: reported at the first coordinate or
 // constraint past the limit.
 bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics) {
@@ -363,9 +392,14 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
     eq.outputs.push_back(lower.scalar(o.value));
     eq.outputNames.push_back(o.name);
   }
-  for (const sema::Event &e : model.events)
-    eq.events.push_back(
-        {e.name, lower.scalar(e.lhs) - lower.scalar(e.rhs), e.direction, e.stop, e.location});
+  for (const sema::Event &e : model.events) {
+    std::vector<Equations::Reset> resets;
+    for (const sema::Reset &r : e.resets)
+      resets.push_back({static_cast<size_t>(r.coord), r.order, lower.scalar(r.value), r.location});
+    eq.events.push_back({e.name, lower.scalar(e.lhs) - lower.scalar(e.rhs), e.direction, e.stop,
+                         e.location, std::move(resets)});
+  }
+  deriveContacts(model, lower, velocityPart, eq);
   decideTimeDependence(model, eq);
   return result;
 }

@@ -40,12 +40,21 @@ struct Equations {
   // The events: g = lhs - rhs, whose sign changes a simulation looks for
   // (direction +1 rising, -1 falling, 0 either). Like the outputs, g may
   // use q'' and the multipliers.
+  // A reset at the event: coordinate `coordinate` (order 0) or its
+  // velocity (order 1) takes `value`, computed from the state before it.
+  struct Reset {
+    size_t coordinate = 0;
+    int order = 0;
+    sym::Expr value;
+    Location location;
+  };
   struct Event {
     std::string name;
     sym::Expr g;
     int direction = 0;
     bool stop = false;
     Location location;
+    std::vector<Reset> resets;
   };
   std::vector<Event> events;
   // The inputs, each a param symbol (index `param`) that may appear in Q,
@@ -81,6 +90,18 @@ struct Equations {
   };
   std::vector<Constraint> constraints;
   std::vector<sym::Expr> multipliers; // the symbols lambda_i, named after the constraints
+
+  // Unilateral contacts: the gap phi(q, t) >= 0 in a constraint's forms
+  // (phi, psi = phi', C = dphi/dq, gamma), which a resting contact imposes
+  // as a constraint; the restitution, a constant of the params; the symbol
+  // of its contact force (a multiplier numbered after the constraints).
+  struct Contact {
+    Constraint gap;
+    sym::Expr restitution;
+    sym::Expr force;
+    Location restitutionLocation;
+  };
+  std::vector<Contact> contacts;
 
   bool conservative = false;
   bool hasExplicitTime = false;

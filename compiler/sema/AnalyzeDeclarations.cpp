@@ -104,6 +104,8 @@ SymbolKind Analyzer::symbolKindOf(const ast::Decl &decl) {
     return SymbolKind::Constraint;
   if (std::holds_alternative<ast::EventDecl>(decl.node))
     return SymbolKind::Event;
+  if (std::holds_alternative<ast::ContactDecl>(decl.node))
+    return SymbolKind::Contact;
   return SymbolKind::Output;
 }
 

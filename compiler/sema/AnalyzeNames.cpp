@@ -123,6 +123,8 @@ const ast::DeclName *Analyzer::declaredName(const ast::Decl &decl) {
     return &o->name;
   if (auto *e = std::get_if<ast::EventDecl>(&decl.node))
     return &e->name;
+  if (auto *c = std::get_if<ast::ContactDecl>(&decl.node))
+    return &c->name;
   return nullptr;
 }
 

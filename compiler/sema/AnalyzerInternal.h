@@ -149,6 +149,9 @@ private:
   void checkDecl(const ast::ConstraintDecl &c, const Instance &instance);
   void checkDecl(const ast::OutputDecl &o, const Instance &instance);
   void checkDecl(const ast::EventDecl &e, const Instance &instance);
+  void checkDecl(const ast::ContactDecl &c, const Instance &instance);
+  std::vector<Reset> checkResets(const ast::EventDecl &e, const Instance &instance);
+  bool checkRestitution(const ExprRef &value, const Location &at, const std::string &what);
 
   // ---- initial values (AnalyzeInit.cpp) ------------------------------------
   void checkDecl(const ast::InitDecl &init, const Instance &instance);

@@ -238,12 +238,36 @@ struct Output {
 // An event: where lhs - rhs changes sign during a simulation (in the
 // direction given: +1 rising, -1 falling, 0 either); a stop event ends the
 // run there. It observes the motion as an output does.
+// A state reset at an event (`then th' = -e * th'`): coordinate `coord`
+// (order 0) or its velocity (order 1) takes `value`, computed from the
+// state before the event; all of an event's resets at once.
+struct Reset {
+  int coord = -1;
+  int order = 0;
+  ExprRef value;
+  Location location;
+};
+
 struct Event {
   std::string name;
   Location location;
   ExprRef lhs, rhs;
   int direction = 0;
   bool stop = false;
+  std::vector<Reset> resets;
+};
+
+// A unilateral contact (`contact floor: y >= 0 restitution e`): the gap
+// (lhs - rhs, or rhs - lhs for <=) of the coordinates and t stays
+// nonnegative; `restitution` is a constant in [0, 1] (numbers and params).
+struct Contact {
+  std::string name;
+  Location location;
+  ExprRef lhs, rhs;
+  bool atLeast = true; // the gap is lhs - rhs (>=), else rhs - lhs (<=)
+  ExprRef restitution;
+  Location restitutionLocation;
+  DimInfo forceDim; // of its contact force, a multiplier's: work over the gap
 };
 
 // A `draw` hint: a shape `mech animate` draws besides what it derives from
@@ -273,6 +297,7 @@ struct CheckedModel {
   std::vector<Initial> initial;
   std::vector<Output> outputs;
   std::vector<Event> events;
+  std::vector<Contact> contacts;
   std::vector<Drawing> drawings;
 
   // The number of inputs, the last entries of params.

@@ -33,6 +33,8 @@ const char *symbolKindName(SymbolKind kind) {
     return "output";
   case SymbolKind::Event:
     return "event";
+  case SymbolKind::Contact:
+    return "contact";
   case SymbolKind::LoopIndex:
     return "loop variable";
   }

@@ -38,6 +38,7 @@ enum class SymbolKind {
   Body,
   Output,
   Event,
+  Contact,
   LoopIndex
 };
 

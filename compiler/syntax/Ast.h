@@ -287,14 +287,25 @@ struct OutputDecl {
   DeclName name;
   ExprPtr value;
 };
-// event name: lhs == rhs [stop] [direction up|down]: where lhs - rhs
-// changes sign during a simulation.
+// event name: lhs == rhs [stop] [direction up|down] [then q' = ..., ...]:
+// where lhs - rhs changes sign during a simulation, and the state reset
+// there (assignments to coordinates and velocities, as init writes them).
 enum class EventDirection { Either, Up, Down };
 struct EventDecl {
   DeclName name;
   ExprPtr lhs, rhs;
   bool stop = false;
   EventDirection direction = EventDirection::Either;
+  std::vector<InitItem> resets;
+};
+
+// contact name: lhs >= rhs restitution e (or lhs <= rhs): a unilateral
+// contact whose gap lhs - rhs (rhs - lhs for <=) stays nonnegative.
+struct ContactDecl {
+  DeclName name;
+  ExprPtr lhs, rhs;
+  bool atLeast = true; // >=; false for <=
+  ExprPtr restitution;
 };
 
 // draw shape(args): what `mech animate` draws besides what it derives from
@@ -326,7 +337,7 @@ struct Comments {
 struct Decl {
   std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
-               InitDecl, OutputDecl, EventDecl, DrawDecl, ForDecl>
+               InitDecl, OutputDecl, EventDecl, ContactDecl, DrawDecl, ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

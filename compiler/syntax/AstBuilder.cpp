@@ -418,6 +418,8 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = OutputDecl{declName(c->declName()), expr(c->expr())};
   } else if (auto *c = ctx->eventDecl()) {
     result.node = eventDecl(c);
+  } else if (auto *c = ctx->contactDecl()) {
+    result.node = contactDecl(c);
   } else if (auto *c = ctx->drawDecl()) {
     auto *shape = c->drawShape();
     DrawDecl draw{shape->name() ? name(shape->name()) : "spring", at(shape), {}};
@@ -576,17 +578,34 @@ EventDecl AstBuilder::eventDecl(P::EventDeclContext *c) {
   bool directed = false;
   for (P::EventClauseContext *clause : c->eventClause()) {
     bool repeated = clause->STOP() ? node.stop : directed;
-    if (repeated)
+    if (repeated && !clause->THEN())
       diagnostics_.error(at(clause->getStart()),
                          std::string("event '") + node.name.name + "' has " +
                              (clause->STOP() ? "'stop'" : "a direction") + " twice");
-    if (clause->STOP()) {
+    if (clause->THEN()) {
+      if (!node.resets.empty())
+        diagnostics_.error(at(clause->getStart()),
+                           "event '" + node.name.name + "' has 'then' twice (list the resets, " +
+                               "separated by commas, after one 'then')");
+      for (P::InitItemContext *item : clause->initItem())
+        node.resets.push_back(initItem(item));
+    } else if (clause->STOP()) {
       node.stop = true;
     } else {
       node.direction = clause->UP() ? EventDirection::Up : EventDirection::Down;
       directed = true;
     }
   }
+  return node;
+}
+
+ContactDecl AstBuilder::contactDecl(P::ContactDeclContext *c) {
+  ContactDecl node;
+  node.name = declName(c->declName());
+  node.lhs = expr(c->expr(0));
+  node.rhs = expr(c->expr(1));
+  node.atLeast = c->GE() != nullptr;
+  node.restitution = expr(c->expr(2));
   return node;
 }
 

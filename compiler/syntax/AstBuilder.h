@@ -51,6 +51,7 @@ private:
   ast::SpringDecl springDecl(MechParser::SpringDeclContext *c);
   ast::ConstraintDecl constraintDecl(MechParser::ConstraintDeclContext *c);
   ast::EventDecl eventDecl(MechParser::EventDeclContext *c);
+  ast::ContactDecl contactDecl(MechParser::ContactDeclContext *c);
   ast::InitDecl initDecl(MechParser::InitDeclContext *c);
   ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);

@@ -240,6 +240,18 @@ public:
                                                                 : ""));
             expr(*n.lhs, depth + 1, "lhs");
             expr(*n.rhs, depth + 1, "rhs");
+            for (const InitItem &i : n.resets) {
+              line(depth + 1, "Reset " + i.name + std::string(static_cast<size_t>(i.primes), '\''),
+                   i.location);
+              for (const ExprPtr &index : i.indices)
+                expr(*index, depth + 2, "index");
+              expr(*i.value, depth + 2, "value");
+            }
+          } else if constexpr (std::is_same_v<T, ContactDecl>) {
+            declName(n.name, depth, std::string("Contact ") + (n.atLeast ? ">=" : "<="));
+            expr(*n.lhs, depth + 1, "lhs");
+            expr(*n.rhs, depth + 1, "rhs");
+            expr(*n.restitution, depth + 1, "restitution");
           } else if constexpr (std::is_same_v<T, ForDecl>) {
             line(depth, "For " + n.index, loc);
             range(n.range, depth + 1);

@@ -245,14 +245,18 @@ std::string coordText(const CoordDecl &d) {
   return s;
 }
 
-std::string initText(const InitDecl &d) {
-  std::string s = "init ";
-  for (size_t i = 0; i < d.items.size(); ++i) {
-    const InitItem &q = d.items[i];
+std::string assignmentsText(const std::vector<InitItem> &items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const InitItem &q = items[i];
     s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
          std::string(static_cast<size_t>(q.primes), '\'') + " = " + formatExpr(*q.value);
   }
   return s;
+}
+
+std::string initText(const InitDecl &d) {
+  return "init " + assignmentsText(d.items);
 }
 
 std::string eventText(const EventDecl &d) {
@@ -260,7 +264,16 @@ std::string eventText(const EventDecl &d) {
       "event " + declName(d.name) + ": " + formatExpr(*d.lhs) + " == " + formatExpr(*d.rhs);
   if (d.direction != EventDirection::Either)
     s += d.direction == EventDirection::Up ? " direction up" : " direction down";
-  return d.stop ? s + " stop" : s;
+  if (d.stop)
+    s += " stop";
+  if (!d.resets.empty())
+    s += " then " + assignmentsText(d.resets);
+  return s;
+}
+
+std::string contactText(const ContactDecl &d) {
+  return "contact " + declName(d.name) + ": " + formatExpr(*d.lhs) + (d.atLeast ? " >= " : " <= ") +
+         formatExpr(*d.rhs) + " restitution " + formatExpr(*d.restitution);
 }
 
 class DeclPrinter {
@@ -359,6 +372,8 @@ private:
             return "output " + declName(node.name) + " = " + formatExpr(*node.value);
           } else if constexpr (std::is_same_v<T, EventDecl>) {
             return eventText(node);
+          } else if constexpr (std::is_same_v<T, ContactDecl>) {
+            return contactText(node);
           } else {
             internalError("for blocks are printed by DeclPrinter::decl");
           }

@@ -1,0 +1,119 @@
+// A run whose state jumps: impacts at unilateral contacts (Newton's law,
+// simultaneous contacts solved together, runtime/ImpactLaw.h), resting
+// contacts held as constraints until their force would pull (lift-off),
+// and the resets of events. The run is a chain of smooth segments, each
+// integrated in one contact mode up to the event that ends it; the switch
+// is applied there and the next segment starts from the new state, its
+// samples on the same grid. Used by `mech simulate` (and so by the REPL,
+// Python and animate) for models with contacts or resets.
+#pragma once
+
+#include "mechanics/Contacts.h"
+#include "mechanics/InputKernels.h"
+#include "mechanics/Kernels.h"
+#include "runtime/Integrator.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mech::mechanics {
+class ConstraintProjector;
+class EventFunctions;
+} // namespace mech::mechanics
+
+namespace mech::driver {
+
+// One impact: its time, the contacts that pushed (with their impulses),
+// the velocities before and after, and the kinetic energy it took.
+struct ImpactRecord {
+  double t = 0;
+  std::vector<size_t> contacts;
+  std::vector<double> impulses; // per contact in `contacts`
+  std::vector<double> before, after;
+  double energyLost = 0;
+};
+
+// A contact that came to rest or lifted off.
+struct ContactSwitch {
+  double t = 0;
+  size_t contact = 0;
+  bool rests = true;
+};
+
+// The contacts' part of a run's summary.
+struct ContactReport {
+  std::vector<ImpactRecord> impacts; // at most kKeptImpacts kept; `impactCount` counts all
+  long impactCount = 0;
+  std::vector<long> impactsPerContact;
+  std::vector<ContactSwitch> switches;
+  double energyLostAtImpacts = 0;
+  double energyChangedAtResets = 0;
+  long resets = 0;
+};
+
+inline constexpr size_t kKeptImpacts = 100000;
+
+class ContactRun {
+public:
+  struct Hooks {
+    // The output sample (false interrupts the run).
+    std::function<bool(double t, const double *x)> sample;
+    // The kernels now in use and, per contact, its slot among their
+    // multipliers after the model's constraints (-1: not resting).
+    std::function<void(mechanics::Kernels &, mechanics::ConstraintProjector &,
+                       const std::vector<int> &)>
+        modeChanged;
+    // A declared event fired (logged with the row there).
+    std::function<void(int event, double t, const double *x)> declared;
+    std::function<void(int event, int times, double t, double tNew)> chattered;
+    // A contact event for the log: impact, rest or lift-off of `contact`.
+    std::function<void(size_t contact, const char *what, double t, const double *x)> contact;
+    // The energy T + V jumped by `change` at t (an impact or a reset).
+    std::function<void(double change)> energyJump;
+    // Compiles a mode's programs (the model's back end, inputs wired).
+    std::function<std::shared_ptr<mechanics::Kernels>(const mechanics::KernelPrograms &)> compile;
+  };
+
+  ContactRun(const mechanics::Equations &equations, std::shared_ptr<mechanics::Kernels> kernels,
+             const std::vector<double> &params, mechanics::InputFill fill, bool projection,
+             Hooks hooks);
+  ~ContactRun();
+
+  // Integrates from x0 at options.t0; the result's stats are the sum over
+  // the segments. `error` says why a switch could not be made (the result
+  // is then RhsFailed at its time).
+  runtime::IntegrationResult run(const std::vector<double> &x0,
+                                 const runtime::IntegratorOptions &options, std::string &error);
+  const ContactReport &report() const { return report_; }
+
+private:
+  struct Mode;
+  Mode &modeFor(const std::vector<bool> &resting);
+  std::vector<double> filledParams(double t) const;
+  bool startModes(double t, const double *x, std::string &error);
+  std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
+  bool impact(size_t contact, double t, std::vector<double> &x, std::string &error);
+  bool reset(size_t event, double t, std::vector<double> &x, std::string &error);
+  double gapAcceleration(size_t contact, double t, const std::vector<double> &x);
+  double kineticEnergy(double t, const double *x);
+  double totalEnergy(double t, const double *x);
+
+  const mechanics::Equations &eq_;
+  std::shared_ptr<mechanics::Kernels> kernels_;
+  const std::vector<double> &params_;
+  mechanics::InputFill fill_;
+  bool projection_;
+  Hooks hooks_;
+  mechanics::ContactFunctions contacts_;
+  std::vector<double> restitution_;
+  std::vector<bool> resting_;
+  std::map<std::vector<bool>, std::unique_ptr<Mode>> modes_;
+  ContactReport report_;
+  double shortFlight_ = 0; // the next segment's first step, when a flight is short
+};
+
+} // namespace mech::driver

@@ -1,0 +1,65 @@
+// The numbers a run with contacts and resets needs beyond the model's
+// kernels: the equations of a contact mode (the resting contacts held as
+// constraints, the events to watch in it), and, on the interpreter (they
+// are evaluated at the switches, not per step), the contacts' gaps, rates,
+// rows dphi/dq and gamma, their restitutions, and the events' resets.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+#include "symbolic/Program.h"
+
+#include <vector>
+
+namespace mech::mechanics {
+
+// The equations of the contact mode where the contacts flagged in
+// `resting` are held: each is appended to the constraints (its force the
+// multiplier after the model's), and the events are the model's (an event
+// with resets stops the segment, which the run continues from the reset),
+// then one per contact: its impact (a free contact's gap falling through
+// 0) or its lift-off (a resting contact's force falling through 0).
+Equations modeEquations(const Equations &equations, const std::vector<bool> &resting);
+
+// What event `event` of a mode is: the model's own (index into
+// equations.events) or a contact's impact or lift-off (index of the contact).
+struct ModeEvent {
+  enum Kind { Declared, Impact, LiftOff } kind;
+  size_t index;
+};
+ModeEvent modeEvent(const Equations &equations, const std::vector<bool> &resting, size_t event);
+
+class ContactFunctions {
+public:
+  // For the model's equations and its number of params (inputs included).
+  ContactFunctions(const Equations &equations, size_t params);
+
+  size_t contacts() const { return contacts_; }
+  // At (t, x) with `params` (the inputs' values at t filled in): per
+  // contact, the gap, its rate dphi/dt, gamma (phi'' = C q'' - gamma), and
+  // its row C = dphi/dq (contacts * n, row-major).
+  void evaluate(double t, const double *x, const std::vector<double> &params);
+  const std::vector<double> &gaps() const { return gap_; }
+  const std::vector<double> &rates() const { return rate_; }
+  const std::vector<double> &gammas() const { return gamma_; }
+  const std::vector<double> &rows() const { return rows_; }
+  // The contacts' restitutions at `params`.
+  std::vector<double> restitutions(const std::vector<double> &params) const;
+  // The state after event `event`'s resets, all computed from the state
+  // before it (x, 2n values) into `out`.
+  void reset(size_t event, double t, const double *x, const std::vector<double> &params,
+             double *out) const;
+
+private:
+  std::vector<double> inputs(double t, const double *x, const std::vector<double> &params) const;
+
+  InputLayout layout_;
+  size_t contacts_ = 0;
+  sym::Program state_, restitution_;
+  std::vector<sym::Program> resets_; // per event
+  std::vector<std::vector<const Equations::Reset *>> resetTargets_;
+  std::vector<double> gap_, rate_, gamma_, rows_;
+  mutable std::vector<double> scratch_, values_;
+};
+
+} // namespace mech::mechanics
