@@ -36,7 +36,56 @@ private:
   SimulationResult &result_;
 };
 
-py::dict summaryDict(const driver::SimulationSummary &s) {
+// A model with contacts: summary["impacts"], arrays over the impacts (t,
+// energy_lost, the velocities before and after as rows, the contacts that
+// pushed and their impulses), and summary["contacts"], per contact its
+// impact count and the times it came to rest and lifted off.
+void addContacts(py::dict &summary, const driver::ContactReport &r,
+                 const std::vector<std::string> &contactNames) {
+  const size_t k = r.impacts.size(), n = k ? r.impacts.front().before.size() : 0;
+  py::array_t<double> t(k), lost(k), before({k, n}), after({k, n});
+  py::list contacts, impulses;
+  for (size_t i = 0; i < k; ++i) {
+    const driver::ImpactRecord &impact = r.impacts[i];
+    t.mutable_at(i) = impact.t;
+    lost.mutable_at(i) = impact.energyLost;
+    for (size_t j = 0; j < n; ++j) {
+      before.mutable_at(i, j) = impact.before[j];
+      after.mutable_at(i, j) = impact.after[j];
+    }
+    py::list names;
+    for (size_t c : impact.contacts)
+      names.append(contactNames[c]);
+    contacts.append(names);
+    impulses.append(py::array_t<double>(impact.impulses.size(), impact.impulses.data()));
+  }
+  py::dict impacts;
+  impacts["t"] = t;
+  impacts["energy_lost"] = lost;
+  impacts["velocities_before"] = before;
+  impacts["velocities_after"] = after;
+  impacts["contacts"] = contacts;
+  impacts["impulses"] = impulses;
+  impacts["count"] = r.impactCount; // all of them; the arrays keep the first kKeptImpacts
+  summary["impacts"] = impacts;
+  py::dict perContact;
+  for (size_t i = 0; i < contactNames.size(); ++i) {
+    py::dict entry;
+    entry["impacts"] = r.impactsPerContact[i];
+    py::list rests, lifts;
+    for (const driver::ContactSwitch &sw : r.switches)
+      if (sw.contact == i)
+        (sw.rests ? rests : lifts).append(sw.t);
+    entry["rests_at"] = rests;
+    entry["lifts_off_at"] = lifts;
+    perContact[py::str(contactNames[i])] = entry;
+  }
+  summary["contacts"] = perContact;
+  summary["energy_lost_at_impacts"] = r.energyLostAtImpacts;
+  summary["energy_changed_by_resets"] = r.energyChangedAtResets;
+}
+
+py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::string> &names) {
   py::dict summary;
   summary["method"] = s.method;
   summary["steps"] = s.stats.accepted;
@@ -59,6 +108,8 @@ py::dict summaryDict(const driver::SimulationSummary &s) {
   summary["backend_note"] = s.backendNote;
   summary["compile_seconds"] = s.compileSeconds;
   summary["integrate_seconds"] = s.integrateSeconds;
+  if (s.contacts)
+    addContacts(summary, *s.contacts, names);
   return summary;
 }
 
@@ -155,7 +206,10 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   });
   if (!summary)
     model.fail();
-  result->summary = summaryDict(*summary);
+  std::vector<std::string> contactNames;
+  for (const auto &c : loaded.equations().contacts)
+    contactNames.push_back(c.gap.name);
+  result->summary = summaryDict(*summary, contactNames);
   return result;
 }
 

@@ -79,8 +79,8 @@ ImpactSolution solveImpact(const ImpactProblem &problem) {
   }
   const Views p = viewsOf(problem);
   // What "nonnegative" means at the scale of the rates and of M v-.
-  const double rates = std::max(
-      {1.0, (p.G * p.v).cwiseAbs().sum(), p.r.cwiseAbs().sum(), p.b.cwiseAbs().sum()});
+  const double rates =
+      std::max({1.0, (p.G * p.v).cwiseAbs().sum(), p.r.cwiseAbs().sum(), p.b.cwiseAbs().sum()});
   const double rateTolerance = 1e-9 * rates;
   bool anySolvable = false;
   // Subsets by size, then in binary order within a size.

@@ -19,11 +19,11 @@ namespace mech::runtime {
 inline constexpr size_t kMaxImpactContacts = 12;
 
 struct ImpactProblem {
-  size_t n = 0;                  // coordinates
-  std::vector<double> M;         // n*n, row-major
-  std::vector<double> A, a;      // m*n rows and m offsets: A v + a = 0 after the impact
-  std::vector<double> G, b, r;   // k*n rows, k offsets, k least rates after the impact
-  std::vector<double> velocity;  // v-, n
+  size_t n = 0;                 // coordinates
+  std::vector<double> M;        // n*n, row-major
+  std::vector<double> A, a;     // m*n rows and m offsets: A v + a = 0 after the impact
+  std::vector<double> G, b, r;  // k*n rows, k offsets, k least rates after the impact
+  std::vector<double> velocity; // v-, n
 };
 
 enum class ImpactStatus { Solved, Singular, NoSolution, TooManyContacts };

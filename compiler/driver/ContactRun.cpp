@@ -31,12 +31,22 @@ constexpr long kMaxSwitchesAtOneTime = 1000;
 struct ContactRun::Mode {
   std::vector<bool> resting;
   mechanics::Equations eq;
-  std::optional<mechanics::KernelPrograms> programs;
   std::shared_ptr<mechanics::Kernels> kernels;
   std::unique_ptr<mechanics::ConstraintProjector> projector;
   std::unique_ptr<mechanics::EventFunctions> events;
   std::vector<int> slots; // per contact: its multiplier after the model's, or -1
 };
+
+std::shared_ptr<mechanics::Kernels> ModeKernels::operator()(const std::vector<bool> &resting,
+                                                            const mechanics::Equations &mode) {
+  Entry &entry = entries_[resting];
+  if (!entry.kernels) {
+    entry.programs = std::make_unique<mechanics::KernelPrograms>(
+        mechanics::KernelPrograms::build(mode, params_));
+    entry.kernels = compile_(*entry.programs);
+  }
+  return entry.kernels;
+}
 
 ContactRun::ContactRun(const mechanics::Equations &equations,
                        std::shared_ptr<mechanics::Kernels> kernels,
@@ -61,8 +71,7 @@ ContactRun::Mode &ContactRun::modeFor(const std::vector<bool> &resting) {
   if (std::find(resting.begin(), resting.end(), true) == resting.end()) {
     mode.kernels = kernels_;
   } else {
-    mode.programs = mechanics::KernelPrograms::build(mode.eq, params_.size());
-    mode.kernels = hooks_.compile(*mode.programs);
+    mode.kernels = hooks_.compile(resting, mode.eq);
   }
   mode.projector = std::make_unique<mechanics::ConstraintProjector>(
       *mode.kernels, params_, mechanics::holonomicFlags(mode.eq));
@@ -111,6 +120,12 @@ double ContactRun::gapAcceleration(size_t contact, double t, const std::vector<d
 // together, and pressed by the motion. A contact that is violated at the
 // start is an error.
 bool ContactRun::startModes(double t, const double *x, std::string &error) {
+  for (size_t i = 0; i < restitution_.size(); ++i)
+    if (!(restitution_[i] >= 0 && restitution_[i] <= 1)) {
+      error = "the restitution of contact '" + eq_.contacts[i].gap.name + "' is " +
+              shortestNumber(restitution_[i]) + ", outside [0, 1]";
+      return false;
+    }
   contacts_.evaluate(t, x, filledParams(t));
   std::vector<double> state(x, x + 2 * eq_.coordinates.size());
   std::vector<size_t> candidates;
@@ -134,8 +149,7 @@ bool ContactRun::startModes(double t, const double *x, std::string &error) {
 std::optional<size_t> ContactRun::closingAtStart(double t, const std::vector<double> &x) {
   contacts_.evaluate(t, x.data(), filledParams(t));
   for (size_t i = 0; i < eq_.contacts.size(); ++i)
-    if (!resting_[i] && contacts_.gaps()[i] <= kTouchingGap &&
-        contacts_.rates()[i] < -kRestingRate)
+    if (!resting_[i] && contacts_.gaps()[i] <= kTouchingGap && contacts_.rates()[i] < -kRestingRate)
       return i;
   return std::nullopt;
 }
@@ -245,8 +259,7 @@ bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::s
     solution = runtime::solveImpact(problem);
     if (failed())
       return false;
-    std::copy(solution.velocity.begin(), solution.velocity.end(),
-              x.begin() + static_cast<long>(n));
+    std::copy(solution.velocity.begin(), solution.velocity.end(), x.begin() + static_cast<long>(n));
   }
   for (size_t c = 0; c < touching.size(); ++c)
     resting_[touching[c]] = rests[c];
@@ -268,12 +281,12 @@ bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::s
     hooks_.energyJump(-record.energyLost);
   if (hooks_.contact)
     for (size_t pushed : record.contacts)
-      hooks_.contact(pushed, "impact", t, before.data());
+      hooks_.contact(pushed, "impact", t, before.data(), &record);
   for (size_t c = 0; c < touching.size(); ++c)
     if (rests[c] && !previous[touching[c]]) {
       report_.switches.push_back({restsAt[c], touching[c], true});
       if (hooks_.contact)
-        hooks_.contact(touching[c], "rests", restsAt[c], x.data());
+        hooks_.contact(touching[c], "rests", restsAt[c], x.data(), nullptr);
     }
   if (report_.impacts.size() < kKeptImpacts)
     report_.impacts.push_back(std::move(record));
@@ -409,7 +422,7 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
       resting_[what.index] = false;
       report_.switches.push_back({t, what.index, false});
       if (hooks_.contact)
-        hooks_.contact(what.index, "lifts off", t, x.data());
+        hooks_.contact(what.index, "lifts off", t, x.data(), nullptr);
     }
     if (!ok) {
       total.outcome = runtime::Outcome::RhsFailed;

@@ -15,8 +15,8 @@
 
 #include <functional>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +57,28 @@ struct ContactReport {
 
 inline constexpr size_t kKeptImpacts = 100000;
 
+// The kernels of the contact modes met so far, made by `compile` (the
+// model's back end, its inputs wired) from the mode's programs, which it
+// keeps with them: a simulation's or a sweep worker's, reused by its runs.
+class ModeKernels {
+public:
+  using Compile =
+      std::function<std::shared_ptr<mechanics::Kernels>(const mechanics::KernelPrograms &)>;
+  ModeKernels(Compile compile, size_t params) : compile_(std::move(compile)), params_(params) {}
+
+  std::shared_ptr<mechanics::Kernels> operator()(const std::vector<bool> &resting,
+                                                 const mechanics::Equations &mode);
+
+private:
+  struct Entry {
+    std::unique_ptr<mechanics::KernelPrograms> programs;
+    std::shared_ptr<mechanics::Kernels> kernels;
+  };
+  Compile compile_;
+  size_t params_;
+  std::map<std::vector<bool>, Entry> entries_;
+};
+
 class ContactRun {
 public:
   struct Hooks {
@@ -70,12 +92,18 @@ public:
     // A declared event fired (logged with the row there).
     std::function<void(int event, double t, const double *x)> declared;
     std::function<void(int event, int times, double t, double tNew)> chattered;
-    // A contact event for the log: impact, rest or lift-off of `contact`.
-    std::function<void(size_t contact, const char *what, double t, const double *x)> contact;
+    // A contact event for the log: impact (with its record), rest or
+    // lift-off of `contact`, with the state there (before an impact).
+    std::function<void(size_t contact, const char *what, double t, const double *x,
+                       const ImpactRecord *impact)>
+        contact;
     // The energy T + V jumped by `change` at t (an impact or a reset).
     std::function<void(double change)> energyJump;
-    // Compiles a mode's programs (the model's back end, inputs wired).
-    std::function<std::shared_ptr<mechanics::Kernels>(const mechanics::KernelPrograms &)> compile;
+    // The kernels of a contact mode (its resting contacts flagged, its
+    // equations given): a ModeKernels, which keeps them across runs.
+    std::function<std::shared_ptr<mechanics::Kernels>(const std::vector<bool> &,
+                                                      const mechanics::Equations &)>
+        compile;
   };
 
   ContactRun(const mechanics::Equations &equations, std::shared_ptr<mechanics::Kernels> kernels,

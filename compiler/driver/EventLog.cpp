@@ -23,13 +23,14 @@ EventLog::EventLog(std::vector<std::string> eventNames, std::vector<std::string>
     counts_.push_back({name});
 }
 
-void EventLog::record(int event, double t, const std::vector<double> &row) {
+void EventLog::record(int event, double t, const std::vector<double> &row,
+                      std::vector<std::pair<std::string, double>> extra) {
   EventCount &c = counts_[static_cast<size_t>(event)];
   if (c.count++ == 0)
     c.first = t;
   c.last = t;
   if (keepRows_)
-    rows_.push_back({event, t, row});
+    rows_.push_back({event, t, row, std::move(extra)});
 }
 
 void EventLog::chattered(int event, int times, double t, double tNew) {
@@ -50,7 +51,14 @@ std::string EventLog::text(const std::string &path) const {
       json.key("t").value(row.t).key("values").beginObject();
       for (size_t i = 0; i < columns_.size(); ++i)
         json.key(columns_[i]).value(row.values[i]);
-      json.endObject().endObject();
+      json.endObject();
+      if (!row.extra.empty()) {
+        json.key("impact").beginObject();
+        for (const auto &[key, value] : row.extra)
+          json.key(key).value(value);
+        json.endObject();
+      }
+      json.endObject();
     }
     json.endArray().endObject();
     return json.str() + "\n";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mech::driver {
@@ -25,7 +26,10 @@ public:
   // With `keepRows` false (no --events), only the counts are kept.
   EventLog(std::vector<std::string> eventNames, std::vector<std::string> columns, bool keepRows);
 
-  void record(int event, double t, const std::vector<double> &row);
+  // `extra`: named values the JSON form adds to the row under "impact"
+  // (an impact's impulse, energy lost and velocities after it).
+  void record(int event, double t, const std::vector<double> &row,
+              std::vector<std::pair<std::string, double>> extra = {});
   // The event fired `times` times within the step from t to tNew.
   void chattered(int event, int times, double t, double tNew);
   const std::vector<EventCount> &counts() const { return counts_; }
@@ -39,6 +43,7 @@ private:
     int event;
     double t;
     std::vector<double> values;
+    std::vector<std::pair<std::string, double>> extra;
   };
   std::vector<std::string> names_, columns_;
   bool keepRows_;

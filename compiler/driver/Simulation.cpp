@@ -213,7 +213,8 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
                        options.integrator.method == runtime::Method::Radau ||
                        options.integrator.method == runtime::Method::Bdf ||
                        options.integrator.method == runtime::Method::Auto)) {
-    loaded.diagnostics().error({}, "--method " + std::string(methodName(options.integrator.method)) +
+    loaded.diagnostics().error({}, "--method " +
+                                       std::string(methodName(options.integrator.method)) +
                                        ": a model with contacts or resets runs with dopri5, "
                                        "dop853 or rk4 (the implicit and variational methods do "
                                        "not restart at impacts yet)");
@@ -424,8 +425,8 @@ public:
   Sampler(Run &run, mechanics::ConstraintProjector &projector, PlotSampling plotted, size_t columns,
           Plot &plot, SampleSink &samples)
       : run_(run), projector_(&projector), kernels_(&run.kernels), plotted_(std::move(plotted)),
-        plot_(plot), samples_(samples), conserved_(run.eq, run.params, run.summary),
-        row_(columns), onManifold_(2 * run.n), slots_(run.eq.contacts.size(), -1) {}
+        plot_(plot), samples_(samples), conserved_(run.eq, run.params, run.summary), row_(columns),
+        onManifold_(2 * run.n), slots_(run.eq.contacts.size(), -1) {}
 
   // A run with contacts: the kernels and projection of the contact mode
   // now in force, and each contact's slot among its multipliers after the
@@ -628,6 +629,20 @@ std::vector<std::string> eventLogNames(const mechanics::Equations &eq) {
   return names;
 }
 
+// What the events file's JSON adds to an impact's row: the contact's
+// impulse, the energy the impact took and the velocities after it.
+std::vector<std::pair<std::string, double>> impactValues(const ImpactRecord &impact, size_t contact,
+                                                         const mechanics::Equations &eq) {
+  std::vector<std::pair<std::string, double>> values;
+  for (size_t i = 0; i < impact.contacts.size(); ++i)
+    if (impact.contacts[i] == contact)
+      values.emplace_back("impulse", impact.impulses[i]);
+  values.emplace_back("energy_lost", impact.energyLost);
+  for (size_t j = 0; j < impact.after.size(); ++j)
+    values.emplace_back(eq.coordinates[j] + "' after", impact.after[j]);
+  return values;
+}
+
 // A run of a model with contacts or resets (driver/ContactRun.h): its
 // segments sampled and logged as a smooth run's are; the contact modes'
 // kernels on the run's back end, with the inputs wired.
@@ -646,21 +661,29 @@ runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernel
   hooks.chattered = [&eventLog](int event, int times, double t, double tNew) {
     eventLog.chattered(event, times, t, tNew);
   };
-  hooks.contact = [&, declared](size_t contact, const char *what, double t, const double *x) {
+  hooks.contact = [&, declared](size_t contact, const char *what, double t, const double *x,
+                                const ImpactRecord *impact) {
     int kind = std::string(what) == "impact" ? 0 : std::string(what) == "rests" ? 1 : 2;
-    eventLog.record(static_cast<int>(declared + 3 * contact) + kind, t, sampler.rowAt(t, x));
+    std::vector<std::pair<std::string, double>> extra;
+    if (impact)
+      extra = impactValues(*impact, contact, run.eq);
+    eventLog.record(static_cast<int>(declared + 3 * contact) + kind, t, sampler.rowAt(t, x),
+                    std::move(extra));
   };
   hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
-  hooks.compile = [&](const mechanics::KernelPrograms &programs) {
-    SimulationSummary scratch;
-    std::shared_ptr<mechanics::Kernels> k =
-        makeKernels(programs, loaded.model(), run.options, scratch);
-    if (mechanics::InputFill fill = inputFill(loaded))
-      k = mechanics::withInputs(k, fill);
-    if (!scratch.backendNote.empty())
-      run.summary.notes.push_back("a contact mode's kernels: " + scratch.backendNote);
-    return k;
-  };
+  ModeKernels modes(
+      [&](const mechanics::KernelPrograms &programs) {
+        SimulationSummary scratch;
+        std::shared_ptr<mechanics::Kernels> k =
+            makeKernels(programs, loaded.model(), run.options, scratch);
+        if (mechanics::InputFill fill = inputFill(loaded))
+          k = mechanics::withInputs(k, fill);
+        if (!scratch.backendNote.empty())
+          run.summary.notes.push_back("a contact mode's kernels: " + scratch.backendNote);
+        return k;
+      },
+      run.params.size());
+  hooks.compile = std::ref(modes);
   ContactRun contacts(run.eq, std::move(kernels), run.params, inputFill(loaded),
                       run.options.projection, std::move(hooks));
   std::string error;
@@ -674,9 +697,8 @@ runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernel
 
 // The summary of a run with contacts: its report; the first integrals are
 // not followed across the jumps (the impacts change them).
-std::optional<SimulationSummary> finishContactSummary(SimulationSummary &summary,
-                                                      const ContactReport &report,
-                                                      size_t declared) {
+std::optional<SimulationSummary>
+finishContactSummary(SimulationSummary &summary, const ContactReport &report, size_t declared) {
   summary.contacts = report;
   summary.contactEvents.assign(summary.events.begin() + static_cast<long>(declared),
                                summary.events.end());
@@ -858,11 +880,11 @@ std::string contactsText(const SimulationSummary &s) {
       out << hits.count << " impacts, first at t = " << formatNumber(hits.first, 0)
           << ", last at t = " << formatNumber(hits.last, 0);
     if (rests.count > 0)
-      out << "; came to rest " << (rests.count == 1 ? "at" : "first at") << " t = "
-          << formatNumber(rests.first, 0);
+      out << "; came to rest " << (rests.count == 1 ? "at" : "first at")
+          << " t = " << formatNumber(rests.first, 0);
     if (lifts.count > 0)
-      out << "; lifted off " << (lifts.count == 1 ? "at" : "first at") << " t = "
-          << formatNumber(lifts.first, 0);
+      out << "; lifted off " << (lifts.count == 1 ? "at" : "first at")
+          << " t = " << formatNumber(lifts.first, 0);
     out << "\n";
   }
   if (r.impactCount > 0)

@@ -3,6 +3,7 @@
 // in run order.
 #include "driver/Sweep.h"
 
+#include "driver/ContactRun.h"
 #include "driver/Interrupt.h"
 #include "driver/RunPieces.h"
 #include "mechanics/ConstraintProjection.h"
@@ -10,6 +11,7 @@
 #include "mechanics/InputKernels.h"
 #include "mechanics/StateJacobian.h"
 #include "runtime/RhsEvaluator.h"
+#include "support/NumberText.h"
 
 #include <algorithm>
 #include <atomic>
@@ -50,6 +52,9 @@ struct Shared {
   std::vector<std::vector<bool>> keepPositions, keepVelocities;
   size_t n = 0, m = 0;
   bool energyTracked = false, jacobian = false;
+  // Contacts or resets: each run is a ContactRun (driver/ContactRun.h).
+  bool switching = false;
+  const sema::CheckedModel *model = nullptr;
 };
 
 // The kernels one worker calls: the shared compiled ones, or its own
@@ -68,8 +73,16 @@ class RunSummaries {
 public:
   RunSummaries(const Shared &s, mechanics::Kernels &kernels, const std::vector<double> &params,
                mechanics::ConstraintProjector *projector)
-      : s_(s), kernels_(kernels), params_(params), projector_(projector),
+      : s_(s), kernels_(&kernels), params_(params), projector_(projector),
         summaries_(s.options.summaries, s.summaryOutputs), outputs_(s.eq.outputNames.size()) {}
+
+  // A run with contacts: the kernels and projection of the mode in force
+  // (the resting contacts' forces move the outputs that read q'').
+  void useMode(mechanics::Kernels &kernels, mechanics::ConstraintProjector &projector) {
+    kernels_ = &kernels;
+    projector_ = kernels.constraintCount > 0 ? &projector : nullptr;
+  }
+  void energyJumped(double change) { energy_.jumped(change); }
 
   // False interrupts the run.
   bool operator()(double t, const double *x) {
@@ -81,10 +94,10 @@ public:
       constraintDrift_ = std::max(constraintDrift_, before);
     }
     if (!outputs_.empty())
-      kernels_.outputs(t, x, params_.data(), outputs_.data());
+      kernels_->outputs(t, x, params_.data(), outputs_.data());
     summaries_.sample(t, outputs_.data());
     if (s_.energyTracked)
-      energy_.sample(kernels_, params_, t, x);
+      energy_.sample(*kernels_, params_, t, x);
     return true;
   }
 
@@ -94,7 +107,7 @@ public:
 
 private:
   const Shared &s_;
-  mechanics::Kernels &kernels_;
+  mechanics::Kernels *kernels_;
   const std::vector<double> &params_;
   mechanics::ConstraintProjector *projector_;
   SummaryAccumulator summaries_;
@@ -161,8 +174,62 @@ bool checkStart(const Shared &s, mechanics::Kernels &kernels, mechanics::Constra
   return true;
 }
 
+// The summaries of a contact run's report: impacts(c), rest_time(c),
+// lift_time(c) (NaN: never).
+void contactSummaries(const Shared &s, const ContactReport &report, SweepRow &row) {
+  const std::vector<SummarySpec> &specs = s.options.summaries;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    auto contact = std::find_if(s.eq.contacts.begin(), s.eq.contacts.end(),
+                                [&](const auto &c) { return c.gap.name == specs[i].contact; });
+    if (contact == s.eq.contacts.end())
+      continue;
+    size_t index = static_cast<size_t>(contact - s.eq.contacts.begin());
+    if (specs[i].reducer == SummarySpec::Reducer::Impacts) {
+      row.summaries[i] = static_cast<double>(report.impactsPerContact[index]);
+      continue;
+    }
+    bool rests = specs[i].reducer == SummarySpec::Reducer::RestTime;
+    for (const ContactSwitch &sw : report.switches)
+      if (sw.contact == index && sw.rests == rests) {
+        row.summaries[i] = sw.t;
+        break;
+      }
+  }
+}
+
+// A run of a model with contacts or resets: its segments reduced as a
+// smooth run's samples are, its contact summaries from the report.
+runtime::IntegrationResult runSwitching(const Shared &s, mechanics::Kernels &kernels,
+                                        ModeKernels &modes, const std::vector<double> &params,
+                                        const std::vector<double> &x,
+                                        const runtime::IntegratorOptions &integrator,
+                                        RunSummaries &summaries, SweepRow &row) {
+  ContactRun::Hooks hooks;
+  hooks.sample = [&summaries](double t, const double *state) { return summaries(t, state); };
+  hooks.modeChanged = [&summaries](mechanics::Kernels &k, mechanics::ConstraintProjector &p,
+                                   const std::vector<int> &) { summaries.useMode(k, p); };
+  hooks.energyJump = [&summaries](double change) { summaries.energyJumped(change); };
+  hooks.compile = std::ref(modes);
+  // The run's kernels as the contact run shares them, not owned here.
+  std::shared_ptr<mechanics::Kernels> base(&kernels, [](mechanics::Kernels *) {});
+  ContactRun run(s.eq, base, params, s.inputs, s.options.simulation.projection, std::move(hooks));
+  std::string error;
+  runtime::IntegratorOptions options = integrator;
+  options.project = {};
+  options.events = {};
+  runtime::IntegrationResult result = run.run(x, options, error);
+  contactSummaries(s, run.report(), row);
+  if (!error.empty()) {
+    row.status = "failed";
+    row.message = error + " at t = " + shortestNumber(result.failureTime);
+    result.outcome = runtime::Outcome::Finished;
+  }
+  return result;
+}
+
 // One run, from its number to its row; false when it was interrupted.
-bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &row) {
+bool runOne(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, size_t run,
+            SweepRow &row) {
   row = SweepRow{};
   row.run = run;
   s.options.plan.values(run, row.swept);
@@ -202,9 +269,13 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
   std::vector<double> momentumForce;
   runtime::LagrangianForm lagrangian = lagrangianFormOf(kernels, params, s.n, momentumForce);
   runtime::IntegrationResult result =
-      runtime::integrate(rhs, x, integrator, std::ref(summaries), &lagrangian);
-  row.summaries = summaries.values();
-  bool recorded = recordResult(result, s, kernels, params, refusal, row);
+      s.switching ? runSwitching(s, kernels, modes, params, x, integrator, summaries, row)
+                  : runtime::integrate(rhs, x, integrator, std::ref(summaries), &lagrangian);
+  std::vector<double> reduced = summaries.values();
+  for (size_t i = 0; i < reduced.size(); ++i)
+    if (s.options.summaries[i].contact.empty())
+      row.summaries[i] = reduced[i];
+  bool recorded = row.status == "failed" || recordResult(result, s, kernels, params, refusal, row);
   // A finished run whose summaries are NaN says so: an empty field under
   // `ok` alone would read as a value that is missing for no reason.
   if (std::string nan = notNumberMessage(s.options.summaries, row.summaries);
@@ -215,9 +286,10 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &
 
 // runOne, with anything thrown (memory exhausted) made the run's failure
 // rather than the end of the process.
-bool runGuarded(const Shared &s, mechanics::Kernels &kernels, size_t run, SweepRow &row) {
+bool runGuarded(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, size_t run,
+                SweepRow &row) {
   try {
-    return runOne(s, kernels, run, row);
+    return runOne(s, kernels, modes, run, row);
   } catch (const std::exception &e) {
     row.status = "failed";
     row.message = std::string("the run could not be completed: ") + e.what();
@@ -330,12 +402,21 @@ bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
   if (!checkSimulation(loaded, options.simulation))
     return false;
   const mechanics::Equations &eq = loaded.equations();
-  if (switches(eq)) {
-    loaded.diagnostics().error(
-        {}, "sweep: model " + loaded.model().name +
-                " has contacts or events with resets, which `mech simulate` runs; a sweep "
-                "does not apply impacts or resets yet (it would integrate through them)");
-    return false;
+  for (const SummarySpec &summary : options.summaries) {
+    if (summary.contact.empty())
+      continue;
+    bool known = std::any_of(eq.contacts.begin(), eq.contacts.end(),
+                             [&](const auto &c) { return c.gap.name == summary.contact; });
+    if (!known) {
+      std::string names;
+      for (const auto &c : eq.contacts)
+        names += (names.empty() ? "" : ", ") + c.gap.name;
+      loaded.diagnostics().error(
+          {}, "--summary " + summary.name + ": model " + loaded.model().name + " has no contact '" +
+                  summary.contact + "'" +
+                  (names.empty() ? " (it declares none)" : " (its contacts: " + names + ")"));
+      return false;
+    }
   }
   for (const SummarySpec &summary : options.summaries)
     if (summary.reducer == SummarySpec::Reducer::EnergyDrift && !tracksEnergy(eq)) {
@@ -399,6 +480,8 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   s.energyTracked = tracksEnergy(eq);
   s.columns = csvColumns(eq);
   s.jacobian = selection.jacobian;
+  s.switching = switches(eq);
+  s.model = &loaded.model();
 
   unsigned threads = options.threads > 0 ? options.threads : std::thread::hardware_concurrency();
   threads = static_cast<unsigned>(std::clamp<size_t>(threads, 1, std::max<size_t>(report.runs, 1)));
@@ -408,11 +491,24 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   std::atomic<bool> interrupted{false};
   auto work = [&] {
     std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
+    ModeKernels modes(
+        [&](const mechanics::KernelPrograms &programs) {
+          std::shared_ptr<mechanics::Kernels> k;
+          if (s.compiled) {
+            SimulationSummary scratch;
+            k = makeKernels(programs, *s.model, options.simulation, scratch);
+          } else {
+            k = mechanics::interpretedKernels(programs);
+          }
+          return s.inputs ? mechanics::withInputs(k, s.inputs) : k;
+        },
+        s.params.size());
     SweepRow row;
     for (size_t local; (local = nextRun++) < report.runs;) {
       if (!order.waitForRoom(local))
         return;
-      if (interruptRequested() || !runGuarded(s, *mine, options.share.globalRun(local), row)) {
+      if (interruptRequested() ||
+          !runGuarded(s, *mine, modes, options.share.globalRun(local), row)) {
         interrupted = true;
         order.stop();
         return;

@@ -29,7 +29,10 @@ const std::map<std::string, Reducer> &reducersByName() {
       {"first_time", Reducer::FirstTime},
       {"energy_drift", Reducer::EnergyDrift},
       {"constraint_drift", Reducer::ConstraintDrift},
-      {"status", Reducer::Status}};
+      {"status", Reducer::Status},
+      {"impacts", Reducer::Impacts},
+      {"rest_time", Reducer::RestTime},
+      {"lift_time", Reducer::LiftTime}};
   return reducers;
 }
 
@@ -39,6 +42,10 @@ bool takesCondition(Reducer r) {
 
 bool takesValue(Reducer r) {
   return r == Reducer::AtEnd || r == Reducer::Max || r == Reducer::Min || r == Reducer::Mean;
+}
+
+bool takesContact(Reducer r) {
+  return r == Reducer::Impacts || r == Reducer::RestTime || r == Reducer::LiftTime;
 }
 
 bool isNameChar(char c) {
@@ -123,11 +130,23 @@ std::optional<int> parseSummary(const std::string &text, size_t begin, size_t en
   reducer = item.substr(0, trim(item, 0, reducer.size()).second);
   auto known = reducersByName().find(reducer);
   const std::string list = "at_end, max, min, mean, any, all, first_time, energy_drift, "
-                           "constraint_drift or status";
+                           "constraint_drift, status, impacts, rest_time or lift_time";
   if (known == reducersByName().end())
     return io.usageError("sweep: --summary: '" + item + "' is not one of " + list +
                          (item.empty() ? "" : " (write e.g. max(" + item + "))"));
   spec.reducer = known->second;
+  if (takesContact(spec.reducer)) {
+    size_t close = item.rfind(')');
+    auto [from, to] = open == std::string::npos || close == std::string::npos || close < open
+                          ? std::pair<size_t, size_t>{0, 0}
+                          : trim(item, open + 1, close);
+    if (from == to || close + 1 != item.size())
+      return io.usageError("sweep: --summary: " + reducer +
+                           " needs a contact's name in parentheses, got '" + item + "'");
+    spec.contact = item.substr(from, to - from);
+    summaries.push_back(spec);
+    return std::nullopt;
+  }
   bool needsArgument = takesCondition(spec.reducer) || takesValue(spec.reducer);
   if (!needsArgument) {
     if (open != std::string::npos)
@@ -231,7 +250,8 @@ std::string notNumberMessage(const std::vector<SummarySpec> &summaries,
   std::string names;
   for (size_t i = 0; i < summaries.size() && i < values.size(); ++i) {
     Reducer r = summaries[i].reducer;
-    if (std::isnan(values[i]) && r != Reducer::FirstTime && r != Reducer::Status)
+    if (std::isnan(values[i]) && r != Reducer::FirstTime && r != Reducer::Status &&
+        r != Reducer::RestTime && r != Reducer::LiftTime)
       names += (names.empty() ? "" : ", ") + summaries[i].name;
   }
   return names.empty() ? "" : "not a number (NaN among the samples): " + names;

@@ -5,6 +5,9 @@
 //   any(c)  all(c)  first_time(c)               a condition a > b, a >= b,
 //                                               a < b or a <= b
 //   energy_drift  constraint_drift  status      of the run itself
+//   impacts(c)  rest_time(c)  lift_time(c)      of contact c: its impacts, the
+//                                               first time it came to rest or
+//                                               lifted off (empty: never)
 // optionally named (`flipped = any(abs(th2) > pi)`); the column is named
 // after the summary's text otherwise.
 #pragma once
@@ -29,13 +32,17 @@ struct SummarySpec {
     FirstTime,
     EnergyDrift,
     ConstraintDrift,
-    Status
+    Status,
+    Impacts,
+    RestTime,
+    LiftTime
   };
   enum class Comparison { Greater, GreaterEqual, Less, LessEqual };
   Reducer reducer = Reducer::AtEnd;
   Comparison comparison = Comparison::Greater; // any, all, first_time
   std::string name;                            // the column
-  std::string output; // the model output holding the expression; empty for the named ones
+  std::string output;  // the model output holding the expression; empty for the named ones
+  std::string contact; // impacts, rest_time, lift_time: the contact's name
 };
 
 // Parses --summary; the expressions become additions to the model (outputs

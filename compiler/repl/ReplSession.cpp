@@ -27,8 +27,8 @@
 #include "symbolic/Simplify.h"
 #include "syntax/Parser.h"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

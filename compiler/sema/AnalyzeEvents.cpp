@@ -64,9 +64,9 @@ std::vector<Reset> Analyzer::checkResets(const ast::EventDecl &e, const Instance
     if (!value)
       continue;
     if (!value->shape.isScalar()) {
-      diagnostics_.error(item.value->location,
-                         "the reset of '" + target + "' must be a scalar, found " +
-                             value->shape.toString());
+      diagnostics_.error(item.value->location, "the reset of '" + target +
+                                                   "' must be a scalar, found " +
+                                                   value->shape.toString());
       continue;
     }
     if (value->coordOrder > 1) {
@@ -115,14 +115,14 @@ void Analyzer::checkDecl(const ast::ContactDecl &c, const Instance &instance) {
     return;
   int order = std::max(lhs->coordOrder, rhs->coordOrder);
   if (order < 0) {
-    diagnostics_.error(c.name.location, "the gap of " + what + " does not depend on any coordinate");
+    diagnostics_.error(c.name.location,
+                       "the gap of " + what + " does not depend on any coordinate");
     return;
   }
   if (order > 0) {
-    diagnostics_.error(c.name.location,
-                       "the gap of " + what + " depends on " +
-                           (order == 1 ? "velocities" : "accelerations") +
-                           ": a gap is a function of the coordinates and t");
+    diagnostics_.error(c.name.location, "the gap of " + what + " depends on " +
+                                            (order == 1 ? "velocities" : "accelerations") +
+                                            ": a gap is a function of the coordinates and t");
     return;
   }
   if (!checkRestitution(restitution, c.restitution->location, what))

@@ -584,9 +584,9 @@ EventDecl AstBuilder::eventDecl(P::EventDeclContext *c) {
                              (clause->STOP() ? "'stop'" : "a direction") + " twice");
     if (clause->THEN()) {
       if (!node.resets.empty())
-        diagnostics_.error(at(clause->getStart()),
-                           "event '" + node.name.name + "' has 'then' twice (list the resets, " +
-                               "separated by commas, after one 'then')");
+        diagnostics_.error(at(clause->getStart()), "event '" + node.name.name +
+                                                       "' has 'then' twice (list the resets, " +
+                                                       "separated by commas, after one 'then')");
       for (P::InitItemContext *item : clause->initItem())
         node.resets.push_back(initItem(item));
     } else if (clause->STOP()) {

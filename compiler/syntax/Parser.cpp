@@ -54,7 +54,12 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
       MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,       MechLexer::PARTICLE,
       MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,        MechLexer::OUTPUT,
       MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED, MechLexer::EVENT,
-      MechLexer::DRAW};
+      MechLexer::DRAW,    MechLexer::CONTACT};
+  // The clause words, and `contact`, are also names (grammar/Mech.g4).
+  auto nameWord = [](ssize_t type) {
+    return (type >= MechLexer::MASS && type <= MechLexer::IN) || type == MechLexer::THEN ||
+           type == MechLexer::RESTITUTION || type == MechLexer::CONTACT;
+  };
   int declarationCount = 0;
   bool expression = false;
   for (ssize_t type : types) {
@@ -75,12 +80,11 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
     if (expression &&
         (type == MechLexer::ID || type == MechLexer::NUMBER || type == MechLexer::TIME ||
          type == MechLexer::PI || type == MechLexer::LPAREN || type == MechLexer::LBRACK ||
-         type == MechLexer::PLUS || type == MechLexer::MINUS ||
-         (type >= MechLexer::MASS && type <= MechLexer::IN)))
+         type == MechLexer::PLUS || type == MechLexer::MINUS || nameWord(type)))
       continue;
     if (type == MechLexer::ID) {
       words.push_back("a name");
-    } else if (type >= MechLexer::MASS && type <= MechLexer::IN) {
+    } else if (nameWord(type)) {
       // Clause words are also names; list them only when asked for exactly.
       std::string literal = vocabulary.getLiteralName(type);
       if (types.size() <= 4)

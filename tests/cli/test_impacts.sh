@@ -62,6 +62,24 @@ d = float(re.search(r"energy drift max\|E\(t\) - E\(0\)\|/\|E\(0\)\| = (\S+)", o
 assert d < 1e-9, d
 '
 
+# A sweep over e: each run's rest time is its accumulation time.
+expect "a sweep of the ball over e" 0 "$mech" sweep ball.mech --grid "e=0.5..0.9:3" \
+  --summary "rest = rest_time(floor), impacts(floor), lift_time(floor), status" \
+  "${tight[@]}" -o sweep.csv
+check_py "rest_time per run is t1 + 2 v1 e / (g (1 - e)); lift_time empty" '
+g = 9.81
+rows = list(csv.DictReader(open(W + "/sweep.csv")))
+assert [r["e"] for r in rows] == ["0.5", "0.7", "0.9"], rows
+for r in rows:
+    e = float(r["e"])
+    tinf = math.sqrt(2 / g) + 2 * math.sqrt(2 * g) * e / (g * (1 - e))
+    assert abs(float(r["rest"]) - tinf) <= 1e-9 and r["lift_time(floor)"] == "", r
+    assert int(float(r["impacts(floor)"])) > 10 and r["status"] == "ok", r
+'
+expect "a summary of a contact the model lacks" 1 "$mech" sweep ball.mech --grid "e=0.5..0.9:3" \
+  --summary "impacts(wall)"
+contains "names the contacts there are" err "has no contact 'wall' (its contacts: floor)"
+
 cat >carts.mech <<'M'
 model carts {
   param m1 = 1 [kg], m2 = 3 [kg], e = 0.5
@@ -88,6 +106,10 @@ lost = float(re.search(r'energy lost at impacts (\S+)', open(W + '/carts_$e.txt'
 assert abs(lost - carnot) <= 1e-12 * max(1, carnot), (lost, carnot)
 ev = json.load(open(W + '/carts_$e.json'))['events']
 assert [x['event'] for x in ev] == ['bump'] and abs(ev[0]['t'] - 1 / 3) <= 1e-12, ev
+impact = ev[0]['impact']
+assert abs(impact['impulse'] - m2 * (v2 - u2)) <= 1e-12, impact
+assert abs(impact['energy_lost'] - carnot) <= 1e-12 * max(1, carnot), impact
+assert abs(impact[\"x1' after\"] - v1) <= 1e-12 and abs(impact[\"x2' after\"] - v2) <= 1e-12, impact
 "
 done
 
