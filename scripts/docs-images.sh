@@ -20,6 +20,12 @@ cd "$root"
   --init "th1'=0, th2'=0" --until 10 --rtol 1e-8 --atol 1e-8 \
   --summary "flip = first_time(abs(th2) > pi)" -o "$work/basin.csv" \
   --plot "$images/double_pendulum_basin.svg"
+# The tutorial's "Impacts": the bouncing ball, the rimless wheel's phase
+# portrait.
+"$mech" simulate examples/bouncing_ball.mech --until 6 -o "$work/ball.csv" \
+  --plot-vars "y,y'" --plot "$images/bouncing_ball.svg"
+"$mech" simulate examples/rimless_wheel.mech --until 20 -o "$work/wheel.csv" \
+  --plot-x phi --plot-vars "phi'" --plot "$images/rimless_wheel_phase.svg"
 # The plots of the tutorial's "Pictures": a phase portrait, a window of a
 # longer run, the landscape of a bead on a spinning hoop.
 "$mech" simulate examples/tutorial/spring_pendulum.mech --until 20 -o "$work/sp20.csv" \

@@ -70,6 +70,8 @@ std::vector<std::string> columnUnits(const sema::CheckedModel &model,
     const sema::Constraint *c = named(model.constraints, constraint.name);
     units.push_back(c ? forceUnit(c->multiplierDim) : "");
   }
+  for (const auto &contact : eq.contacts)
+    units.push_back(forceUnit(contact.gap.multiplierDim));
   for (const std::string &name : eq.outputNames) {
     const sema::Output *o = named(model.outputs, name);
     units.push_back(o && o->value ? outputUnit(o->value->dim) : "");

@@ -145,6 +145,24 @@ bool ContactRun::startModes(double t, const double *x, std::string &error) {
   return true;
 }
 
+// Whether a free contact's gap is negative at a sample beyond what locating
+// its impact leaves (the event search missed a crossing): `message` says so.
+bool ContactRun::crossedUnseen(double t, const double *x, std::string &message) {
+  if (eq_.contacts.empty())
+    return false;
+  contacts_.evaluate(t, x, filledParams(t));
+  for (size_t i = 0; i < eq_.contacts.size(); ++i) {
+    double gap = contacts_.gaps()[i];
+    if (!resting_[i] && gap < -kTouchingGap * std::max(1.0, std::abs(contacts_.rates()[i]))) {
+      message = "contact '" + eq_.contacts[i].gap.name + "' has the gap " + shortestNumber(gap) +
+                " with no impact found before it (the search for the " +
+                "crossing missed it: try smaller --rtol and --atol)";
+      return true;
+    }
+  }
+  return false;
+}
+
 // A free contact that touches at the start and closes: it collides at once.
 std::optional<size_t> ContactRun::closingAtStart(double t, const std::vector<double> &x) {
   contacts_.evaluate(t, x.data(), filledParams(t));
@@ -241,7 +259,11 @@ bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::s
     double rate = contacts_.rates()[i];
     double a = gapAcceleration(i, t, x);
     double flight = a < 0 ? 2 * rate / -a : INFINITY;
-    rests[c] = a < 0 && (rate <= kRestingRate || flight < kShortestFlight * std::max(1.0, t));
+    // A bounce that would rise less than a touching gap is one the gap's
+    // rounding cannot resolve (1e-16 of its terms): it rests too.
+    double rise = a < 0 ? rate * rate / (2 * -a) : INFINITY;
+    rests[c] = a < 0 && (rate <= kRestingRate || rise < kTouchingGap ||
+                         flight < kShortestFlight * std::max(1.0, t));
     // Bounces whose flights shrink by e each accumulate at t + flight /
     // (1 - e) (exact for a constant contact acceleration): the rest's time.
     double e = restitution_[i];
@@ -346,7 +368,7 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
     }
     first = false;
   }
-  long switchesHere = 0;
+  long switchesHere = 0, switches = 0;
   double lastSwitch = NAN;
   for (;;) {
     Mode &mode = modeFor(resting_);
@@ -384,7 +406,17 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
     runtime::RightHandSide rhs = [modePtr, this](double tt, const double *xx, double *dx) {
       return modePtr->kernels->rhs(tt, xx, params_.data(), dx);
     };
-    runtime::IntegrationResult result = runtime::integrate(rhs, x, segment, hooks_.sample);
+    std::string missed;
+    runtime::SampleCallback sample = [&](double tt, const double *xx) {
+      return hooks_.sample(tt, xx) && !crossedUnseen(tt, xx, missed);
+    };
+    runtime::IntegrationResult result = runtime::integrate(rhs, x, segment, sample);
+    if (!missed.empty()) {
+      error = missed;
+      total.outcome = runtime::Outcome::RhsFailed;
+      total.failureTime = result.failureTime;
+      return total;
+    }
     total.stats.accepted += result.stats.accepted;
     total.stats.rejected += result.stats.rejected;
     total.stats.rhsEvaluations += result.stats.rhsEvaluations;
@@ -409,8 +441,13 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
     x = atEvent;
     switchesHere = t == lastSwitch ? switchesHere + 1 : 0;
     lastSwitch = t;
+    ++switches;
     bool ok = true;
-    if (switchesHere > kMaxSwitchesAtOneTime) {
+    if (switches > options.maxSteps) {
+      error = "more than " + std::to_string(options.maxSteps) +
+              " impacts, rests, lift-offs and resets (--max-steps bounds them too)";
+      ok = false;
+    } else if (switchesHere > kMaxSwitchesAtOneTime) {
       error = "more than " + std::to_string(kMaxSwitchesAtOneTime) +
               " switches of contacts or resets at one instant: they accumulate there";
       ok = false;

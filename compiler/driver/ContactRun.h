@@ -124,6 +124,7 @@ private:
   std::vector<double> filledParams(double t) const;
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
+  bool crossedUnseen(double t, const double *x, std::string &message);
   bool impact(size_t contact, double t, std::vector<double> &x, std::string &error);
   bool reset(size_t event, double t, std::vector<double> &x, std::string &error);
   double gapAcceleration(size_t contact, double t, const std::vector<double> &x);

@@ -129,6 +129,29 @@ std::string whereLines(const Equations &eq) {
 
 } // namespace
 
+namespace {
+
+// The contacts: each gap, its row C = dphi/dq (the direction of its
+// impulses and force) and its restitution.
+std::string contactLines(const Equations &eq) {
+  if (eq.contacts.empty())
+    return "";
+  std::ostringstream out;
+  out << "\ncontacts (gap phi >= 0; an impact M*(q'+ - q'-) = C^T*Lambda with Newton's law; a "
+         "resting contact's force is named after it):\n";
+  for (const Equations::Contact &c : eq.contacts) {
+    std::string unit = forceUnit(c.gap.multiplierDim);
+    out << "  " << c.gap.name << ": phi = " << toMech(c.gap.phi) << ", restitution "
+        << toMech(c.restitution) << (unit.empty() ? "" : ", force in " + unit) << "\n";
+    for (size_t j = 0; j < eq.coordinates.size(); ++j)
+      if (!c.gap.C[j].isZero())
+        out << "    C[" << eq.coordinates[j] << "] = " << toMech(c.gap.C[j]) << "\n";
+  }
+  return out.str();
+}
+
+} // namespace
+
 std::string equationsText(const Equations &eq) {
   std::ostringstream out;
   size_t n = eq.coordinates.size();
@@ -167,7 +190,7 @@ std::string equationsText(const Equations &eq) {
     for (size_t j = 0; j < n; ++j)
       out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
           << "\n";
-    return out.str() + whereLines(eq);
+    return out.str() + contactLines(eq) + whereLines(eq);
   }
   out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
          "its constraint):\n";
@@ -188,7 +211,7 @@ std::string equationsText(const Equations &eq) {
   for (size_t j = 0; j < n; ++j)
     out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = "
         << generalizedForceWithReaction(eq, j) << "\n";
-  return out.str() + whereLines(eq);
+  return out.str() + contactLines(eq) + whereLines(eq);
 }
 
 std::string equationsJson(const Equations &eq) {

@@ -225,6 +225,38 @@ contains "says which contact" err "contact 'floor' is violated at the start"
 expect "an implicit method with impacts" 1 "$mech" simulate ball.mech --method radau --until 1
 contains "names the methods that run it" err "runs with dopri5, dop853 or rk4"
 
+# A reset that breaks a constraint: a pendulum in x, y on a rod of length
+# 1, whose reset gives it a velocity along the rod.
+cat >rod.mech <<'M'
+model rod {
+  param m = 1 [kg], g = 9.81 [m/s^2]
+  coord x [m], y [m]
+  particle bob mass m at [x, y]
+  gravity [0, -g]
+  constraint rod: x^2 + y^2 == (1 [m])^2
+  event bottom: x == 0 direction up then x' = 1 [m/s], y' = 1 [m/s]
+  init x = -0.6, y = -0.8
+}
+M
+expect "a reset that breaks the constraints" 1 "$mech" simulate rod.mech --until 2
+contains "is an error at the event" err "the resets of event 'bottom' break the constraints"
+
+# The REPL takes contacts and resets typed at its prompt.
+cat >free.mech <<'M'
+model free {
+  param m = 1 [kg], g = 9.81 [m/s^2], e = 0.8
+  coord y [m]
+  kinetic m * y'^2 / 2
+  potential m * g * y
+  init y = 1
+}
+M
+printf '%s\n' 'contact floor: y >= 0 restitution e' ':sim 5 --dt 1' 'contact = 3' 'contact * 2' \
+  >repl.in
+expect "the REPL runs a contact typed at its prompt" 0 "$mech" repl free.mech <repl.in
+contains "the contact rests at its accumulation time" err "came to rest at t = 4.0637127"
+contains "contact stays a name in expressions" out "6"
+
 # `mech fmt` keeps contacts and resets.
 expect "fmt prints contacts and resets" 0 "$mech" fmt wall_reset.mech
 contains "the reset is printed" out "event wall: th == 0 direction down then th' = -e * th'"
