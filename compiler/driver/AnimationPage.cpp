@@ -102,6 +102,10 @@ std::string sceneJson(const Scene &scene, const AnimationOptions &options) {
     appendNumbers(json, options.plots[k].values);
     json += '}';
   }
+  json += "],\"impacts\":[";
+  for (size_t k = 0; k < options.impacts.size(); ++k)
+    json += std::string(k ? "," : "") + "[" + formatNumber(options.impacts[k].first, 17) + "," +
+            scriptString(options.impacts[k].second) + "]";
   json +=
       "],\"view\":[" + formatNumber(options.yaw, 7) + "," + formatNumber(options.pitch, 7) + "]}";
   return json;
@@ -121,6 +125,7 @@ h1 { font-size: 18px; margin: 0 0 4px 0; }
 .point { fill: #0072B2; stroke: #fff; stroke-width: 1; }
 .body { fill: #D55E00; fill-opacity: 0.25; stroke: #D55E00; stroke-width: 1.5; }
 .mark { stroke: #D55E00; stroke-width: 2; }
+#time.impact { color: #009E73; font-weight: bold; }
 .pivot { fill: #222; }
 .trail { fill: none; stroke: #009E73; stroke-width: 1.2; stroke-opacity: 0.8; }
 .box { fill: #56B4E9; fill-opacity: 0.35; stroke: #0072B2; stroke-width: 1.5; }
@@ -257,6 +262,8 @@ const char *const kScript = R"JS(
     set(label, { x: 64, y: y0 + 22, 'font-size': 12 }); label.textContent = plot.name + (plot.unit ? ' [' + plot.unit + ']' : '');
     for (const [v, y] of [[vhi, py(vhi)], [vlo, py(vlo)]]) { const e = make('text', '', plotSvg);
       set(e, { x: 56, y: y + 4, 'font-size': 11, 'text-anchor': 'end' }); e.textContent = Number(v.toPrecision(4)); }
+    for (const [ti] of data.impacts) { const tick = make('line', 'impact', plotSvg);
+      set(tick, { x1: px(ti), x2: px(ti), y1: y0 + h - 24, y2: y0 + h - 16, stroke: '#009E73' }); }
     const cursor = make('line', '', plotSvg);
     set(cursor, { y1: y0 + 8, y2: y0 + h - 18, stroke: '#D55E00' });
     return { cursor, px };
@@ -270,7 +277,9 @@ const char *const kScript = R"JS(
   function draw(i) {
     shown = i;
     scrubber.value = i;
-    readout.textContent = 't = ' + data.t[i].toFixed(3) + ' s';
+    const hit = data.impacts.find(([ti]) => Math.abs(ti - data.t[i]) <= 1e-9 * Math.max(1, Math.abs(ti)));
+    readout.textContent = 't = ' + data.t[i].toFixed(3) + ' s' + (hit ? ' · impact: ' + hit[1] : '');
+    readout.classList.toggle('impact', !!hit);
     svg.dataset.frame = i; svg.dataset.t = data.t[i];
     const at = data.points.map((p, k) => toScreen(pointAt(k, i)));
     dots.forEach((e, k) => { if (e) set(e, { cx: at[k][0].toFixed(2), cy: at[k][1].toFixed(2) }); });

@@ -267,8 +267,10 @@ std::vector<OptionSpec> runOutputOptions() {
        "none",
        "path",
        "write the events that fired, one row each in the order of time: the event's name, t, "
-       "then the CSV's columns at that time; JSON when FILE ends in .json. An error for a "
-       "model without events and no --stop-when",
+       "then the CSV's columns at that time; JSON when FILE ends in .json. For a contact "
+       "`floor` the rows are named `floor` (an impact: the state just before it), `floor "
+       "rests` and `floor lifts off`. An error for a model without events, contacts and "
+       "--stop-when",
        {}},
       plotOption(
           "also write a plot of the run: SVG, or PNG when FILE ends in .png (converted by "

@@ -236,6 +236,13 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
     return io.usageError("animate: --view turns a 3-D drawing; " + loaded.model().name +
                          " is drawn in the plane");
   AnimationOptions page = pageOptions(line, options, loaded, samples, view);
+  if (summary->contacts)
+    for (const ImpactRecord &impact : summary->contacts->impacts) {
+      std::string names;
+      for (size_t c : impact.contacts)
+        names += (names.empty() ? "" : ", ") + loaded.equations().contacts[c].gap.name;
+      page.impacts.emplace_back(impact.t, names);
+    }
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
     return io.error(error);
   }

@@ -257,6 +257,18 @@ expect "the REPL runs a contact typed at its prompt" 0 "$mech" repl free.mech <r
 contains "the contact rests at its accumulation time" err "came to rest at t = 4.0637127"
 contains "contact stays a name in expressions" out "6"
 
+# animate draws the ball over its floor and marks the impacts on the plot's
+# time axis (the page's data lists them).
+expect "animate the bouncing ball" 0 "$mech" animate "$root/examples/bouncing_ball.mech" --until 6 \
+  -o ball.html
+check_py "the page lists the impacts with their contact" '
+page = open(W + "/ball.html").read()
+m = re.search(r"\"impacts\":\[(.*?)\],\"view\"", page)
+hits = re.findall(r"\[([-0-9.e]+),\"floor\"\]", m.group(1))
+assert len(hits) == 47 and abs(float(hits[0]) - math.sqrt(2 / 9.81)) <= 1e-12, (len(hits), hits[:2])
+assert "\"grounds\":[0]" in page
+'
+
 # `mech fmt` keeps contacts and resets.
 expect "fmt prints contacts and resets" 0 "$mech" fmt wall_reset.mech
 contains "the reset is printed" out "event wall: th == 0 direction down then th' = -e * th'"
