@@ -3,6 +3,7 @@
 #include "PyModel.h"
 
 #include "driver/Interrupt.h"
+#include "support/ListItems.h"
 #include "support/NumberText.h"
 
 #include <chrono>
@@ -28,10 +29,17 @@ std::shared_ptr<PyModel> checkedModel(std::unique_ptr<driver::Session> session) 
 
 } // namespace
 
+// Each value is one expression: its text is spliced after `name=`, where a
+// comma would start another setting (set(m1="1, m2=5") would set m2 too).
 std::vector<std::string> settingTexts(const py::dict &values) {
   std::vector<std::string> texts;
-  for (auto [name, value] : values)
-    texts.push_back(py::str(name).cast<std::string>() + "=" + optionText(value));
+  for (auto [name, value] : values) {
+    std::string key = py::str(name).cast<std::string>(), text = optionText(value);
+    if (splitListItems(text).size() > 1)
+      throw UsageFailure{"set " + key + ": '" + text +
+                         "' is more than one value (a param takes one expression)"};
+    texts.push_back(key + "=" + text);
+  }
   return texts;
 }
 

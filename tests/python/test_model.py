@@ -123,3 +123,14 @@ def test_usage_errors_are_value_errors(root):
 def test_equations_text(root):
     m = mech.load(str(root / "tests/cli/models/harmonic_oscillator.mech"))
     assert "x''" in str(m.equations)
+
+
+def test_set_takes_one_value_per_param(root):
+    # A value's text is one expression: "1, m2=5" must not also set m2.
+    m = mech.load(str(root / "examples/double_pendulum.mech"))
+    with pytest.raises(ValueError) as raised:
+        m.set(m1="1, m2=5")
+    assert "more than one value" in str(raised.value)
+    assert m.params["m2"][0] == 1.0
+    m.set(m1="2 * 1.5")
+    assert m.params["m1"][0] == 3.0
