@@ -1,32 +1,19 @@
-// The segments of a run with contacts and resets, and the switches between
-// them. Tolerances, in the SI units of the quantities (docs/language.md
-// "contact"): a contact touches at a gap of at most kTouchingGap; at the
-// start it rests when its rate is within kRestingRate and the motion
-// presses it; after an impact it rests when its next flight would last less
-// than kShortestFlight max(1, |t|), which ends a Zeno sequence of bounces
-// within that time of its accumulation point.
+// The segments of a run with contacts and resets, the modes they run in
+// and the switches between them but impacts (driver/ContactImpact.cpp). A
+// free contact found open by more than kTouchingGap (scaled by its rate) at
+// a sample is an impact the event search missed: an error, not a body
+// passing through.
 #include "driver/ContactRun.h"
+#include "driver/ContactTolerances.h"
 
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/EventFunctions.h"
-#include "runtime/ImpactLaw.h"
 #include "support/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace mech::driver {
-
-namespace {
-
-constexpr double kTouchingGap = 1e-9;
-constexpr double kRestingRate = 1e-9;
-constexpr double kShortestFlight = 1e-10;
-// Switches at one instant beyond this are an accumulation the run cannot
-// resolve (a contact resting and lifting off at once, say).
-constexpr long kMaxSwitchesAtOneTime = 1000;
-
-} // namespace
 
 struct ContactRun::Mode {
   std::vector<bool> resting;
@@ -172,149 +159,6 @@ std::optional<size_t> ContactRun::closingAtStart(double t, const std::vector<dou
   return std::nullopt;
 }
 
-// A free contact's gap closed at t: the impact of every touching contact
-// by Newton's law; those whose next flight would be shorter than
-// kShortestFlight (or that do not leave at all) come to rest.
-bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::string &error) {
-  const size_t n = eq_.coordinates.size(), m = eq_.constraints.size();
-  const std::vector<double> p = filledParams(t);
-  contacts_.evaluate(t, x.data(), p);
-  std::vector<size_t> touching;
-  for (size_t i = 0; i < eq_.contacts.size(); ++i)
-    if (i == contact || resting_[i] || contacts_.gaps()[i] <= kTouchingGap)
-      touching.push_back(i);
-  runtime::ImpactProblem problem;
-  problem.n = n;
-  problem.M.resize(n * n);
-  problem.velocity.assign(x.begin() + static_cast<long>(n), x.end());
-  if (kernels_->massMatrix(t, x.data(), p.data(), problem.M.data()) != 0) {
-    error = "the mass matrix is singular at the impact";
-    return false;
-  }
-  if (m > 0) {
-    std::vector<double> residuals(2 * m + m * n);
-    kernels_->constraints(t, x.data(), p.data(), residuals.data());
-    problem.A.assign(residuals.begin() + static_cast<long>(2 * m), residuals.end());
-    for (size_t k = 0; k < m; ++k) {
-      double offset = residuals[m + k];
-      for (size_t j = 0; j < n; ++j)
-        offset -= problem.A[k * n + j] * problem.velocity[j];
-      problem.a.push_back(offset);
-    }
-  }
-  auto addRows = [&](const std::vector<bool> &inelastic) {
-    problem.G.clear();
-    problem.b.clear();
-    problem.r.clear();
-    for (size_t c = 0; c < touching.size(); ++c) {
-      size_t i = touching[c];
-      const double *row = contacts_.rows().data() + i * n;
-      problem.G.insert(problem.G.end(), row, row + n);
-      double offset = contacts_.rates()[i];
-      for (size_t j = 0; j < n; ++j)
-        offset -= row[j] * problem.velocity[j];
-      problem.b.push_back(offset);
-      double e = inelastic[c] ? 0.0 : restitution_[i];
-      problem.r.push_back(-e * std::min(contacts_.rates()[i], 0.0));
-    }
-  };
-  std::vector<bool> inelastic(touching.size(), false);
-  for (size_t c = 0; c < touching.size(); ++c)
-    inelastic[c] = resting_[touching[c]];
-  addRows(inelastic);
-  runtime::ImpactSolution solution = runtime::solveImpact(problem);
-  auto failed = [&]() {
-    switch (solution.status) {
-    case runtime::ImpactStatus::TooManyContacts:
-      error = std::to_string(touching.size()) + " contacts touch at once, more than the " +
-              std::to_string(runtime::kMaxImpactContacts) + " an impact is solved for";
-      return true;
-    case runtime::ImpactStatus::Singular:
-      error = "the impact's equations are singular (contacts or constraints that fix the same "
-              "motion, or a direction without inertia)";
-      return true;
-    case runtime::ImpactStatus::NoSolution:
-      error = "the impact has no solution with nonnegative impulses";
-      return true;
-    default:
-      return false;
-    }
-  };
-  if (failed())
-    return false;
-  std::vector<double> before = x;
-  std::copy(solution.velocity.begin(), solution.velocity.end(), x.begin() + static_cast<long>(n));
-
-  // Which touching contacts rest now: pressed, and back within the
-  // shortest flight (a resting contact stays unless the impact pushed it off).
-  std::vector<bool> rests(touching.size(), false);
-  std::vector<double> restsAt(touching.size(), t);
-  bool anyNew = false;
-  std::vector<bool> previous = resting_;
-  for (size_t c = 0; c < touching.size(); ++c)
-    resting_[touching[c]] = false;
-  contacts_.evaluate(t, x.data(), p);
-  for (size_t c = 0; c < touching.size(); ++c) {
-    size_t i = touching[c];
-    double rate = contacts_.rates()[i];
-    double a = gapAcceleration(i, t, x);
-    double flight = a < 0 ? 2 * rate / -a : INFINITY;
-    // A bounce that would rise less than a touching gap is one the gap's
-    // rounding cannot resolve (1e-16 of its terms): it rests too.
-    double rise = a < 0 ? rate * rate / (2 * -a) : INFINITY;
-    rests[c] = a < 0 && (rate <= kRestingRate || rise < kTouchingGap ||
-                         flight < kShortestFlight * std::max(1.0, t));
-    // Bounces whose flights shrink by e each accumulate at t + flight /
-    // (1 - e) (exact for a constant contact acceleration): the rest's time.
-    double e = restitution_[i];
-    if (rests[c] && rate > 0 && e < 1)
-      restsAt[c] = t + flight / (1 - e);
-    anyNew = anyNew || (rests[c] && !previous[i]);
-    if (!rests[c] && a < 0 && rate > 0)
-      shortFlight_ = shortFlight_ > 0 ? std::min(shortFlight_, flight / 8) : flight / 8;
-  }
-  if (anyNew) {
-    // The resting contacts end the impact without rebound (e = 0).
-    x = before;
-    contacts_.evaluate(t, x.data(), p);
-    addRows(rests);
-    solution = runtime::solveImpact(problem);
-    if (failed())
-      return false;
-    std::copy(solution.velocity.begin(), solution.velocity.end(), x.begin() + static_cast<long>(n));
-  }
-  for (size_t c = 0; c < touching.size(); ++c)
-    resting_[touching[c]] = rests[c];
-
-  ImpactRecord record;
-  record.t = t;
-  for (size_t c = 0; c < touching.size(); ++c)
-    if (solution.impulse[c] > 0) {
-      record.contacts.push_back(touching[c]);
-      record.impulses.push_back(solution.impulse[c]);
-      ++report_.impactsPerContact[touching[c]];
-    }
-  record.before.assign(before.begin() + static_cast<long>(n), before.end());
-  record.after.assign(x.begin() + static_cast<long>(n), x.end());
-  record.energyLost = kineticEnergy(t, before.data()) - kineticEnergy(t, x.data());
-  report_.energyLostAtImpacts += record.energyLost;
-  ++report_.impactCount;
-  if (hooks_.energyJump)
-    hooks_.energyJump(-record.energyLost);
-  if (hooks_.contact)
-    for (size_t pushed : record.contacts)
-      hooks_.contact(pushed, "impact", t, before.data(), &record);
-  for (size_t c = 0; c < touching.size(); ++c)
-    if (rests[c] && !previous[touching[c]]) {
-      report_.switches.push_back({restsAt[c], touching[c], true});
-      if (hooks_.contact)
-        hooks_.contact(touching[c], "rests", restsAt[c], x.data(), nullptr);
-    }
-  if (report_.impacts.size() < kKeptImpacts)
-    report_.impacts.push_back(std::move(record));
-  return true;
-}
-
 // An event's resets, from the state before it; the new state must keep the
 // model's constraints.
 bool ContactRun::reset(size_t event, double t, std::vector<double> &x, std::string &error) {
@@ -339,142 +183,138 @@ bool ContactRun::reset(size_t event, double t, std::vector<double> &x, std::stri
   return true;
 }
 
+// Integrates one segment from (t, x) in the current mode, to the event
+// that ends it or the end; its stats are added to `total`. `atEvent` gets
+// the state at the event, `missed` a crossing the search did not see.
+runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions &options,
+                                               const Progress &at, std::vector<double> &atEvent,
+                                               std::string &missed,
+                                               runtime::IntegrationResult &total) {
+  Mode &mode = modeFor(resting_);
+  hooks_.modeChanged(*mode.kernels, *mode.projector, mode.slots);
+  runtime::IntegratorOptions o = options;
+  o.t0 = at.t;
+  if (!at.first)
+    o.sampleOrigin = options.t0;
+  if (shortFlight_ > 0 && options.method != runtime::Method::Rk4)
+    o.step = std::min(o.step > 0 ? o.step : shortFlight_, shortFlight_);
+  shortFlight_ = 0;
+  o.maxSteps = options.maxSteps - total.stats.accepted - total.stats.rejected;
+  if (projection_ && !mode.eq.constraints.empty())
+    o.project = [&mode](double t, double *x) { return mode.projector->project(t, x); };
+  for (const mechanics::Equations::Event &e : mode.eq.events)
+    o.events.events.push_back({e.direction, e.stop});
+  o.events.functions = [&mode](double t, const double *x, double *g) {
+    return (*mode.events)(t, x, g);
+  };
+  const size_t declared = eq_.events.size();
+  atEvent.resize(at.x.size());
+  o.events.record = [&, declared](int event, double t, const double *x) {
+    std::copy(x, x + atEvent.size(), atEvent.begin());
+    if (static_cast<size_t>(event) < declared && hooks_.declared)
+      hooks_.declared(event, t, x);
+  };
+  o.events.chattered = [&, declared](int event, int times, double a, double b) {
+    if (static_cast<size_t>(event) < declared && hooks_.chattered)
+      hooks_.chattered(event, times, a, b);
+  };
+  runtime::RightHandSide rhs = [&mode, this](double t, const double *x, double *dx) {
+    return mode.kernels->rhs(t, x, params_.data(), dx);
+  };
+  runtime::SampleCallback sample = [&](double t, const double *x) {
+    return hooks_.sample(t, x) && !crossedUnseen(t, x, missed);
+  };
+  runtime::IntegrationResult result = runtime::integrate(rhs, at.x, o, sample);
+  total.stats.accepted += result.stats.accepted;
+  total.stats.rejected += result.stats.rejected;
+  total.stats.rhsEvaluations += result.stats.rhsEvaluations;
+  total.notes.insert(total.notes.end(), result.notes.begin(), result.notes.end());
+  total.warnings.insert(total.warnings.end(), result.warnings.begin(), result.warnings.end());
+  return result;
+}
+
+// Applies the switch of mode event `what` at (at.t, at.x): a reset, an
+// impact or a lift-off, then writes the state after it (a lift-off leaves
+// the state as it is). False, with `error` set (or empty: interrupted),
+// when the run ends there.
+bool ContactRun::applySwitch(const mechanics::ModeEvent &what, Progress &at, long maxSwitches,
+                             std::string &error) {
+  at.switchesHere = at.t == at.lastSwitch ? at.switchesHere + 1 : 0;
+  at.lastSwitch = at.t;
+  if (++at.switches > maxSwitches) {
+    error = "more than " + std::to_string(maxSwitches) +
+            " impacts, rests, lift-offs and resets (--max-steps bounds them too)";
+    return false;
+  }
+  if (at.switchesHere > kMaxSwitchesAtOneTime) {
+    error = "more than " + std::to_string(kMaxSwitchesAtOneTime) +
+            " switches of contacts or resets at one instant: they accumulate there";
+    return false;
+  }
+  if (what.kind == mechanics::ModeEvent::LiftOff) {
+    resting_[what.index] = false;
+    report_.switches.push_back({at.t, what.index, false});
+    if (hooks_.contact)
+      hooks_.contact(what.index, "lifts off", at.t, at.x.data(), nullptr);
+    return true;
+  }
+  bool ok = what.kind == mechanics::ModeEvent::Declared ? reset(what.index, at.t, at.x, error)
+                                                        : impact(what.index, at.t, at.x, error);
+  if (!ok)
+    return false;
+  Mode &next = modeFor(resting_);
+  hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
+  return hooks_.sample(at.t, at.x.data());
+}
+
+// The result of a run that ended at `t`: interrupted when `error` is empty,
+// else failed (the caller reports `error`).
+runtime::IntegrationResult ContactRun::endedAt(runtime::IntegrationResult total, double t,
+                                               const std::string &error) {
+  total.outcome = error.empty() ? runtime::Outcome::Interrupted : runtime::Outcome::RhsFailed;
+  total.failureTime = t;
+  return total;
+}
+
 runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
                                            const runtime::IntegratorOptions &options,
                                            std::string &error) {
   runtime::IntegrationResult total;
-  std::vector<double> x = x0;
-  double t = options.t0;
-  if (!startModes(t, x.data(), error)) {
-    total.outcome = runtime::Outcome::RhsFailed;
-    total.failureTime = t;
-    return total;
-  }
-  bool first = true;
+  Progress at{x0, options.t0};
+  if (!startModes(at.t, at.x.data(), error))
+    return endedAt(total, at.t, error);
   // Contacts that touch at the start while closing collide there.
-  if (std::optional<size_t> closing = closingAtStart(t, x)) {
-    hooks_.modeChanged(*modeFor(resting_).kernels, *modeFor(resting_).projector,
-                       modeFor(resting_).slots);
-    bool ok = hooks_.sample(t, x.data()) && impact(*closing, t, x, error);
-    if (ok) {
-      Mode &next = modeFor(resting_);
-      hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
-      ok = hooks_.sample(t, x.data());
-    }
-    if (!ok) {
-      total.outcome = error.empty() ? runtime::Outcome::Interrupted : runtime::Outcome::RhsFailed;
-      total.failureTime = t;
-      return total;
-    }
-    first = false;
-  }
-  long switchesHere = 0, switches = 0;
-  double lastSwitch = NAN;
-  for (;;) {
+  if (std::optional<size_t> closing = closingAtStart(at.t, at.x)) {
     Mode &mode = modeFor(resting_);
     hooks_.modeChanged(*mode.kernels, *mode.projector, mode.slots);
-    runtime::IntegratorOptions segment = options;
-    segment.t0 = t;
-    if (!first)
-      segment.sampleOrigin = options.t0;
-    if (shortFlight_ > 0 && options.method != runtime::Method::Rk4)
-      segment.step = std::min(segment.step > 0 ? segment.step : shortFlight_, shortFlight_);
-    shortFlight_ = 0;
-    segment.maxSteps = options.maxSteps - total.stats.accepted - total.stats.rejected;
-    if (projection_ && !mode.eq.constraints.empty())
-      segment.project = [&mode](double tt, double *xx) { return mode.projector->project(tt, xx); };
-    for (const mechanics::Equations::Event &e : mode.eq.events)
-      segment.events.events.push_back({e.direction, e.stop});
-    segment.events.functions = [&mode](double tt, const double *xx, double *g) {
-      return (*mode.events)(tt, xx, g);
-    };
-    double eventTime = NAN;
-    std::vector<double> atEvent(x.size());
-    const size_t declared = eq_.events.size();
-    segment.events.record = [&](int event, double tt, const double *xx) {
-      eventTime = tt;
-      std::copy(xx, xx + atEvent.size(), atEvent.begin());
-      if (static_cast<size_t>(event) < declared && hooks_.declared)
-        hooks_.declared(event, tt, xx);
-    };
-    segment.events.chattered = [&](int event, int times, double a, double b) {
-      if (static_cast<size_t>(event) < declared && hooks_.chattered)
-        hooks_.chattered(event, times, a, b);
-    };
-    Mode *modePtr = &mode;
-    std::vector<double> p = params_;
-    runtime::RightHandSide rhs = [modePtr, this](double tt, const double *xx, double *dx) {
-      return modePtr->kernels->rhs(tt, xx, params_.data(), dx);
-    };
+    if (!hooks_.sample(at.t, at.x.data()) ||
+        !applySwitch({mechanics::ModeEvent::Impact, *closing}, at, options.maxSteps, error))
+      return endedAt(total, at.t, error);
+    at.first = false;
+  }
+  for (;;) {
+    std::vector<double> atEvent;
     std::string missed;
-    runtime::SampleCallback sample = [&](double tt, const double *xx) {
-      return hooks_.sample(tt, xx) && !crossedUnseen(tt, xx, missed);
-    };
-    runtime::IntegrationResult result = runtime::integrate(rhs, x, segment, sample);
+    runtime::IntegrationResult result = segment(options, at, atEvent, missed, total);
     if (!missed.empty()) {
       error = missed;
-      total.outcome = runtime::Outcome::RhsFailed;
-      total.failureTime = result.failureTime;
-      return total;
+      return endedAt(total, result.failureTime, error);
     }
-    total.stats.accepted += result.stats.accepted;
-    total.stats.rejected += result.stats.rejected;
-    total.stats.rhsEvaluations += result.stats.rhsEvaluations;
-    total.notes.insert(total.notes.end(), result.notes.begin(), result.notes.end());
-    total.warnings.insert(total.warnings.end(), result.warnings.begin(), result.warnings.end());
-    first = false;
-    if (result.outcome != runtime::Outcome::Stopped) {
-      runtime::IntegrationStats stats = total.stats;
-      total = result;
-      total.stats = stats;
-      return total;
+    at.first = false;
+    std::optional<mechanics::ModeEvent> what;
+    if (result.outcome == runtime::Outcome::Stopped)
+      what = mechanics::modeEvent(eq_, resting_, static_cast<size_t>(result.event));
+    if (!what ||
+        (what->kind == mechanics::ModeEvent::Declared && eq_.events[what->index].resets.empty())) {
+      result.stats = total.stats;
+      result.notes = total.notes;
+      result.warnings = total.warnings;
+      return result;
     }
-    mechanics::ModeEvent what =
-        mechanics::modeEvent(eq_, resting_, static_cast<size_t>(result.event));
-    if (what.kind == mechanics::ModeEvent::Declared && eq_.events[what.index].resets.empty()) {
-      runtime::IntegrationStats stats = total.stats;
-      total = result;
-      total.stats = stats;
-      return total;
-    }
-    t = result.failureTime;
-    x = atEvent;
-    switchesHere = t == lastSwitch ? switchesHere + 1 : 0;
-    lastSwitch = t;
-    ++switches;
-    bool ok = true;
-    if (switches > options.maxSteps) {
-      error = "more than " + std::to_string(options.maxSteps) +
-              " impacts, rests, lift-offs and resets (--max-steps bounds them too)";
-      ok = false;
-    } else if (switchesHere > kMaxSwitchesAtOneTime) {
-      error = "more than " + std::to_string(kMaxSwitchesAtOneTime) +
-              " switches of contacts or resets at one instant: they accumulate there";
-      ok = false;
-    } else if (what.kind == mechanics::ModeEvent::Declared) {
-      ok = reset(what.index, t, x, error);
-    } else if (what.kind == mechanics::ModeEvent::Impact) {
-      ok = impact(what.index, t, x, error);
-    } else {
-      resting_[what.index] = false;
-      report_.switches.push_back({t, what.index, false});
-      if (hooks_.contact)
-        hooks_.contact(what.index, "lifts off", t, x.data(), nullptr);
-    }
-    if (!ok) {
-      total.outcome = runtime::Outcome::RhsFailed;
-      total.failureTime = t;
-      return total;
-    }
-    if (what.kind != mechanics::ModeEvent::LiftOff) {
-      Mode &next = modeFor(resting_);
-      hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
-      if (!hooks_.sample(t, x.data())) {
-        total.outcome = runtime::Outcome::Interrupted;
-        total.failureTime = t;
-        return total;
-      }
-    }
+    at.t = result.failureTime;
+    at.x = atEvent;
+    if (!applySwitch(*what, at, options.maxSteps, error))
+      return endedAt(total, at.t, error);
   }
 }
 

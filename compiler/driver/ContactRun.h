@@ -11,8 +11,10 @@
 #include "mechanics/Contacts.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
+#include "runtime/ImpactLaw.h"
 #include "runtime/Integrator.h"
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -120,12 +122,36 @@ public:
 
 private:
   struct Mode;
+  // Where the run is between segments.
+  struct Progress {
+    std::vector<double> x;
+    double t = 0;
+    bool first = true;
+    long switches = 0, switchesHere = 0;
+    double lastSwitch = NAN;
+  };
   Mode &modeFor(const std::vector<bool> &resting);
   std::vector<double> filledParams(double t) const;
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
   bool crossedUnseen(double t, const double *x, std::string &message);
+  runtime::IntegrationResult segment(const runtime::IntegratorOptions &options, const Progress &at,
+                                     std::vector<double> &atEvent, std::string &missed,
+                                     runtime::IntegrationResult &total);
+  bool applySwitch(const mechanics::ModeEvent &what, Progress &at, long maxSwitches,
+                   std::string &error);
+  static runtime::IntegrationResult endedAt(runtime::IntegrationResult total, double t,
+                                            const std::string &error);
+  // The impacts (driver/ContactImpact.cpp).
   bool impact(size_t contact, double t, std::vector<double> &x, std::string &error);
+  bool impactProblem(double t, const std::vector<double> &x, const std::vector<double> &p,
+                     runtime::ImpactProblem &problem, std::string &error);
+  void contactRows(const std::vector<size_t> &touching, const std::vector<bool> &inelastic,
+                   runtime::ImpactProblem &problem) const;
+  std::vector<bool> restingAfter(double t, const std::vector<double> &x,
+                                 const std::vector<size_t> &touching, std::vector<double> &restsAt);
+  void recordImpact(double t, const std::vector<double> &before, const std::vector<double> &after,
+                    const std::vector<size_t> &touching, const std::vector<double> &impulses);
   bool reset(size_t event, double t, std::vector<double> &x, std::string &error);
   double gapAcceleration(size_t contact, double t, const std::vector<double> &x);
   double kineticEnergy(double t, const double *x);
