@@ -80,15 +80,7 @@ expect "a summary of a contact the model lacks" 1 "$mech" sweep ball.mech --grid
   --summary "impacts(wall)"
 contains "names the contacts there are" err "has no contact 'wall' (its contacts: floor)"
 
-cat >carts.mech <<'M'
-model carts {
-  param m1 = 1 [kg], m2 = 3 [kg], e = 0.5
-  coord x1 [m], x2 [m]
-  kinetic m1 * x1'^2 / 2 + m2 * x2'^2 / 2
-  contact bump: x2 - x1 >= 1 [m] restitution e
-  init x1 = 0, x2 = 2, x1' = 2, x2' = -1
-}
-M
+cp "$root/tests/cli/models/two_carts.mech" carts.mech
 for e in 0 0.5 1; do
   expect "two carts collide, e = $e" 0 "$mech" simulate carts.mech --until 1 --dt 1 --set e=$e \
     --events carts_$e.json -o carts_$e.csv

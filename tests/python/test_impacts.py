@@ -9,16 +9,6 @@ import pytest
 
 import mech
 
-CARTS = """
-model carts {
-  param m1 = 1 [kg], m2 = 3 [kg], e = 0.5
-  coord x1 [m], x2 [m]
-  kinetic m1 * x1'^2 / 2 + m2 * x2'^2 / 2
-  contact bump: x2 - x1 >= 1 [m] restitution e
-  init x1 = 0, x2 = 2, x1' = 2, x2' = -1
-}
-"""
-
 BALL = """
 model ball {
   param m = 1 [kg], g = 9.81 [m/s^2], e = 0.8
@@ -37,8 +27,8 @@ def load(tmp_path, text, name):
     return mech.load(str(path))
 
 
-def test_two_carts_impact_arrays(tmp_path):
-    r = load(tmp_path, CARTS, "carts").simulate(until=1, dt=0.5)
+def test_two_carts_impact_arrays(root):
+    r = mech.load(str(root / "tests/cli/models/two_carts.mech")).simulate(until=1, dt=0.5)
     impacts = r.summary["impacts"]
     assert impacts["count"] == 1
     assert impacts["t"].shape == (1,)
