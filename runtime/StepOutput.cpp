@@ -7,14 +7,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mech::runtime {
 
 namespace {
 
 // The width of bracket an event's time is narrowed to, relative to
-// max(1, |t|).
+// max(1, |t|); for an event that ends the run or a segment (a stop, an
+// impact, a reset), a few units in the last place: the state there starts
+// what follows, and the time's lateness would add up over many impacts.
 constexpr double kEventTolerance = 1e-12;
+constexpr double kStopTolerance = 8 * std::numeric_limits<double>::epsilon();
 // Enough for a bracket of any double width: each round of three
 // iterations at least halves it.
 constexpr int kMaxRootIterations = 400;
@@ -223,7 +227,8 @@ bool StepOutput::locate(int event, double a, double ga, double b, double gb,
     root = a;
     return true;
   }
-  const double tolerance = kEventTolerance * std::max({1.0, std::abs(a), std::abs(b)});
+  const double tolerance = (specs_[e].stop ? kStopTolerance : kEventTolerance) *
+                           std::max({1.0, std::abs(a), std::abs(b)});
   int keptSide = 0; // +1: a was kept last time, -1: b was
   double width = std::abs(b - a);
   for (int iteration = 0; iteration < kMaxRootIterations && std::abs(b - a) > tolerance;
