@@ -489,12 +489,15 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   RowOrder order(sink, progress, report.runs, 64 * size_t(threads));
   std::atomic<size_t> nextRun{0};
   std::atomic<bool> interrupted{false};
+  std::mutex compiling; // the contact modes' kernels (driver/ContactRun.h)
   auto work = [&] {
     std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
     ModeKernels modes(
         [&](const mechanics::KernelPrograms &programs) {
           std::shared_ptr<mechanics::Kernels> k;
           if (s.compiled) {
+            // One compilation at a time: the workers share the kernel cache.
+            std::lock_guard lock(compiling);
             SimulationSummary scratch;
             k = makeKernels(programs, *s.model, options.simulation, scratch);
           } else {
