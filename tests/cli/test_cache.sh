@@ -98,7 +98,6 @@ expect "after an entry that does not load" 0 run "$pendulum"
 contains "the rebuilt entry hits" err "cache hit"
 
 # 5. Entries and folders of another user (root can make them; others skip).
-skipped=0
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   chown 4242:4242 "$pendulum_entry"
   expect "entry of another user" 0 run "$pendulum"
@@ -133,8 +132,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   contains "the other user's cache works for them" err "cache miss"
   export XDG_CACHE_HOME="$work/cache"
 else
-  echo "skipped: another user's entries and folders (needs root and setpriv to act as a second uid)"
-  skipped=1
+  skip "another user's entries and folders (needs root and setpriv to act as a second uid)"
 fi
 
 finish

@@ -71,7 +71,7 @@ for r in rows:
 '
   expect "no staging file left" 0 test -z "$(ls -A "$work" | grep '^\.limited')"
 else
-  echo "skipped: the sweep under a thread limit (ulimit -v, which AddressSanitizer cannot run under)"
+  skip "the sweep under a thread limit (ulimit -v, which AddressSanitizer cannot run under)"
 fi
 # The same from Python, whose interpreter the abort ended.
 if [ -n "$build" ] && [ -d "$build/python/mech" ]; then
@@ -91,7 +91,7 @@ for k, x in zip(r["k"], r["max(x)"]):
   expect "Python: a thread limit, every row" 0 test "$(cat "$work/status")" -eq 0
   empty "Python: no abort" py.out
 else
-  echo "skipped: the sweep from Python under a thread limit (no Python package in the build)"
+  skip "the sweep from Python under a thread limit (no Python package in the build)"
 fi
 
 # --- b. Signals to a sweep. ----------------------------------------------------
@@ -154,7 +154,7 @@ for r in rows:
     assert abs(float(r[1]) - math.sqrt(1 + 1 / float(r[0]))) < 1e-4, r
 '
 else
-  echo "skipped: a stale MPI rank (this mech was built without its MPI module)"
+  skip "a stale MPI rank (this mech was built without its MPI module)"
 fi
 
 # --- e. The derivation cache's keys and malformed entries. ----------------------
@@ -221,7 +221,7 @@ if [ "$(id -u)" -eq 0 ]; then
   lacks "without a warning" err "warning:"
   expect "makes nothing in that user's home" 0 test ! -e "$work/userhome/.cache"
 else
-  echo "skipped: another user's cache root (needs root to give a folder to another uid)"
+  skip "another user's cache root (needs root to give a folder to another uid)"
 fi
 if command -v readelf >/dev/null; then
   linked="$(readelf -n "$mech" | sed -n 's/.*Build ID: *//p')"
@@ -229,7 +229,7 @@ if command -v readelf >/dev/null; then
   contains "shows the linker's build-id" out "build-id $linked"
   expect "the build has one" 0 test -n "$linked"
 else
-  echo "skipped: the build-id against readelf's (no readelf)"
+  skip "the build-id against readelf's (no readelf)"
 fi
 rm -rf "$work/cache"
 mkdir -p "$work/other"

@@ -132,7 +132,7 @@ if [ -z "${MECH_SANITIZER_PASS:-}" ]; then
     sed 's/^/  | /' "$work/err" | head -5; fi
   contains "the page says it thinned" err "animate: 15626 frames of"
 else
-  echo "skipped: animate of 4e6 samples under ulimit -v (AddressSanitizer cannot run under it)"
+  skip "animate of 4e6 samples under ulimit -v (AddressSanitizer cannot run under it)"
 fi
 
 # File names with terminal controls or bytes that are not UTF-8.

@@ -9,6 +9,12 @@ ROOT = pathlib.Path(os.environ.get("MECH_SOURCE", pathlib.Path(__file__).parents
 MECH = os.environ.get("MECH_BINARY", str(ROOT / "build" / "mech"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "optional: needs a package scripts/install-deps.sh does not install; run by "
+        "the ctest python_optional_tests, reported Skipped with the reason without it")
+
+
 @pytest.fixture
 def root():
     return ROOT

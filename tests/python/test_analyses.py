@@ -50,13 +50,18 @@ def test_conserved(pendulum):
     assert c["cyclic"] == []
 
 
-def test_equations_text_latex_and_sympy(pendulum):
+def test_equations_text_and_latex(pendulum):
     eq = pendulum.equations
     assert eq.coordinates == ["th1", "th2"]
     assert "mass matrix M" in str(eq)
     assert str(eq.M[0][1]) == "m2*l1*l2*cos(th1 - th2)"
     assert eq.M[0][1]._repr_latex_().startswith("$") and "\\cos" in eq.M[0][1].latex
     assert "\\begin{pmatrix}" in eq._repr_latex_()
+
+
+@pytest.mark.optional
+def test_equations_to_sympy(pendulum):
+    eq = pendulum.equations
     sympy = pytest.importorskip("sympy", reason="SymPy is not installed (python3-sympy)")
     values = {"m1": 1.3, "m2": 0.7, "l1": 1.1, "l2": 0.9, "g": 9.81, "th1": 0.4, "th2": -0.9,
               "th1'": 0.25, "th2'": -1.5}
@@ -179,6 +184,7 @@ def test_input_force_steady_state(root):
     assert m.rhs(0.0, np.array([0.1, 0.2])) == pytest.approx([0.2, -0.48], rel=1e-14)
 
 
+@pytest.mark.optional
 def test_to_pandas(pendulum):
     pd = pytest.importorskip("pandas", reason="pandas is not installed (python3-pandas)")
     r = pendulum.simulate(until=1, dt=0.1)

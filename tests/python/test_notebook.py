@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.optional
+
 for module, package in [("nbclient", "python3-nbconvert"), ("nbformat", "python3-nbconvert"),
                         ("ipykernel", "python3-ipykernel"), ("matplotlib", "python3-matplotlib"),
                         ("distributed", "python3-distributed")]:
