@@ -30,7 +30,10 @@ std::shared_ptr<mechanics::Kernels> ModeKernels::operator()(const std::vector<bo
   if (!entry.kernels) {
     entry.programs = std::make_unique<mechanics::KernelPrograms>(
         mechanics::KernelPrograms::build(mode, params_));
-    entry.kernels = compile_(*entry.programs);
+    std::string key;
+    for (bool r : resting)
+      key += r ? '1' : '0';
+    entry.kernels = compile_(*entry.programs, key);
   }
   return entry.kernels;
 }

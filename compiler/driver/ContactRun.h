@@ -64,8 +64,10 @@ inline constexpr size_t kKeptImpacts = 100000;
 // keeps with them: a simulation's or a sweep worker's, reused by its runs.
 class ModeKernels {
 public:
-  using Compile =
-      std::function<std::shared_ptr<mechanics::Kernels>(const mechanics::KernelPrograms &)>;
+  // Compiles a mode's programs; `key` names the mode among the model's
+  // (its resting contacts, "0110"), for the kernel cache's index.
+  using Compile = std::function<std::shared_ptr<mechanics::Kernels>(
+      const mechanics::KernelPrograms &, const std::string &key)>;
   ModeKernels(Compile compile, size_t params) : compile_(std::move(compile)), params_(params) {}
 
   std::shared_ptr<mechanics::Kernels> operator()(const std::vector<bool> &resting,

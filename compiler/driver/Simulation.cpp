@@ -672,10 +672,10 @@ runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernel
   };
   hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
   ModeKernels modes(
-      [&](const mechanics::KernelPrograms &programs) {
+      [&](const mechanics::KernelPrograms &programs, const std::string &mode) {
         SimulationSummary scratch;
-        std::shared_ptr<mechanics::Kernels> k =
-            makeKernels(programs, loaded.model(), run.options, scratch);
+        std::shared_ptr<mechanics::Kernels> k = makeKernels(
+            programs, loaded.model(), run.options, scratch, modeSourceKey(loaded.sourceKey, mode));
         if (mechanics::InputFill fill = inputFill(loaded))
           k = mechanics::withInputs(k, fill);
         if (!scratch.backendNote.empty())
@@ -734,6 +734,13 @@ private:
 };
 
 } // namespace
+
+// A contact mode's key: the model's, and the mode (its programs follow
+// from both), so that a warm run finds them by the index, as it finds the
+// model's own.
+std::string modeSourceKey(const std::string &sourceKey, const std::string &mode) {
+  return sourceKey.empty() ? "" : sourceKey + "\ncontact mode " + mode;
+}
 
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
                                           double deriveSeconds, std::ostream &csv) {

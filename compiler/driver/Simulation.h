@@ -150,6 +150,10 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
                                                 SimulationSummary &summary,
                                                 const std::string &sourceKey = "");
 
+// The sources' key (LoadedModel::sourceKey) of the kernels of a contact
+// mode, `mode` its resting contacts ("0110"); empty when `sourceKey` is.
+std::string modeSourceKey(const std::string &sourceKey, const std::string &mode);
+
 // Marks the start of the program (main's first statement): the summary's
 // time to the first step counts from here.
 void markProcessStart();

@@ -493,13 +493,14 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   auto work = [&] {
     std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
     ModeKernels modes(
-        [&](const mechanics::KernelPrograms &programs) {
+        [&](const mechanics::KernelPrograms &programs, const std::string &mode) {
           std::shared_ptr<mechanics::Kernels> k;
           if (s.compiled) {
             // One compilation at a time: the workers share the kernel cache.
             std::lock_guard lock(compiling);
             SimulationSummary scratch;
-            k = makeKernels(programs, *s.model, options.simulation, scratch);
+            k = makeKernels(programs, *s.model, options.simulation, scratch,
+                            modeSourceKey(loaded.sourceKey, mode));
           } else {
             k = mechanics::interpretedKernels(programs);
           }
