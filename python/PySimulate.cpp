@@ -85,6 +85,25 @@ void addContacts(py::dict &summary, const driver::ContactReport &r,
   summary["energy_changed_by_resets"] = r.energyChangedAtResets;
 }
 
+// The events fired, in the order of time: "name" (a list), "t" (an
+// array) and "values" (one row per event, the CSV's columns there).
+py::dict eventArrays(const std::vector<driver::SimulationSummary::EventRow> &rows) {
+  const size_t k = rows.size(), columns = k ? rows.front().values.size() : 0;
+  py::list names;
+  py::array_t<double> t(k), values({k, columns});
+  for (size_t i = 0; i < k; ++i) {
+    names.append(rows[i].name);
+    t.mutable_at(i) = rows[i].t;
+    for (size_t j = 0; j < columns; ++j)
+      values.mutable_at(i, j) = rows[i].values[j];
+  }
+  py::dict events;
+  events["name"] = names;
+  events["t"] = t;
+  events["values"] = values;
+  return events;
+}
+
 py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::string> &names) {
   py::dict summary;
   summary["method"] = s.method;
@@ -110,6 +129,7 @@ py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::
   summary["integrate_seconds"] = s.integrateSeconds;
   if (s.contacts)
     addContacts(summary, *s.contacts, names);
+  summary["events"] = eventArrays(s.eventRows);
   return summary;
 }
 
@@ -191,6 +211,7 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   driver::SimulationOptions simulation;
   if (driver::simulationOptions(line, io, simulation))
     throw UsageFailure{err.str()};
+  simulation.keepEvents = true;
   CallScope scope(model.session(), line.has("--stop-when") ? line.value("--stop-when") : "");
   driver::LoadedModel &loaded = model.derived();
   if (auto status = driver::readRunInputs(loaded, line, simulation, io)) {

@@ -33,18 +33,20 @@ public:
   // The event fired `times` times within the step from t to tNew.
   void chattered(int event, int times, double t, double tNew);
   const std::vector<EventCount> &counts() const { return counts_; }
-  // The rows kept for --events.
-  size_t rowsKept() const { return rows_.size(); }
-  // The rows as --events writes them to `path` (JSON when it ends in .json).
-  std::string text(const std::string &path) const;
-
-private:
   struct Row {
     int event;
     double t;
     std::vector<double> values;
     std::vector<std::pair<std::string, double>> extra;
   };
+  // The rows kept for --events (or for Python's result).
+  size_t rowsKept() const { return rows_.size(); }
+  const std::vector<Row> &rows() const { return rows_; }
+  const std::string &name(int event) const { return names_[static_cast<size_t>(event)]; }
+  // The rows as --events writes them to `path` (JSON when it ends in .json).
+  std::string text(const std::string &path) const;
+
+private:
   std::vector<std::string> names_, columns_;
   bool keepRows_;
   std::vector<EventCount> counts_;

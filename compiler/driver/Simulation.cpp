@@ -588,6 +588,9 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
   SimulationSummary &summary = run.summary;
   const SimulationOptions &options = run.options;
   summary.events = eventLog.counts();
+  if (options.keepEvents)
+    for (const EventLog::Row &row : eventLog.rows())
+      summary.eventRows.push_back({eventLog.name(row.event), row.t, row.values});
   summary.notes.insert(summary.notes.end(), result.notes.begin(), result.notes.end());
   summary.warnings = result.warnings;
   for (const EventCount &c : summary.events)
@@ -823,7 +826,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   if (m > 0 && effective.projection)
     integrator.project = [&](double t, double *x) { return projector.project(t, x); };
   std::optional<mechanics::EventFunctions> eventFunctions;
-  EventLog eventLog(eventLogNames(eq), columns, !options.eventsPath.empty());
+  EventLog eventLog(eventLogNames(eq), columns, !options.eventsPath.empty() || options.keepEvents);
   if (switches(eq)) {
     auto integrateStart = Clock::now();
     summary.firstStepSeconds =

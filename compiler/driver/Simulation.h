@@ -47,6 +47,7 @@ struct SimulationOptions {
   std::string plotX;                                         // --plot-x th1 (default t)
   std::optional<std::pair<double, double>> plotWindow;       // --window a..b
   std::string eventsPath;                                    // --events out.csv|.json
+  bool keepEvents = false; // the events fired, in SimulationSummary::eventRows (Python)
 };
 
 struct SimulationSummary {
@@ -85,6 +86,15 @@ struct SimulationSummary {
   std::optional<ContactReport> contacts; // a model with contacts or resets
   // Per contact: its impacts, comings to rest and lift-offs, counted.
   std::vector<EventCount> contactEvents;
+  // With SimulationOptions::keepEvents: every event fired, in the order of
+  // time (a contact's rows named as --events names them), the CSV's columns
+  // at each.
+  struct EventRow {
+    std::string name;
+    double t = 0;
+    std::vector<double> values;
+  };
+  std::vector<EventRow> eventRows;
 };
 
 // The CSV columns after t: the coordinates, their velocities (q'), the

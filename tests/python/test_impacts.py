@@ -45,6 +45,12 @@ def test_two_carts_impact_arrays(root):
     lost = 0.5 * (m1 * u1**2 + m2 * u2**2 - m1 * v1**2 - m2 * v2**2)
     assert impacts["energy_lost"][0] == pytest.approx(lost, abs=1e-12)
     assert r.summary["contacts"]["bump"]["impacts"] == 1
+    # The events as arrays: the impact, with the state before it.
+    events = r.summary["events"]
+    assert events["name"] == ["bump"]
+    assert events["t"][0] == pytest.approx(1 / 3, abs=1e-12)
+    assert events["values"].shape == (1, len(r.columns) - 1)
+    assert events["values"][0][r.columns.index("x1'") - 1] == pytest.approx(u1)
     # Two samples at the impact's time: before and after.
     at = np.flatnonzero(np.abs(r.t - 1 / 3) < 1e-12)
     assert len(at) == 2
@@ -60,3 +66,6 @@ def test_ball_comes_to_rest(tmp_path):
     assert rests[0] == pytest.approx(t1 + 2 * v1 * e / (g * (1 - e)), abs=1e-9)
     assert r["floor"][-1] == pytest.approx(g)
     assert r.summary["energy_lost_at_impacts"] == pytest.approx(g, abs=1e-12)
+    names = r.summary["events"]["name"]
+    assert names.count("floor rests") == 1 and names[-1] == "floor rests"
+    assert names.count("floor") == r.summary["contacts"]["floor"]["impacts"]
