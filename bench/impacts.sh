@@ -48,6 +48,8 @@ driver=/usr/bin/python3
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-20}" PYTHON="$python" "$driver" - <<'EOF'
 import csv, json, math, os, re, shutil, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "bench"))
+from timing import timed  # noqa: E402
 
 mech, root, python = os.environ["MECH"], os.environ["ROOT"], os.environ["PYTHON"]
 runs = int(os.environ["RUNS"])
@@ -64,20 +66,6 @@ SUMMARY = re.compile(r"(\d+) steps accepted, (\d+) rejected, (\d+) rhs evaluatio
 CONTACT = re.compile(r"contact floor: (\d+) impacts.*?came to rest at t = ([\d.eE+-]+)")
 
 
-def timed(argv, env=None):
-    """Runs argv; returns wall (s), CPU (s, user + system), stdout, stderr."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(), err.read().decode()
-    if code != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited with {code}:\n{stderr}")
-    return wall, usage.ru_utime + usage.ru_stime, stdout, stderr
 
 
 def run_mech(argv, cache):

@@ -31,6 +31,8 @@ driver=/usr/bin/python3
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-5}" PYTHON="$python" "$driver" - <<'EOF'
 import csv, json, os, re, shutil, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "bench"))
+from timing import timed  # noqa: E402
 
 mech, root, python = os.environ["MECH"], os.environ["ROOT"], os.environ["PYTHON"]
 runs = int(os.environ["RUNS"])
@@ -39,24 +41,10 @@ scipy_script = f"{root}/bench/scipy_double_pendulum.py"
 work = tempfile.mkdtemp(prefix="mech-vs-scipy-")
 
 SUMMARY = re.compile(r"(\d+) steps accepted, (\d+) rejected, (\d+) rhs evaluations.*?"
-                     r"derive ([\d.]+) s, compile ([\d.]+) s \(cache (\w+)\), "
+                     r"derive ([\d.]+) s(?: \(cached\))?, compile ([\d.]+) s \(cache (\w+)\), "
                      r"integrate ([\d.]+) s; first step ([\d.]+) s after start", re.S)
 
 
-def timed(argv, env=None):
-    """Runs argv; returns wall (s), CPU (s, user + system), stdout, stderr."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        code = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(), err.read().decode()
-    if code != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited with {code}:\n{stderr}")
-    return wall, usage.ru_utime + usage.ru_stime, stdout, stderr
 
 
 def run_mech(method, csv_path, cache, tol="1e-10"):
