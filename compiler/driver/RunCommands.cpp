@@ -16,9 +16,11 @@
 #include "support/Utf8.h"
 #include "symbolic/ProgramListing.h"
 #include "syntax/AstDump.h"
+
 #include "syntax/Parser.h"
 #include "syntax/Printer.h"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -40,10 +42,36 @@ bool isModelCommand(const CommandLine &line) {
   return line.command != "check" && line.command != "fmt" && line.command != "repl";
 }
 
+namespace {
+
+// The analyses of the smooth equations do not see contacts and resets
+// (they would find a ball resting on its floor falling): say so, so that
+// their answer does not read as the model's whole motion.
+void noteSwitchesIgnored(const std::string &command, Session &session, const CommandIo &io) {
+  if (!session.checked())
+    return;
+  const sema::CheckedModel &model = session.loaded().model();
+  std::string names;
+  for (const sema::Contact &contact : model.contacts)
+    names += (names.empty() ? "" : ", ") + contact.name;
+  bool resets = std::any_of(model.events.begin(), model.events.end(),
+                            [](const sema::Event &e) { return !e.resets.empty(); });
+  if (names.empty() && !resets)
+    return;
+  io.err << "note: " << command << " analyses the smooth equations: "
+         << (names.empty() ? "" : "the contacts (" + names + ")")
+         << (!names.empty() && resets ? " and " : "") << (resets ? "the events' resets" : "")
+         << " are not part of it\n";
+}
+
+} // namespace
+
 int runModelCommand(const CommandLine &line, Session &session, const CommandIo &io) {
   if (auto status = checkCommandFiles(line, session, io))
     return *status;
   const std::string &c = line.command;
+  if (c == "equilibria" || c == "steady" || c == "linearize" || c == "conserved" || c == "solve")
+    noteSwitchesIgnored(c, session, io);
   if (c == "equations")
     return runEquations(line, session, io);
   if (c == "eval")

@@ -261,6 +261,14 @@ assert len(hits) == 47 and abs(float(hits[0]) - math.sqrt(2 / 9.81)) <= 1e-12, (
 assert "\"grounds\":[0]" in page
 '
 
+# The analyses of the smooth equations say that they leave contacts and
+# resets out.
+expect "equilibria of the ball" 0 "$mech" equilibria ball.mech
+contains "says the contact is not part of it" err \
+  "note: equilibria analyses the smooth equations: the contacts (floor) are not part of it"
+expect "conserved of the wheel" 0 "$mech" conserved "$root/examples/rimless_wheel.mech"
+contains "says the resets are not part of it" err "the events' resets are not part of it"
+
 # `mech fmt` keeps contacts and resets.
 expect "fmt prints contacts and resets" 0 "$mech" fmt wall_reset.mech
 contains "the reset is printed" out "event wall: th == 0 direction down then th' = -e * th'"
