@@ -8,6 +8,7 @@
 
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/EventFunctions.h"
+#include "mechanics/StateJacobian.h"
 #include "support/NumberText.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ struct ContactRun::Mode {
   std::shared_ptr<mechanics::Kernels> kernels;
   std::unique_ptr<mechanics::ConstraintProjector> projector;
   std::unique_ptr<mechanics::EventFunctions> events;
+  std::unique_ptr<mechanics::StateJacobian> jacobian;
   std::vector<int> slots; // per contact: its multiplier after the model's, or -1
 };
 
@@ -30,6 +32,8 @@ std::shared_ptr<mechanics::Kernels> ModeKernels::operator()(const std::vector<bo
   if (!entry.kernels) {
     entry.programs = std::make_unique<mechanics::KernelPrograms>(
         mechanics::KernelPrograms::build(mode, params_));
+    if (jacobian_)
+      entry.programs->addJacobian(mode);
     std::string key;
     for (bool r : resting)
       key += r ? '1' : '0';
@@ -66,6 +70,7 @@ ContactRun::Mode &ContactRun::modeFor(const std::vector<bool> &resting) {
   mode.projector = std::make_unique<mechanics::ConstraintProjector>(
       *mode.kernels, params_, mechanics::holonomicFlags(mode.eq));
   mode.events = std::make_unique<mechanics::EventFunctions>(mode.eq, *mode.kernels, params_, fill_);
+  mode.jacobian = std::make_unique<mechanics::StateJacobian>(*mode.kernels);
   int next = 0;
   for (bool r : resting)
     mode.slots.push_back(r ? next++ : -1);
@@ -205,6 +210,10 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
   o.maxSteps = options.maxSteps - total.stats.accepted - total.stats.rejected;
   if (projection_ && !mode.eq.constraints.empty())
     o.project = [&mode](double t, double *x) { return mode.projector->project(t, x); };
+  if (options.jacobian)
+    o.jacobian = [&mode, this](double t, const double *x, double *J) {
+      return (*mode.jacobian)(t, x, params_.data(), J);
+    };
   for (const mechanics::Equations::Event &e : mode.eq.events)
     o.events.events.push_back({e.direction, e.stop});
   o.events.functions = [&mode](double t, const double *x, double *g) {

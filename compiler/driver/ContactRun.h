@@ -68,7 +68,9 @@ public:
   // (its resting contacts, "0110"), for the kernel cache's index.
   using Compile = std::function<std::shared_ptr<mechanics::Kernels>(
       const mechanics::KernelPrograms &, const std::string &key)>;
-  ModeKernels(Compile compile, size_t params) : compile_(std::move(compile)), params_(params) {}
+  // `jacobian`: the programs get dF/dx's parts too (the implicit methods).
+  ModeKernels(Compile compile, size_t params, bool jacobian = false)
+      : compile_(std::move(compile)), params_(params), jacobian_(jacobian) {}
 
   std::shared_ptr<mechanics::Kernels> operator()(const std::vector<bool> &resting,
                                                  const mechanics::Equations &mode);
@@ -80,6 +82,7 @@ private:
   };
   Compile compile_;
   size_t params_;
+  bool jacobian_;
   std::map<std::vector<bool>, Entry> entries_;
 };
 
@@ -116,8 +119,9 @@ public:
   ~ContactRun();
 
   // Integrates from x0 at options.t0; the result's stats are the sum over
-  // the segments. `error` says why a switch could not be made (the result
-  // is then RhsFailed at its time).
+  // the segments. With options.jacobian set (an implicit method), each
+  // mode's dF/dx is its own (the kernels must have the Jacobian's parts). `error` says why a switch
+  // could not be made (the result is then RhsFailed at its time).
   runtime::IntegrationResult run(const std::vector<double> &x0,
                                  const runtime::IntegratorOptions &options, std::string &error);
   const ContactReport &report() const { return report_; }

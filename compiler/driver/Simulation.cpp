@@ -184,7 +184,7 @@ std::string csvField(const std::string &text) {
 
 bool usesDaeForm(const mechanics::Equations &eq, const SimulationOptions &options) {
   return !eq.constraints.empty() && options.integrator.method == runtime::Method::Radau &&
-         options.constraintForm != ConstraintForm::Projection;
+         options.constraintForm != ConstraintForm::Projection && !switches(eq);
 }
 
 bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
@@ -209,15 +209,16 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
                                "dop853 or rk4");
     ok = false;
   }
-  if (switches(eq) && (options.integrator.method == runtime::Method::Midpoint ||
-                       options.integrator.method == runtime::Method::Radau ||
-                       options.integrator.method == runtime::Method::Bdf ||
-                       options.integrator.method == runtime::Method::Auto)) {
-    loaded.diagnostics().error({}, "--method " +
-                                       std::string(methodName(options.integrator.method)) +
-                                       ": a model with contacts or resets runs with dopri5, "
-                                       "dop853 or rk4 (the implicit and variational methods do "
-                                       "not restart at impacts yet)");
+  if (switches(eq) && options.integrator.method == runtime::Method::Midpoint) {
+    loaded.diagnostics().error({}, "--method midpoint: a model with contacts or resets runs with "
+                                   "dopri5, dop853, rk4, radau, bdf or auto (the variational "
+                                   "integrator does not restart at impacts yet)");
+    ok = false;
+  }
+  if (switches(eq) && options.constraintForm == ConstraintForm::Dae) {
+    loaded.diagnostics().error({}, "--constraints dae: a model with contacts or resets keeps its "
+                                   "constraints by projection (a resting contact is a constraint "
+                                   "that comes and goes)");
     ok = false;
   }
   if (!eq.contacts.empty()) {
@@ -685,7 +686,7 @@ runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernel
           run.summary.notes.push_back("a contact mode's kernels: " + scratch.backendNote);
         return k;
       },
-      run.params.size());
+      run.params.size(), kernelSelection(run.options.integrator.method).jacobian);
   hooks.compile = std::ref(modes);
   ContactRun contacts(run.eq, std::move(kernels), run.params, inputFill(loaded),
                       run.options.projection, std::move(hooks));
@@ -828,6 +829,12 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   std::optional<mechanics::EventFunctions> eventFunctions;
   EventLog eventLog(eventLogNames(eq), columns, !options.eventsPath.empty() || options.keepEvents);
   if (switches(eq)) {
+    // The implicit methods: each contact mode supplies its own dF/dx
+    // (ContactRun); this one only says that they are wanted.
+    if (selection.jacobian)
+      integrator.jacobian = [](double, const double *, double *) {
+        return mechanics::kStatusKernelNotCompiled;
+      };
     auto integrateStart = Clock::now();
     summary.firstStepSeconds =
         std::chrono::duration<double>(integrateStart - processStart()).count();

@@ -506,7 +506,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
           }
           return s.inputs ? mechanics::withInputs(k, s.inputs) : k;
         },
-        s.params.size());
+        s.params.size(), s.jacobian);
     SweepRow row;
     for (size_t local; (local = nextRun++) < report.runs;) {
       if (!order.waitForRoom(local))

@@ -161,6 +161,43 @@ for r in tops:
 "
 done
 
+# The same pendulum in x, y on a rod (a bilateral constraint): the impact
+# with the wall x >= 0 keeps the rod's velocity constraint (C^T Lambda_c in
+# the impulsive equations), so the apexes follow the same law, x = sin(th)
+# there; with dopri5 and with radau (projection form, each mode its own
+# Jacobian).
+cat >rod_wall.mech <<'M'
+model rod_wall {
+  param m = 1 [kg], g = 9.81 [m/s^2], e = 0.7
+  coord x [m], y [m]
+  particle bob mass m at [x, y]
+  gravity [0, -g]
+  constraint rod: x^2 + y^2 == (1 [m])^2
+  contact wall: x >= 0 restitution e
+  event top: x' == 0 direction down
+  init x = 0.9320390859672263, y = -0.3623577544766736
+}
+M
+for method in dopri5 radau; do
+  expect "a pendulum on a rod strikes a wall ($method)" 0 "$mech" simulate rod_wall.mech --until 4 \
+    --dt 10 --method $method --rtol 1e-11 --atol 1e-12 --events rod_wall_$method.csv -o /dev/null
+  check_py "the rod pendulum's apexes ($method): x = sin(th), sin(th_k+1/2) = e sin(th_k/2)" "
+tops = [r for r in csv.DictReader(open(W + '/rod_wall_$method.csv')) if r['event'] == 'top']
+assert len(tops) == 3, len(tops)
+th = 1.2
+for r in tops:
+    th = 2 * math.asin(0.7 * math.sin(th / 2))
+    assert abs(float(r['x']) - math.sin(th)) <= 1e-10, (r['x'], math.sin(th))
+"
+done
+expect "the bouncing ball with radau" 0 "$mech" simulate ball.mech --until 6 --dt 10 --method radau \
+  --rtol 1e-10 --atol 1e-12 -o /dev/null
+check_py "radau: the ball rests at t1 + 2 v1 e / (g (1 - e))" '
+g = 9.81
+t = float(re.search(r"came to rest at t = (\S+)", open(W + "/err").read()).group(1))
+assert abs(t - (math.sqrt(2 / g) + 2 * math.sqrt(2 * g) * 0.8 / (g * 0.2))) <= 1e-9, t
+'
+
 cat >block.mech <<'M'
 model block {
   param m = 2 [kg], g = 9.81 [m/s^2], k = 4 [N/s]
@@ -214,8 +251,8 @@ expect "a restitution set outside [0, 1]" 1 "$mech" simulate ball.mech --set e=1
 contains "is refused where it is used" err "the restitution of contact 'floor' is 1.5, outside [0, 1]"
 expect "a contact violated at the start" 1 "$mech" simulate ball.mech --init y=-0.5 --until 1
 contains "says which contact" err "contact 'floor' is violated at the start"
-expect "an implicit method with impacts" 1 "$mech" simulate ball.mech --method radau --until 1
-contains "names the methods that run it" err "runs with dopri5, dop853 or rk4"
+expect "the variational method with impacts" 1 "$mech" simulate ball.mech --method midpoint --until 1
+contains "names the methods that run it" err "runs with dopri5, dop853, rk4, radau, bdf or auto"
 
 # A reset that breaks a constraint: a pendulum in x, y on a rod of length
 # 1, whose reset gives it a velocity along the rod.
