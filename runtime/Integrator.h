@@ -9,7 +9,9 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mech::runtime {
@@ -36,6 +38,30 @@ using Jacobian = std::function<int(double t, const double *x, double *J)>;
 // Auto starts with Dopri5 and switches to Radau where the steps are limited
 // by stability, not accuracy (runtime/AutoSwitch.h).
 enum class Method { Dopri5, Dop853, Rk4, Midpoint, Radau, Bdf, Auto };
+
+// The methods by the names the command line, the summaries and Python use:
+// the one list, in the order the help gives them.
+struct MethodName {
+  Method method;
+  const char *name;
+};
+inline constexpr MethodName kMethodNames[] = {
+    {Method::Dopri5, "dopri5"},     {Method::Dop853, "dop853"}, {Method::Rk4, "rk4"},
+    {Method::Midpoint, "midpoint"}, {Method::Radau, "radau"},   {Method::Bdf, "bdf"},
+    {Method::Auto, "auto"}};
+inline const char *methodName(Method method) {
+  for (const MethodName &m : kMethodNames)
+    if (m.method == method)
+      return m.name;
+  return "?";
+}
+// The method of a name, or nullopt for one that is not in the list.
+inline std::optional<Method> methodNamed(std::string_view name) {
+  for (const MethodName &m : kMethodNames)
+    if (name == m.name)
+      return m.method;
+  return std::nullopt;
+}
 
 // Events: the zero crossings of functions g_i(t, x), located on each step's
 // interpolant (runtime/StepOutput.h). An event fires where g_i changes sign

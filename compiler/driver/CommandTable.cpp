@@ -2,11 +2,21 @@
 // of the usage lines, `mech help CMD` and docs/cli.md's option tables.
 #include "driver/CommandTable.h"
 
+#include "runtime/Integrator.h"
+
 namespace mech::driver {
 
 namespace {
 
 using T = OptionType;
+
+// --method's choices: the integrators' one list of names.
+std::vector<std::string> methodChoices() {
+  std::vector<std::string> names;
+  for (const runtime::MethodName &m : runtime::kMethodNames)
+    names.push_back(m.name);
+  return names;
+}
 
 OptionSpec setOption(const std::string &meaning = "set parameters") {
   return {"--set", "", T::Repeated, "p=v", "the model's values", "[syntax](#--set-parameters)",
@@ -166,11 +176,7 @@ std::vector<OptionSpec> integrationOptions() {
        "number > 0",
        "spacing of the output samples. Samples are at t0, t0 + h, ..., and always exactly at T",
        {}},
-      {"--method",
-       "",
-       T::Choice,
-       "M",
-       "`dopri5`",
+      {"--method", "", T::Choice, "M", "`dopri5`",
        "`dopri5`, `dop853`, `rk4`, `midpoint`, `radau`, `bdf`, `auto`",
        "Dormand–Prince 5(4) or 8(5,3), both adaptive with dense output; classic RK4 with a "
        "fixed step; the symplectic variational midpoint integrator with a fixed step; for "
@@ -180,7 +186,7 @@ std::vector<OptionSpec> integrationOptions() {
        "rather than accuracy, with a note (and a warning instead when the fast motion is a "
        "real oscillation that an implicit step would damp). `midpoint` does not accept "
        "constrained models",
-       {"dopri5", "dop853", "rk4", "midpoint", "radau", "bdf", "auto"}},
+       methodChoices()},
       {"--rtol",
        "",
        T::PositiveNumber,

@@ -32,22 +32,6 @@ std::vector<std::string> splitNames(const std::string &text) {
   return names;
 }
 
-runtime::Method methodNamed(const std::string &name) {
-  if (name == "dop853")
-    return runtime::Method::Dop853;
-  if (name == "rk4")
-    return runtime::Method::Rk4;
-  if (name == "midpoint")
-    return runtime::Method::Midpoint;
-  if (name == "radau")
-    return runtime::Method::Radau;
-  if (name == "bdf")
-    return runtime::Method::Bdf;
-  if (name == "auto")
-    return runtime::Method::Auto;
-  return runtime::Method::Dopri5;
-}
-
 // "a..b" with finite a < b.
 std::optional<std::pair<double, double>> timeWindow(const std::string &text) {
   auto window = numberPair(text, "..");
@@ -69,7 +53,8 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   integrator.atol = line.number("--atol", integrator.atol);
   integrator.step = line.number("--step", integrator.step);
   integrator.maxSteps = line.count("--max-steps", integrator.maxSteps);
-  integrator.method = methodNamed(line.value("--method", "dopri5"));
+  // The option's choices are the list's names (CommandTable.cpp).
+  integrator.method = runtime::methodNamed(line.value("--method", "dopri5")).value();
   options.backend = line.value("--backend") == "interp" ? Backend::Interpreter : Backend::Jit;
   options.useCache = !line.has("--no-cache");
   options.start.strictInit = line.has("--strict-init");

@@ -50,26 +50,6 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-const char *methodName(runtime::Method method) {
-  switch (method) {
-  case runtime::Method::Dopri5:
-    return "dopri5";
-  case runtime::Method::Dop853:
-    return "dop853";
-  case runtime::Method::Rk4:
-    return "rk4";
-  case runtime::Method::Midpoint:
-    return "midpoint";
-  case runtime::Method::Radau:
-    return "radau";
-  case runtime::Method::Bdf:
-    return "bdf";
-  case runtime::Method::Auto:
-    return "auto";
-  }
-  return "?";
-}
-
 std::string formatValue(double value) {
   // -0 (a zero times a negative factor) prints as 0, as in the JSON
   // reports: the sign of a zero means nothing to a reader of the CSV.
@@ -760,7 +740,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   const sema::CheckedModel &model = loaded.model();
   size_t n = eq.coordinates.size(), m = eq.constraints.size();
   SimulationSummary summary;
-  summary.method = methodName(options.integrator.method);
+  summary.method = runtime::methodName(options.integrator.method);
   summary.deriveSeconds = deriveSeconds;
   if (!checkSimulation(loaded, options))
     return std::nullopt;

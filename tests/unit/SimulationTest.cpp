@@ -101,10 +101,6 @@ driver::SimulationOptions options(runtime::Method method, double tEnd, double dt
   return o;
 }
 
-const char *methodName(runtime::Method method) {
-  return method == runtime::Method::Dop853 ? "dop853" : "dopri5";
-}
-
 // The time written after "t = " in a failure message.
 std::optional<double> timeInMessage(const std::string &message) {
   size_t at = message.find("t = ");
