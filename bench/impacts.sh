@@ -41,10 +41,6 @@
 # are skipped, with a note. Prints Markdown tables for bench/README.md.
 set -euo pipefail
 source "$(dirname "$0")/mech.sh"
-python="${PYTHON:-/usr/bin/python3}"
-[ -x "$python" ] || python=python3
-driver=/usr/bin/python3
-[ -x "$driver" ] || driver=python3
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-20}" PYTHON="$python" "$driver" - <<'EOF'
 import csv, json, math, os, re, shutil, subprocess, sys, tempfile, time

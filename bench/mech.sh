@@ -7,3 +7,10 @@ if [ ! -x "$mech" ]; then
   cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   ninja -C "$root/build-bench" -j2 mech >/dev/null
 fi
+
+# The Python of the SciPy comparisons (PYTHON, default Debian's, which has
+# SciPy) and the one that drives the measurements.
+python="${PYTHON:-/usr/bin/python3}"
+[ -x "$python" ] || python=python3
+driver=/usr/bin/python3
+[ -x "$driver" ] || driver=python3
