@@ -10,7 +10,11 @@
 namespace mech::driver {
 
 bool tracksEnergy(const mechanics::Equations &eq) {
-  return eq.conservative && eq.T1.isZero() && eq.T0.isZero();
+  // A contact whose surface moves (a gap with t in it) works on what rests
+  // on it: the energy is not kept between impacts either.
+  bool movingContact = std::any_of(eq.contacts.begin(), eq.contacts.end(),
+                                   [](const auto &c) { return c.gap.phi.has(sym::kHasTime); });
+  return eq.conservative && eq.T1.isZero() && eq.T0.isZero() && !movingContact;
 }
 
 void EnergyDrift::sample(mechanics::Kernels &kernels, const std::vector<double> &params, double t,

@@ -17,7 +17,8 @@ namespace mech::driver {
 
 // Whether the energy T + V is a first integral worth following: a
 // conservative model whose T has no parts linear in or free of the
-// velocities (then the Jacobi integral is T + V).
+// velocities (then the Jacobi integral is T + V), and whose contacts'
+// surfaces do not move.
 bool tracksEnergy(const mechanics::Equations &equations);
 
 // The drift of the energy T + V along the samples, against E(0) and against
