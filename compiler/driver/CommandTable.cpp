@@ -590,7 +590,8 @@ CommandSpec sweepCommand() {
         "what each run is reduced to, one column each: `at_end(e)`, `max(e)`, `min(e)`, "
         "`mean(e)` (the time average), `any(c)`, `all(c)` (1 or 0), `first_time(c)` (the first "
         "sample time where it holds; empty if none) for conditions `a > b`, `a >= b`, `a < b`, "
-        "`a <= b`; `energy_drift`, `constraint_drift`, `status`",
+        "`a <= b`; `energy_drift`, `constraint_drift`, `status`; for a contact c, "
+        "`impacts(c)`, `rest_time(c)` and `lift_time(c)` (empty if never)",
         {}},
        {"--threads",
         "",
