@@ -38,14 +38,14 @@ bool ContactRun::impactProblem(double t, const std::vector<double> &x, const std
   problem.n = n;
   problem.M.resize(n * n);
   problem.velocity.assign(x.begin() + static_cast<long>(n), x.end());
-  if (kernels_->massMatrix(t, x.data(), p.data(), problem.M.data()) != 0) {
+  if (kernels_.massMatrix(t, x.data(), p.data(), problem.M.data()) != 0) {
     error = "the mass matrix is singular at the impact";
     return false;
   }
   if (m == 0)
     return true;
   std::vector<double> residuals(2 * m + m * n);
-  kernels_->constraints(t, x.data(), p.data(), residuals.data());
+  kernels_.constraints(t, x.data(), p.data(), residuals.data());
   problem.A.assign(residuals.begin() + static_cast<long>(2 * m), residuals.end());
   for (size_t k = 0; k < m; ++k) {
     double offset = residuals[m + k];
@@ -68,7 +68,7 @@ void ContactRun::contactRows(const std::vector<size_t> &touching,
   problem.r.clear();
   for (size_t c = 0; c < touching.size(); ++c) {
     size_t i = touching[c];
-    const double *row = contacts_.rows().data() + i * n;
+    const double *row = contacts_.rows() + i * n;
     problem.G.insert(problem.G.end(), row, row + n);
     double offset = contacts_.rates()[i];
     for (size_t j = 0; j < n; ++j)
@@ -91,11 +91,10 @@ std::vector<bool> ContactRun::restingAfter(double t, const std::vector<double> &
   restsAt.assign(touching.size(), t);
   for (size_t i : touching)
     resting_[i] = false;
-  contacts_.evaluate(t, x.data(), filledParams(t));
-  const std::vector<double> rates = contacts_.rates();
+  const std::vector<double> accelerations = gapAccelerations(t, x);
   for (size_t c = 0; c < touching.size(); ++c) {
     size_t i = touching[c];
-    double rate = rates[i], a = gapAcceleration(i, t, x);
+    double rate = contacts_.rates()[i], a = accelerations[i];
     double flight = a < 0 ? 2 * rate / -a : INFINITY;
     // A bounce that would rise less than a touching gap is one the gap's
     // rounding may not resolve (1e-16 of its terms): it rests too.
@@ -117,7 +116,7 @@ std::vector<bool> ContactRun::restingAfter(double t, const std::vector<double> &
 // those that rest afterwards end it without rebound (e = 0).
 bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::string &error) {
   const size_t n = eq_.coordinates.size();
-  const std::vector<double> p = filledParams(t);
+  const std::vector<double> &p = filledParams(t);
   contacts_.evaluate(t, x.data(), p);
   std::vector<size_t> touching;
   std::vector<bool> inelastic;
@@ -177,7 +176,7 @@ void ContactRun::recordImpact(double t, const std::vector<double> &before,
     }
   record.before.assign(before.begin() + static_cast<long>(n), before.end());
   record.after.assign(after.begin() + static_cast<long>(n), after.end());
-  record.energyLost = kineticEnergy(t, before.data()) - kineticEnergy(t, after.data());
+  record.energyLost = energy(t, before.data()).first - energy(t, after.data()).first;
   report_.energyLostAtImpacts += record.energyLost;
   ++report_.impactCount;
   if (hooks_.energyJump)

@@ -16,39 +16,43 @@
 
 namespace mech::driver {
 
+// A mode as this run uses it: the shared equations and kernels, and what
+// holds this run's params (the projection, the events, the Jacobian).
 struct ContactRun::Mode {
-  std::vector<bool> resting;
-  mechanics::Equations eq;
-  std::shared_ptr<mechanics::Kernels> kernels;
+  const mechanics::Equations *eq = nullptr;
+  mechanics::Kernels *kernels = nullptr;
   std::unique_ptr<mechanics::ConstraintProjector> projector;
   std::unique_ptr<mechanics::EventFunctions> events;
-  std::unique_ptr<mechanics::StateJacobian> jacobian;
+  std::unique_ptr<mechanics::StateJacobian> jacobian; // made for the implicit methods
   std::vector<int> slots; // per contact: its multiplier after the model's, or -1
 };
 
-std::shared_ptr<mechanics::Kernels> ModeKernels::operator()(const std::vector<bool> &resting,
-                                                            const mechanics::Equations &mode) {
-  Entry &entry = entries_[resting];
-  if (!entry.kernels) {
-    entry.programs = std::make_unique<mechanics::KernelPrograms>(
-        mechanics::KernelPrograms::build(mode, params_));
-    if (jacobian_)
-      entry.programs->addJacobian(mode);
-    std::string key;
-    for (bool r : resting)
-      key += r ? '1' : '0';
-    entry.kernels = compile_(*entry.programs, key);
-  }
-  return entry.kernels;
+const ContactModes::Mode &ContactModes::operator()(const std::vector<bool> &resting) {
+  auto [found, added] = modes_.try_emplace(resting);
+  Mode &mode = found->second;
+  if (!added)
+    return mode;
+  mode.equations = mechanics::modeEquations(model_, resting);
+  if (std::find(resting.begin(), resting.end(), true) == resting.end())
+    return mode;
+  mode.programs = std::make_unique<mechanics::KernelPrograms>(
+      mechanics::KernelPrograms::build(mode.equations, params_));
+  if (jacobian_)
+    mode.programs->addJacobian(mode.equations);
+  std::string key;
+  for (bool r : resting)
+    key += r ? '1' : '0';
+  mode.kernels = compile_(*mode.programs, key);
+  return mode;
 }
 
-ContactRun::ContactRun(const mechanics::Equations &equations,
-                       std::shared_ptr<mechanics::Kernels> kernels,
-                       const std::vector<double> &params, mechanics::InputFill fill,
-                       bool projection, Hooks hooks)
-    : eq_(equations), kernels_(std::move(kernels)), params_(params), fill_(std::move(fill)),
-      projection_(projection), hooks_(std::move(hooks)), contacts_(equations, params.size()),
-      restitution_(contacts_.restitutions(params)), resting_(equations.contacts.size(), false) {
+ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels &kernels,
+                       ContactModes &modes, const std::vector<double> &params,
+                       mechanics::InputFill fill, bool projection, Hooks hooks)
+    : eq_(equations), kernels_(kernels), sharedModes_(modes), params_(params),
+      fill_(std::move(fill)), projection_(projection), hooks_(std::move(hooks)),
+      contacts_(equations, params.size()), restitution_(contacts_.restitutions(params)),
+      resting_(equations.contacts.size(), false) {
   report_.impactsPerContact.assign(equations.contacts.size(), 0);
 }
 
@@ -60,54 +64,49 @@ ContactRun::Mode &ContactRun::modeFor(const std::vector<bool> &resting) {
     return *slot;
   slot = std::make_unique<Mode>();
   Mode &mode = *slot;
-  mode.resting = resting;
-  mode.eq = mechanics::modeEquations(eq_, resting);
-  if (std::find(resting.begin(), resting.end(), true) == resting.end()) {
-    mode.kernels = kernels_;
-  } else {
-    mode.kernels = hooks_.compile(resting, mode.eq);
-  }
+  const ContactModes::Mode &shared = sharedModes_(resting);
+  mode.eq = &shared.equations;
+  mode.kernels = shared.kernels ? shared.kernels.get() : &kernels_;
   mode.projector = std::make_unique<mechanics::ConstraintProjector>(
-      *mode.kernels, params_, mechanics::holonomicFlags(mode.eq));
-  mode.events = std::make_unique<mechanics::EventFunctions>(mode.eq, *mode.kernels, params_, fill_);
-  mode.jacobian = std::make_unique<mechanics::StateJacobian>(*mode.kernels);
+      *mode.kernels, params_, mechanics::holonomicFlags(*mode.eq));
+  mode.events =
+      std::make_unique<mechanics::EventFunctions>(*mode.eq, *mode.kernels, params_, fill_);
   int next = 0;
   for (bool r : resting)
     mode.slots.push_back(r ? next++ : -1);
   return mode;
 }
 
-std::vector<double> ContactRun::filledParams(double t) const {
-  std::vector<double> p = params_;
-  if (fill_)
-    fill_(t, p.data());
-  return p;
+const std::vector<double> &ContactRun::filledParams(double t) {
+  if (!fill_)
+    return params_;
+  filled_ = params_;
+  fill_(t, filled_.data());
+  return filled_;
 }
 
-double ContactRun::kineticEnergy(double t, const double *x) {
+std::pair<double, double> ContactRun::energy(double t, const double *x) {
   double TV[2] = {0, 0};
-  kernels_->energy(t, x, params_.data(), TV);
-  return TV[0];
+  kernels_.energy(t, x, params_.data(), TV);
+  return {TV[0], TV[1]};
 }
 
-double ContactRun::totalEnergy(double t, const double *x) {
-  double TV[2] = {0, 0};
-  kernels_->energy(t, x, params_.data(), TV);
-  return TV[0] + TV[1];
-}
-
-// phi'' of a contact at x in the current mode: C q'' - gamma, with q''
-// from the mode's equations (the resting contacts' forces included).
-double ContactRun::gapAcceleration(size_t contact, double t, const std::vector<double> &x) {
+// phi'' of every contact at x in the current mode: C q'' - gamma, with
+// q'' from the mode's equations (the resting contacts' forces included);
+// the contacts' functions are left evaluated at x. 0 where q'' cannot be
+// solved for.
+std::vector<double> ContactRun::gapAccelerations(double t, const std::vector<double> &x) {
   Mode &mode = modeFor(resting_);
-  const size_t n = eq_.coordinates.size();
-  std::vector<double> xdot(2 * n);
-  if (mode.kernels->rhs(t, x.data(), filledParams(t).data(), xdot.data()) != 0)
-    return 0;
+  const size_t n = eq_.coordinates.size(), k = eq_.contacts.size();
+  std::vector<double> xdot(2 * n), a(k, 0.0);
   contacts_.evaluate(t, x.data(), filledParams(t));
-  double a = -contacts_.gammas()[contact];
-  for (size_t j = 0; j < n; ++j)
-    a += contacts_.rows()[contact * n + j] * xdot[n + j];
+  if (mode.kernels->rhs(t, x.data(), params_.data(), xdot.data()) != 0)
+    return a;
+  for (size_t i = 0; i < k; ++i) {
+    a[i] = -contacts_.gammas()[i];
+    for (size_t j = 0; j < n; ++j)
+      a[i] += contacts_.rows()[i * n + j] * xdot[n + j];
+  }
   return a;
 }
 
@@ -121,9 +120,8 @@ bool ContactRun::startModes(double t, const double *x, std::string &error) {
               shortestNumber(restitution_[i]) + ", outside [0, 1]";
       return false;
     }
-  contacts_.evaluate(t, x, filledParams(t));
-  std::vector<double> state(x, x + 2 * eq_.coordinates.size());
-  std::vector<size_t> candidates;
+  std::vector<double> a =
+      gapAccelerations(t, std::vector<double>(x, x + 2 * eq_.coordinates.size()));
   for (size_t i = 0; i < eq_.contacts.size(); ++i) {
     double gap = contacts_.gaps()[i];
     if (gap < -kTouchingGap) {
@@ -131,12 +129,8 @@ bool ContactRun::startModes(double t, const double *x, std::string &error) {
               shortestNumber(gap) + " < 0)";
       return false;
     }
-    if (gap <= kTouchingGap && std::abs(contacts_.rates()[i]) <= kRestingRate)
-      candidates.push_back(i);
+    resting_[i] = gap <= kTouchingGap && std::abs(contacts_.rates()[i]) <= kRestingRate && a[i] < 0;
   }
-  for (size_t i : candidates)
-    if (gapAcceleration(i, t, state) < 0)
-      resting_[i] = true;
   return true;
 }
 
@@ -183,7 +177,9 @@ bool ContactRun::reset(size_t event, double t, std::vector<double> &x, std::stri
       return false;
     }
   }
-  double change = totalEnergy(t, x.data()) - totalEnergy(t, before.data());
+  auto [T1, V1] = energy(t, x.data());
+  auto [T0, V0] = energy(t, before.data());
+  double change = (T1 + V1) - (T0 + V0);
   report_.energyChangedAtResets += change;
   ++report_.resets;
   if (hooks_.energyJump)
@@ -208,13 +204,16 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
     o.step = std::min(o.step > 0 ? o.step : shortFlight_, shortFlight_);
   shortFlight_ = 0;
   o.maxSteps = options.maxSteps - total.stats.accepted - total.stats.rejected;
-  if (projection_ && !mode.eq.constraints.empty())
+  if (projection_ && !mode.eq->constraints.empty())
     o.project = [&mode](double t, double *x) { return mode.projector->project(t, x); };
-  if (options.jacobian)
+  if (options.jacobian) {
+    if (!mode.jacobian)
+      mode.jacobian = std::make_unique<mechanics::StateJacobian>(*mode.kernels);
     o.jacobian = [&mode, this](double t, const double *x, double *J) {
       return (*mode.jacobian)(t, x, params_.data(), J);
     };
-  for (const mechanics::Equations::Event &e : mode.eq.events)
+  }
+  for (const mechanics::Equations::Event &e : mode.eq->events)
     o.events.events.push_back({e.direction, e.stop});
   o.events.functions = [&mode](double t, const double *x, double *g) {
     return (*mode.events)(t, x, g);

@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mech::mechanics {
@@ -59,31 +60,35 @@ struct ContactReport {
 
 inline constexpr size_t kKeptImpacts = 100000;
 
-// The kernels of the contact modes met so far, made by `compile` (the
-// model's back end, its inputs wired) from the mode's programs, which it
-// keeps with them: a simulation's or a sweep worker's, reused by its runs.
-class ModeKernels {
+// The contact modes met so far: each one's equations (the model's with its
+// resting contacts held, mechanics::modeEquations) and kernels, made by
+// `compile` (the model's back end, its inputs wired) from its programs,
+// which are kept with them. A simulation's, or a sweep worker's, reused by
+// its runs, so that a mode is derived and compiled once.
+class ContactModes {
 public:
   // Compiles a mode's programs; `key` names the mode among the model's
   // (its resting contacts, "0110"), for the kernel cache's index.
   using Compile = std::function<std::shared_ptr<mechanics::Kernels>(
       const mechanics::KernelPrograms &, const std::string &key)>;
   // `jacobian`: the programs get dF/dx's parts too (the implicit methods).
-  ModeKernels(Compile compile, size_t params, bool jacobian = false)
-      : compile_(std::move(compile)), params_(params), jacobian_(jacobian) {}
+  ContactModes(const mechanics::Equations &model, Compile compile, size_t params,
+               bool jacobian = false)
+      : model_(model), compile_(std::move(compile)), params_(params), jacobian_(jacobian) {}
 
-  std::shared_ptr<mechanics::Kernels> operator()(const std::vector<bool> &resting,
-                                                 const mechanics::Equations &mode);
+  struct Mode {
+    mechanics::Equations equations;
+    std::unique_ptr<mechanics::KernelPrograms> programs;
+    std::shared_ptr<mechanics::Kernels> kernels; // null: none rests, the model's own
+  };
+  const Mode &operator()(const std::vector<bool> &resting);
 
 private:
-  struct Entry {
-    std::unique_ptr<mechanics::KernelPrograms> programs;
-    std::shared_ptr<mechanics::Kernels> kernels;
-  };
+  const mechanics::Equations &model_;
   Compile compile_;
   size_t params_;
   bool jacobian_;
-  std::map<std::vector<bool>, Entry> entries_;
+  std::map<std::vector<bool>, Mode> modes_;
 };
 
 class ContactRun {
@@ -106,16 +111,13 @@ public:
         contact;
     // The energy T + V jumped by `change` at t (an impact or a reset).
     std::function<void(double change)> energyJump;
-    // The kernels of a contact mode (its resting contacts flagged, its
-    // equations given): a ModeKernels, which keeps them across runs.
-    std::function<std::shared_ptr<mechanics::Kernels>(const std::vector<bool> &,
-                                                      const mechanics::Equations &)>
-        compile;
   };
 
-  ContactRun(const mechanics::Equations &equations, std::shared_ptr<mechanics::Kernels> kernels,
-             const std::vector<double> &params, mechanics::InputFill fill, bool projection,
-             Hooks hooks);
+  // `kernels` are the model's own (the mode where no contact rests),
+  // `modes` the other modes' (of the same equations).
+  ContactRun(const mechanics::Equations &equations, mechanics::Kernels &kernels,
+             ContactModes &modes, const std::vector<double> &params, mechanics::InputFill fill,
+             bool projection, Hooks hooks);
   ~ContactRun();
 
   // Integrates from x0 at options.t0; the result's stats are the sum over
@@ -137,7 +139,7 @@ private:
     double lastSwitch = NAN;
   };
   Mode &modeFor(const std::vector<bool> &resting);
-  std::vector<double> filledParams(double t) const;
+  const std::vector<double> &filledParams(double t);
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
   bool crossedUnseen(double t, const double *x, std::string &message);
@@ -159,13 +161,15 @@ private:
   void recordImpact(double t, const std::vector<double> &before, const std::vector<double> &after,
                     const std::vector<size_t> &touching, const std::vector<double> &impulses);
   bool reset(size_t event, double t, std::vector<double> &x, std::string &error);
-  double gapAcceleration(size_t contact, double t, const std::vector<double> &x);
-  double kineticEnergy(double t, const double *x);
-  double totalEnergy(double t, const double *x);
+  std::vector<double> gapAccelerations(double t, const std::vector<double> &x);
+  // T and V at (t, x).
+  std::pair<double, double> energy(double t, const double *x);
 
   const mechanics::Equations &eq_;
-  std::shared_ptr<mechanics::Kernels> kernels_;
+  mechanics::Kernels &kernels_;
+  ContactModes &sharedModes_;
   const std::vector<double> &params_;
+  std::vector<double> filled_; // params_ with the inputs' values at a time
   mechanics::InputFill fill_;
   bool projection_;
   Hooks hooks_;

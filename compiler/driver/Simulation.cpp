@@ -246,14 +246,14 @@ std::string gridError(const runtime::IntegratorOptions &o) {
   return "";
 }
 
-// What the compiled kernels of the checked model are for (the cache and the
-// object code are checked against it).
 bool switches(const mechanics::Equations &eq) {
   return !eq.contacts.empty() ||
          std::any_of(eq.events.begin(), eq.events.end(),
                      [](const mechanics::Equations::Event &e) { return !e.resets.empty(); });
 }
 
+// What the compiled kernels of the checked model are for (the cache and the
+// object code are checked against it).
 jit::KernelSignature kernelSignature(const sema::CheckedModel &model) {
   jit::KernelSignature signature;
   signature.model = model.name;
@@ -631,7 +631,7 @@ std::vector<std::pair<std::string, double>> impactValues(const ImpactRecord &imp
 // segments sampled and logged as a smooth run's are; the contact modes'
 // kernels on the run's back end, with the inputs wired.
 std::pair<runtime::IntegrationResult, ContactReport>
-runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernels> kernels,
+runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
                 const std::vector<double> &start, const runtime::IntegratorOptions &integrator,
                 Sampler &sampler, EventLog &eventLog) {
   const size_t declared = run.eq.events.size();
@@ -655,21 +655,19 @@ runWithContacts(LoadedModel &loaded, Run &run, std::shared_ptr<mechanics::Kernel
                     std::move(extra));
   };
   hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
-  ModeKernels modes(
+  ContactModes modes(
+      run.eq,
       [&](const mechanics::KernelPrograms &programs, const std::string &mode) {
-        SimulationSummary scratch;
-        std::shared_ptr<mechanics::Kernels> k = makeKernels(
-            programs, loaded.model(), run.options, scratch, modeSourceKey(loaded.sourceKey, mode));
-        if (mechanics::InputFill fill = inputFill(loaded))
-          k = mechanics::withInputs(k, fill);
-        if (!scratch.backendNote.empty())
-          run.summary.notes.push_back("a contact mode's kernels: " + scratch.backendNote);
+        std::string note;
+        std::shared_ptr<mechanics::Kernels> k =
+            contactModeKernels(programs, loaded, run.options, mode, note);
+        if (!note.empty())
+          run.summary.notes.push_back("a contact mode's kernels: " + note);
         return k;
       },
       run.params.size(), kernelSelection(run.options.integrator.method).jacobian);
-  hooks.compile = std::ref(modes);
-  ContactRun contacts(run.eq, std::move(kernels), run.params, inputFill(loaded),
-                      run.options.projection, std::move(hooks));
+  ContactRun contacts(run.eq, kernels, modes, run.params, inputFill(loaded), run.options.projection,
+                      std::move(hooks));
   std::string error;
   runtime::IntegrationResult result = contacts.run(start, integrator, error);
   if (!error.empty()) {
@@ -719,11 +717,20 @@ private:
 
 } // namespace
 
-// A contact mode's key: the model's, and the mode (its programs follow
-// from both), so that a warm run finds them by the index, as it finds the
-// model's own.
-std::string modeSourceKey(const std::string &sourceKey, const std::string &mode) {
-  return sourceKey.empty() ? "" : sourceKey + "\ncontact mode " + mode;
+std::shared_ptr<mechanics::Kernels> contactModeKernels(const mechanics::KernelPrograms &programs,
+                                                       const LoadedModel &loaded,
+                                                       const SimulationOptions &options,
+                                                       const std::string &mode, std::string &note) {
+  SimulationSummary scratch;
+  // The cache's index finds a warm run's kernels by the sources and the
+  // mode (its programs follow from both), as it finds the model's own.
+  std::string key = loaded.sourceKey.empty() ? "" : loaded.sourceKey + "\ncontact mode " + mode;
+  std::shared_ptr<mechanics::Kernels> kernels =
+      makeKernels(programs, loaded.model(), options, scratch, key);
+  note = scratch.backendNote;
+  if (mechanics::InputFill fill = inputFill(loaded))
+    kernels = mechanics::withInputs(kernels, fill);
+  return kernels;
 }
 
 std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationOptions &options,
@@ -818,7 +825,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     auto integrateStart = Clock::now();
     summary.firstStepSeconds =
         std::chrono::duration<double>(integrateStart - processStart()).count();
-    auto result = runWithContacts(loaded, run, kernels, *x0, integrator, sampler, eventLog);
+    auto result = runWithContacts(loaded, run, *kernels, *x0, integrator, sampler, eventLog);
     summary.integrateSeconds = since(integrateStart);
     summary.stats = result.first.stats;
     if (!recordOutcome(result.first, run, refusal, columns, eventLog, plot, loaded, samples))

@@ -160,9 +160,14 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
                                                 SimulationSummary &summary,
                                                 const std::string &sourceKey = "");
 
-// The sources' key (LoadedModel::sourceKey) of the kernels of a contact
-// mode, `mode` its resting contacts ("0110"); empty when `sourceKey` is.
-std::string modeSourceKey(const std::string &sourceKey, const std::string &mode);
+// The kernels of a contact mode's programs (driver/ContactRun.h; `mode`
+// names its resting contacts, "0110") as makeKernels makes the model's,
+// found through the cache's index, with the inputs wired. `note` gets
+// makeKernels' backend note (the interpreter instead of the JIT, and why).
+std::shared_ptr<mechanics::Kernels> contactModeKernels(const mechanics::KernelPrograms &programs,
+                                                       const LoadedModel &loaded,
+                                                       const SimulationOptions &options,
+                                                       const std::string &mode, std::string &note);
 
 // Marks the start of the program (main's first statement): the summary's
 // time to the first step counts from here.

@@ -200,7 +200,7 @@ void contactSummaries(const Shared &s, const ContactReport &report, SweepRow &ro
 // A run of a model with contacts or resets: its segments reduced as a
 // smooth run's samples are, its contact summaries from the report.
 runtime::IntegrationResult runSwitching(const Shared &s, mechanics::Kernels &kernels,
-                                        ModeKernels &modes, const std::vector<double> &params,
+                                        ContactModes &modes, const std::vector<double> &params,
                                         const std::vector<double> &x,
                                         const runtime::IntegratorOptions &integrator,
                                         RunSummaries &summaries, SweepRow &row) {
@@ -209,15 +209,10 @@ runtime::IntegrationResult runSwitching(const Shared &s, mechanics::Kernels &ker
   hooks.modeChanged = [&summaries](mechanics::Kernels &k, mechanics::ConstraintProjector &p,
                                    const std::vector<int> &) { summaries.useMode(k, p); };
   hooks.energyJump = [&summaries](double change) { summaries.energyJumped(change); };
-  hooks.compile = std::ref(modes);
-  // The run's kernels as the contact run shares them, not owned here.
-  std::shared_ptr<mechanics::Kernels> base(&kernels, [](mechanics::Kernels *) {});
-  ContactRun run(s.eq, base, params, s.inputs, s.options.simulation.projection, std::move(hooks));
+  ContactRun run(s.eq, kernels, modes, params, s.inputs, s.options.simulation.projection,
+                 std::move(hooks));
   std::string error;
-  runtime::IntegratorOptions options = integrator;
-  options.project = {};
-  options.events = {};
-  runtime::IntegrationResult result = run.run(x, options, error);
+  runtime::IntegrationResult result = run.run(x, integrator, error);
   contactSummaries(s, run.report(), row);
   if (!error.empty()) {
     row.status = "failed";
@@ -228,7 +223,7 @@ runtime::IntegrationResult runSwitching(const Shared &s, mechanics::Kernels &ker
 }
 
 // One run, from its number to its row; false when it was interrupted.
-bool runOne(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, size_t run,
+bool runOne(const Shared &s, mechanics::Kernels &kernels, ContactModes &modes, size_t run,
             SweepRow &row) {
   row = SweepRow{};
   row.run = run;
@@ -253,10 +248,11 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, si
       return (*jacobian)(t, state, params.data(), J);
     };
   }
-  if (projector)
+  // A contact run projects and watches the events of each of its modes.
+  if (projector && !s.switching)
     integrator.project = [&](double t, double *state) { return projector->project(t, state); };
   std::optional<mechanics::EventFunctions> events;
-  if (!s.eq.events.empty()) {
+  if (!s.eq.events.empty() && !s.switching) {
     events.emplace(s.eq, kernels, params, s.inputs);
     for (const mechanics::Equations::Event &e : s.eq.events)
       integrator.events.events.push_back({e.direction, e.stop});
@@ -286,7 +282,7 @@ bool runOne(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, si
 
 // runOne, with anything thrown (memory exhausted) made the run's failure
 // rather than the end of the process.
-bool runGuarded(const Shared &s, mechanics::Kernels &kernels, ModeKernels &modes, size_t run,
+bool runGuarded(const Shared &s, mechanics::Kernels &kernels, ContactModes &modes, size_t run,
                 SweepRow &row) {
   try {
     return runOne(s, kernels, modes, run, row);
@@ -492,19 +488,17 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   std::mutex compiling; // the contact modes' kernels (driver/ContactRun.h)
   auto work = [&] {
     std::shared_ptr<mechanics::Kernels> mine = workerKernels(s);
-    ModeKernels modes(
+    ContactModes modes(
+        eq,
         [&](const mechanics::KernelPrograms &programs, const std::string &mode) {
-          std::shared_ptr<mechanics::Kernels> k;
-          if (s.compiled) {
-            // One compilation at a time: the workers share the kernel cache.
-            std::lock_guard lock(compiling);
-            SimulationSummary scratch;
-            k = makeKernels(programs, *s.model, options.simulation, scratch,
-                            modeSourceKey(loaded.sourceKey, mode));
-          } else {
-            k = mechanics::interpretedKernels(programs);
-          }
-          return s.inputs ? mechanics::withInputs(k, s.inputs) : k;
+          if (!s.compiled)
+            return std::shared_ptr<mechanics::Kernels>(
+                s.inputs ? mechanics::withInputs(mechanics::interpretedKernels(programs), s.inputs)
+                         : mechanics::interpretedKernels(programs));
+          // One compilation at a time: the workers share the kernel cache.
+          std::lock_guard lock(compiling);
+          std::string note;
+          return contactModeKernels(programs, loaded, options.simulation, mode, note);
         },
         s.params.size(), s.jacobian);
     SweepRow row;

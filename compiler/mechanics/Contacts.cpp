@@ -55,36 +55,25 @@ ContactFunctions::ContactFunctions(const Equations &equations, size_t params)
     resets_.emplace_back(values, index);
     resetTargets_.push_back(std::move(targets));
   }
-  gap_.resize(contacts_);
-  rate_.resize(contacts_);
-  gamma_.resize(contacts_);
-  rows_.resize(contacts_ * n);
+  out_.resize(3 * contacts_ + contacts_ * n);
+  inputs_.assign(layout_.size(), 0.0);
 }
 
-std::vector<double> ContactFunctions::inputs(double t, const double *x,
-                                             const std::vector<double> &params) const {
-  std::vector<double> in(layout_.size(), 0.0);
-  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), in.begin());
-  std::copy(x, x + 2 * layout_.coordinates, in.begin() + static_cast<long>(layout_.params));
-  in[layout_.time()] = t;
-  return in;
+const double *ContactFunctions::inputs(double t, const double *x,
+                                       const std::vector<double> &params) const {
+  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), inputs_.begin());
+  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
+  inputs_[layout_.time()] = t;
+  return inputs_.data();
 }
 
 void ContactFunctions::evaluate(double t, const double *x, const std::vector<double> &params) {
-  const size_t k = contacts_, n = layout_.coordinates;
-  std::vector<double> out(3 * k + k * n);
-  state_.evaluate(inputs(t, x, params).data(), out.data(), scratch_);
-  std::copy(out.begin(), out.begin() + static_cast<long>(k), gap_.begin());
-  std::copy(out.begin() + static_cast<long>(k), out.begin() + static_cast<long>(2 * k),
-            rate_.begin());
-  std::copy(out.begin() + static_cast<long>(2 * k), out.begin() + static_cast<long>(3 * k),
-            gamma_.begin());
-  std::copy(out.begin() + static_cast<long>(3 * k), out.end(), rows_.begin());
+  state_.evaluate(inputs(t, x, params), out_.data(), scratch_);
 }
 
 std::vector<double> ContactFunctions::restitutions(const std::vector<double> &params) const {
   std::vector<double> state(2 * layout_.coordinates, 0.0), out(contacts_);
-  restitution_.evaluate(inputs(0, state.data(), params).data(), out.data(), scratch_);
+  restitution_.evaluate(inputs(0, state.data(), params), out.data(), scratch_);
   return out;
 }
 
@@ -94,7 +83,7 @@ void ContactFunctions::reset(size_t event, double t, const double *x,
   std::copy(x, x + 2 * n, out);
   const std::vector<const Equations::Reset *> &targets = resetTargets_[event];
   values_.resize(targets.size());
-  resets_[event].evaluate(inputs(t, x, params).data(), values_.data(), scratch_);
+  resets_[event].evaluate(inputs(t, x, params), values_.data(), scratch_);
   for (size_t j = 0; j < targets.size(); ++j)
     out[targets[j]->coordinate + (targets[j]->order == 1 ? n : 0)] = values_[j];
 }

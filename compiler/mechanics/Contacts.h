@@ -37,12 +37,13 @@ public:
   size_t contacts() const { return contacts_; }
   // At (t, x) with `params` (the inputs' values at t filled in): per
   // contact, the gap, its rate dphi/dt, gamma (phi'' = C q'' - gamma), and
-  // its row C = dphi/dq (contacts * n, row-major).
+  // its row C = dphi/dq (contacts * n, row-major), valid until the next
+  // evaluate.
   void evaluate(double t, const double *x, const std::vector<double> &params);
-  const std::vector<double> &gaps() const { return gap_; }
-  const std::vector<double> &rates() const { return rate_; }
-  const std::vector<double> &gammas() const { return gamma_; }
-  const std::vector<double> &rows() const { return rows_; }
+  const double *gaps() const { return out_.data(); }
+  const double *rates() const { return out_.data() + contacts_; }
+  const double *gammas() const { return out_.data() + 2 * contacts_; }
+  const double *rows() const { return out_.data() + 3 * contacts_; }
   // The contacts' restitutions at `params`.
   std::vector<double> restitutions(const std::vector<double> &params) const;
   // The state after event `event`'s resets, all computed from the state
@@ -51,15 +52,16 @@ public:
              double *out) const;
 
 private:
-  std::vector<double> inputs(double t, const double *x, const std::vector<double> &params) const;
+  // The programs' inputs at (t, x), in a buffer kept between calls.
+  const double *inputs(double t, const double *x, const std::vector<double> &params) const;
 
   InputLayout layout_;
   size_t contacts_ = 0;
   sym::Program state_, restitution_;
   std::vector<sym::Program> resets_; // per event
   std::vector<std::vector<const Equations::Reset *>> resetTargets_;
-  std::vector<double> gap_, rate_, gamma_, rows_;
-  mutable std::vector<double> scratch_, values_;
+  std::vector<double> out_; // gaps, rates, gammas, then the rows
+  mutable std::vector<double> inputs_, scratch_, values_;
 };
 
 } // namespace mech::mechanics

@@ -49,17 +49,11 @@ std::vector<Reset> Analyzer::checkResets(const ast::EventDecl &e, const Instance
   for (const ast::InitItem &item : e.resets) {
     Env env = baseEnv(instance.bindings);
     env.allowInputs = true;
-    ExprRef coordinate = initTarget(item, env);
+    ExprRef coordinate = initTarget(item, env, "a reset sets");
     if (!coordinate)
       continue;
     const Coord &coord = model_->coords[static_cast<size_t>(coordinate->index)];
     std::string target = coord.name + std::string(static_cast<size_t>(item.primes), '\'');
-    if (item.primes > 1) {
-      diagnostics_.error(item.location, "a reset sets a coordinate or its velocity, not a "
-                                        "derivative of order " +
-                                            std::to_string(item.primes));
-      continue;
-    }
     ExprRef value = resolver_.resolve(*item.value, env);
     if (!value)
       continue;
@@ -76,11 +70,8 @@ std::vector<Reset> Analyzer::checkResets(const ast::EventDecl &e, const Instance
                              "velocities, t, params and inputs before the event");
       continue;
     }
-    DimInfo expected = coord.dim;
-    if (expected.isKnown() && item.primes == 1)
-      expected = DimInfo::known(*expected.dimension.over(Dimension::time()));
-    if (!resolver_.sumDimension(expected, value->dim, item.value->location,
-                                "the reset of '" + target + "'"))
+    if (!resolver_.sumDimension(stateDimension(coord, item.primes), value->dim,
+                                item.value->location, "the reset of '" + target + "'"))
       continue;
     auto same = [&](const Reset &r) {
       return r.coord == coordinate->index && r.order == item.primes;

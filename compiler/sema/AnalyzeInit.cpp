@@ -12,15 +12,9 @@ void Analyzer::checkDecl(const ast::InitDecl &init, const Instance &instance) {
 
 void Analyzer::checkInitItem(const ast::InitItem &item, const Instance &instance) {
   Env env = baseEnv(instance.bindings);
-  ExprRef coordinate = initTarget(item, env);
+  ExprRef coordinate = initTarget(item, env, "init sets");
   if (!coordinate)
     return;
-  if (item.primes > 1) {
-    diagnostics_.error(item.location, "init sets a coordinate or its velocity, not a "
-                                      "derivative of order " +
-                                          std::to_string(item.primes));
-    return;
-  }
   ExprRef value = resolver_.resolve(*item.value, env);
   if (!value)
     return;
@@ -32,10 +26,7 @@ void Analyzer::checkInitItem(const ast::InitItem &item, const Instance &instance
     return;
   }
   const Coord &coord = model_->coords[static_cast<size_t>(coordinate->index)];
-  DimInfo expected = coord.dim;
-  if (expected.isKnown() && item.primes == 1)
-    expected = DimInfo::known(*expected.dimension.over(Dimension::time()));
-  if (!resolver_.sumDimension(expected, value->dim, item.value->location,
+  if (!resolver_.sumDimension(stateDimension(coord, item.primes), value->dim, item.value->location,
                               "the initial value of '" + coord.name +
                                   std::string(item.primes, '\'') + "'"))
     return;
@@ -50,9 +41,23 @@ void Analyzer::checkInitItem(const ast::InitItem &item, const Instance &instance
   model_->initial.push_back({coordinate->index, item.primes, *number, item.location});
 }
 
-// The coordinate an init item sets: a plain coordinate or a member of a
-// coordinate family; null after an error.
-ExprRef Analyzer::initTarget(const ast::InitItem &item, const Env &env) {
+// The coordinate an init item or a reset sets: a plain coordinate or a
+// member of a coordinate family, itself or its velocity (`sets` starts the
+// message about a higher derivative: "init sets"); null after an error.
+ExprRef Analyzer::initTarget(const ast::InitItem &item, const Env &env, const char *sets) {
+  ExprRef coordinate = coordinateNamed(item, env);
+  if (coordinate && item.primes > 1) {
+    diagnostics_.error(item.location, std::string(sets) +
+                                          " a coordinate or its velocity, not a derivative of "
+                                          "order " +
+                                          std::to_string(item.primes));
+    return nullptr;
+  }
+  return coordinate;
+}
+
+// The coordinate an init item names; null after an error.
+ExprRef Analyzer::coordinateNamed(const ast::InitItem &item, const Env &env) {
   auto found = resolver_.symbols.find(item.name);
   if (item.indices.empty()) {
     if (found != resolver_.symbols.end() && found->second.kind != SymbolKind::Coord) {
@@ -76,6 +81,13 @@ ExprRef Analyzer::initTarget(const ast::InitItem &item, const Env &env) {
   for (const ast::ExprPtr &e : item.indices)
     index.indices.push_back(cloneIndex(*e));
   return resolver_.resolve(index, env);
+}
+
+// The dimension of a coordinate (order 0) or of its velocity (order 1).
+DimInfo Analyzer::stateDimension(const Coord &coord, int order) {
+  if (coord.dim.isKnown() && order == 1)
+    return DimInfo::known(*coord.dim.dimension.over(Dimension::time()));
+  return coord.dim;
 }
 
 } // namespace mech::sema

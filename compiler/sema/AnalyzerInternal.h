@@ -156,7 +156,9 @@ private:
   // ---- initial values (AnalyzeInit.cpp) ------------------------------------
   void checkDecl(const ast::InitDecl &init, const Instance &instance);
   void checkInitItem(const ast::InitItem &item, const Instance &instance);
-  ExprRef initTarget(const ast::InitItem &item, const Env &env);
+  ExprRef initTarget(const ast::InitItem &item, const Env &env, const char *sets);
+  ExprRef coordinateNamed(const ast::InitItem &item, const Env &env);
+  static DimInfo stateDimension(const Coord &coord, int order);
 
   Diagnostics &diagnostics_;
   const LoadedFile &file_;
