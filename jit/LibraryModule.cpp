@@ -4,6 +4,7 @@
 #include "jit/LibraryModule.h"
 
 #include "jit/KernelModule.h"
+#include "jit/SwitchKernels.h"
 #include "jit/TargetCode.h"
 
 #include <llvm/IR/Constants.h>
@@ -19,12 +20,15 @@ namespace {
 
 class LibraryEmitter {
 public:
-  LibraryEmitter(llvm::Module &module, const LibraryDescription &library)
-      : module_(module), context_(module.getContext()), library_(library), b_(context_) {}
+  LibraryEmitter(llvm::Module &module, const LibraryDescription &library,
+                 const mechanics::SwitchPrograms &switches)
+      : module_(module), context_(module.getContext()), library_(library), switches_(switches),
+        b_(context_) {}
 
   void emit(size_t nq, size_t np, size_t nc, size_t nout) {
-    for (const char *name : {"mass_matrix", "forcing", "rhs", "multipliers", "constraints",
-                             "energy", "outputs", "jacobian_parts"}) {
+    for (const char *name :
+         {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs",
+          "jacobian_parts", "contacts", "events_at", "outputs_at", "resets"}) {
       llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
       kernel->setName(std::string("kernel_") + name);
       kernel->setLinkage(llvm::Function::InternalLinkage);
@@ -127,6 +131,13 @@ private:
     return constantGlobal(llvm::ConstantArray::get(type, pointers), "names");
   }
 
+  // A constant array of 64-bit or 32-bit integers, or bytes; null when empty.
+  template <class T> llvm::Constant *integers(const std::vector<T> &values) {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(b_.getPtrTy());
+    return constantGlobal(llvm::ConstantDataArray::get(context_, values), "integers");
+  }
+
   llvm::Constant *doubles(const std::vector<double> &values) {
     if (values.empty())
       return llvm::ConstantPointerNull::get(b_.getPtrTy());
@@ -136,47 +147,74 @@ private:
   // mechrt_model (runtime/library/LibraryRuntime.h).
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(
-        context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64, ptr});
+    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr,
+                                                  ptr, ptr, i64, ptr, ptr, i64, i64, ptr,
+                                                  ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
-    llvm::Constant *holonomic =
-        flags.empty() ? llvm::ConstantPointerNull::get(b_.getPtrTy())
-                      : constantGlobal(llvm::ConstantDataArray::get(context_, flags), "holonomic");
-    auto *value = llvm::ConstantStruct::get(
-        type, {b_.getInt64(nq), b_.getInt64(np), b_.getInt64(nc), b_.getInt64(nout),
-               module_.getFunction("kernel_rhs"), module_.getFunction("kernel_constraints"),
-               module_.getFunction("kernel_multipliers"), module_.getFunction("kernel_outputs"),
-               holonomic, module_.getFunction("kernel_mass_matrix"), b_.getInt64(library_.inputs),
-               module_.getFunction("kernel_jacobian_parts")});
+    std::vector<int64_t> offsets(switches_.resetOffsets.begin(), switches_.resetOffsets.end()),
+        targets(switches_.resetTargets.begin(), switches_.resetTargets.end());
+    std::vector<int32_t> directions(switches_.directions.begin(), switches_.directions.end());
+    std::vector<uint8_t> stops(switches_.stops.begin(), switches_.stops.end());
+    auto kernel = [&](const char *name) {
+      return module_.getFunction(std::string("kernel_") + name);
+    };
+    auto *value =
+        llvm::ConstantStruct::get(type, {b_.getInt64(nq),
+                                         b_.getInt64(np),
+                                         b_.getInt64(nc),
+                                         b_.getInt64(nout),
+                                         kernel("rhs"),
+                                         kernel("constraints"),
+                                         kernel("multipliers"),
+                                         kernel("outputs"),
+                                         integers(flags),
+                                         kernel("mass_matrix"),
+                                         b_.getInt64(library_.inputs),
+                                         kernel("jacobian_parts"),
+                                         kernel("energy"),
+                                         b_.getInt64(switches_.contacts),
+                                         b_.getInt64(switches_.events),
+                                         kernel("contacts"),
+                                         kernel("events_at"),
+                                         kernel("outputs_at"),
+                                         kernel("resets"),
+                                         integers(offsets),
+                                         integers(targets),
+                                         integers(directions),
+                                         integers(stops),
+                                         b_.getInt64(switches_.eventsReadSolution ? 1 : 0)});
     return constantGlobal(value, "model");
   }
 
   // PREFIX_model_info, as the generated header declares it.
   llvm::Constant *modelInfo(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i32 = b_.getInt32Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(
-        context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32});
+    auto *type = llvm::StructType::get(context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr,
+                                                  ptr, ptr, i32, i32, i32, ptr, ptr});
     auto count = [&](size_t k) { return b_.getInt32(static_cast<uint32_t>(k)); };
     auto *value = llvm::ConstantStruct::get(
         type,
         {b_.getInt32(kLibraryAbiVersion), string(library_.name), count(nq), count(np), count(nc),
          count(nout), strings(library_.coordinates), strings(library_.params),
          strings(library_.constraints), strings(library_.outputs), doubles(library_.paramDefaults),
-         doubles(library_.initialState), count(library_.inputs)});
+         doubles(library_.initialState), count(library_.inputs), count(library_.events.size()),
+         count(library_.contacts.size()), strings(library_.events), strings(library_.contacts)});
     return constantGlobal(value, "info");
   }
 
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   const LibraryDescription &library_;
+  const mechanics::SwitchPrograms &switches_;
   llvm::IRBuilder<> b_;
 };
 
 } // namespace
 
 std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
+                                 const mechanics::SwitchPrograms &switches,
                                  const LibraryDescription &library, bool nativeCpu,
                                  std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine = libraryTargetMachine(nativeCpu, error);
@@ -186,9 +224,10 @@ std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
   // The Jacobian's parts: PREFIX_jacobian and simulate's Radau use them.
   std::unique_ptr<llvm::Module> module =
       emitModule(programs, context, KernelSelection{.momentumForce = false, .jacobian = true});
+  emitSwitchKernels(programs, switches, *module);
   module->setDataLayout(machine->createDataLayout());
   module->setTargetTriple(machine->getTargetTriple().str());
-  LibraryEmitter(*module, library)
+  LibraryEmitter(*module, library, switches)
       .emit(programs.coordinates, programs.params, programs.constraints,
             programs.outputs.outputs().size());
   if (!verifyModule(*module, error))

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mechanics/Kernels.h"
+#include "mechanics/SwitchPrograms.h"
 
 #include <string>
 #include <vector>
@@ -15,8 +16,10 @@ namespace mech::jit {
 // Raised whenever a function's signature, a status code or the layout of
 // the model description changes incompatibly. 2: PREFIX_simulate_with and
 // PREFIX_sim_options (start time, multiplier and output columns, the
-// input function), and nu at the end of the model info.
-inline constexpr int kLibraryAbiVersion = 2;
+// input function), and nu at the end of the model info. 3: events and
+// contacts (the event records of PREFIX_sim_options, the events' and
+// contacts' names at the end of the model info, four status codes).
+inline constexpr int kLibraryAbiVersion = 3;
 
 struct LibraryDescription {
   std::string prefix = "mech";
@@ -26,6 +29,7 @@ struct LibraryDescription {
   std::vector<double> initialState;  // (q, q')
   std::vector<bool> holonomic;       // one per constraint
   size_t inputs = 0;                 // the last `inputs` params are the model's inputs
+  std::vector<std::string> events, contacts;
 };
 
 // The programs must have the Jacobian (KernelPrograms::addJacobian).
@@ -33,6 +37,7 @@ struct LibraryDescription {
 // architecture or, with `nativeCpu`, for this machine; empty with `error`
 // set when LLVM fails. It calls the mechrt_* functions of the runtime.
 std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
+                                 const mechanics::SwitchPrograms &switches,
                                  const LibraryDescription &library, bool nativeCpu,
                                  std::string &error);
 

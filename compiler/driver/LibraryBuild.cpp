@@ -100,6 +100,10 @@ jit::LibraryDescription describeLibrary(const sema::CheckedModel &model,
   }
   library.outputs = eq.outputNames;
   library.inputs = eq.inputs.size();
+  for (const mechanics::Equations::Event &e : eq.events)
+    library.events.push_back(e.name);
+  for (const mechanics::Equations::Contact &c : eq.contacts)
+    library.contacts.push_back(c.gap.name);
   return library;
 }
 
@@ -151,6 +155,10 @@ HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equ
   }
   for (const std::string &name : eq.outputNames)
     header.outputs.push_back({name, "", 0});
+  for (const mechanics::Equations::Event &e : eq.events)
+    header.events.push_back(e.name);
+  for (const mechanics::Equations::Contact &c : eq.contacts)
+    header.contacts.push_back(c.gap.name);
   return header;
 }
 
@@ -179,19 +187,6 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
-  if (switches(eq)) {
-    error = "model " + model.name +
-            " has contacts or events with resets; a built library does not apply impacts or "
-            "resets yet (its simulate would run through them): use `mech simulate`";
-    return false;
-  }
-  if (!eq.events.empty()) {
-    std::string names;
-    for (const mechanics::Equations::Event &e : eq.events)
-      names += (names.empty() ? "" : ", ") + e.name;
-    notes.push_back("the library does not look for the model's events (" + names +
-                    "): its simulate runs to t_end");
-  }
   // LLVM's time grows faster than the code (bench/README.md): a library
   // past the JIT budget would take minutes to hours to compile.
   if (size_t operations =
@@ -204,7 +199,10 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
     return false;
   }
   jit::LibraryDescription library = describeLibrary(model, eq, options.prefix, params, *x0);
-  std::string object = jit::compileLibraryObject(programs, library, options.nativeCpu, error);
+  const mechanics::SwitchPrograms switchPrograms =
+      mechanics::SwitchPrograms::build(eq, params.size());
+  std::string object =
+      jit::compileLibraryObject(programs, switchPrograms, library, options.nativeCpu, error);
   if (object.empty())
     return false;
 

@@ -31,10 +31,43 @@ void list(std::ostringstream &out, const char *array, const std::vector<HeaderEn
   }
 }
 
+// PREFIX_event_record and its kinds; the layout is mechrt_event_record
+// (runtime/library/LibraryRuntime.h).
+std::string eventRecord(const std::string &p, const std::string &P) {
+  return R"(
+/* An event of a run (see )" +
+         p + R"(_sim_options). */
+typedef struct {
+  double t;           /* when, in s (for a rest: when the bounces accumulate) */
+  int kind;           /* )" +
+         P + R"(_EVENT_* below */
+  int index;          /* the event's index in event_names (kind )" +
+         P + R"(_EVENT), else the
+                         contact's in contact_names */
+  double impulse;     /* an impact: the contact's impulse (its multiplier's unit times s) */
+  double energy_lost; /* an impact: the kinetic energy it took, in J (all its contacts) */
+} )" + p +
+         R"(_event_record;
+
+#define )" +
+         P +
+         R"(_EVENT 0          /* a declared event fired (a stop event ends the run there) */
+#define )" +
+         P +
+         R"(_EVENT_IMPACT 1   /* a contact closed: the velocities jumped by Newton's law */
+#define )" +
+         P +
+         R"(_EVENT_REST 2     /* a contact came to rest: held closed by its force */
+#define )" +
+         P +
+         R"(_EVENT_LIFT_OFF 3 /* a resting contact's force fell to zero: it opens */
+)";
+}
+
 // PREFIX_sim_options and its initializer; the layout is mechrt_sim_options
 // (runtime/library/LibraryRuntime.h).
 std::string simOptions(const std::string &p, const std::string &P) {
-  return R"(
+  return eventRecord(p, P) + R"(
 /* The options of )" +
          p + R"(_simulate_with. The caller sets size to
  * sizeof()" +
@@ -63,13 +96,24 @@ typedef struct {
    * Jacobian for stiff models (`mech simulate --method radau`); with
    * constraints it projects after every step as DOPRI5 does. */
   int method;
+  /* The events of the run (the model's events, and its contacts' impacts,
+   * rests and lift-offs), in the order of time: the first max_events are
+   * stored in events when it is not NULL; *events_found, when not NULL,
+   * is set to how many there were (stored or not). event_states, when not
+   * NULL, gets for each stored event the state x before it and after it
+   * (4*nq values; the same twice but for impacts and resets). */
+  )" + p +
+         R"(_event_record *events;
+  size_t max_events;
+  size_t *events_found;
+  double *event_states;
 } )" + p +
          R"(_sim_options;
 
 #define )" +
          P + "_METHOD_DOPRI5 0\n#define " + P + "_METHOD_RADAU 1\n#define " + P +
          "_SIM_OPTIONS_INIT {sizeof(" + p + "_sim_options), 0.0, 0, 0, 0, 0, " + P +
-         "_METHOD_DOPRI5}\n";
+         "_METHOD_DOPRI5, 0, 0, 0, 0}\n";
 }
 
 // The opening comment: the model's names and units, the array layouts and
@@ -104,6 +148,14 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
     out << " *\n * Outputs (nout = " << nout << "):\n";
     list(out, "out", model.outputs, false);
   }
+  if (!model.events.empty() || !model.contacts.empty())
+    out << " *\n * " << p
+        << "_simulate_with locates the events and applies the contacts' impacts,\n"
+           " * rests and lift-offs and the events' resets, as `mech simulate` does.\n";
+  for (size_t i = 0; i < model.events.size(); ++i)
+    out << " *   event[" << i << "]  " << model.events[i] << "\n";
+  for (size_t i = 0; i < model.contacts.size(); ++i)
+    out << " *   contact[" << i << "]  " << model.contacts[i] << "\n";
   out << R"( *
  * Every function returns a status code (below) and never aborts, throws or
  * keeps state between calls: the functions are thread-safe and re-entrant.
@@ -147,6 +199,16 @@ void writeStatusCodes(std::ostringstream &out, const std::string &p, const std::
 #define )"
       << P
       << R"(_PROJECTION_FAILED 10     /* simulate: the state could not be put onto the constraints */
+#define )"
+      << P << R"(_CONTACT_VIOLATED 11     /* simulate: a contact's gap is negative at the start,
+                                        or an impact was missed (smaller rtol, atol) */
+#define )"
+      << P << R"(_IMPACT_FAILED 12        /* simulate: an impact's equations have no solution */
+#define )"
+      << P << R"(_RESET_FAILED 13         /* simulate: an event's resets break the constraints */
+#define )"
+      << P << R"(_TOO_MANY_SWITCHES 14    /* simulate: more than 1e7 impacts, rests, lift-offs
+                                        and resets, or more than 1000 at one instant */
 )";
 }
 
@@ -164,6 +226,8 @@ typedef struct {
   const double *param_defaults; /* np values, SI */
   const double *init_state;     /* 2*nq values: the model's init (q, q') */
   int nu;                       /* inputs: the last nu of the np parameters */
+  int nevents, ncontacts;       /* the model's events and contacts */
+  const char *const *event_names, *const *contact_names; /* NULL when the count is 0 */
 } )" << p
       << R"(_model_info;
 

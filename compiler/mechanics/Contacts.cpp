@@ -27,20 +27,25 @@ ModeEvent modeEvent(const Equations &equations, const std::vector<bool> &resting
   return {resting[contact] ? ModeEvent::LiftOff : ModeEvent::Impact, contact};
 }
 
+std::vector<sym::Expr> contactExpressions(const Equations &equations) {
+  std::vector<sym::Expr> values;
+  for (const Equations::Contact &c : equations.contacts)
+    values.push_back(c.gap.phi);
+  for (const Equations::Contact &c : equations.contacts)
+    values.push_back(c.gap.psi);
+  for (const Equations::Contact &c : equations.contacts)
+    values.push_back(c.gap.gamma);
+  for (const Equations::Contact &c : equations.contacts)
+    values.insert(values.end(), c.gap.C.begin(), c.gap.C.end());
+  return values;
+}
+
 ContactFunctions::ContactFunctions(const Equations &equations, size_t params)
     : layout_{params, equations.coordinates.size(), equations.constraints.size()},
       contacts_(equations.contacts.size()) {
   const size_t n = layout_.coordinates;
   auto index = [this](const sym::SymbolInfo &s) { return layout_.index(s); };
-  std::vector<sym::Expr> state, restitution;
-  for (const Equations::Contact &c : equations.contacts)
-    state.push_back(c.gap.phi);
-  for (const Equations::Contact &c : equations.contacts)
-    state.push_back(c.gap.psi);
-  for (const Equations::Contact &c : equations.contacts)
-    state.push_back(c.gap.gamma);
-  for (const Equations::Contact &c : equations.contacts)
-    state.insert(state.end(), c.gap.C.begin(), c.gap.C.end());
+  std::vector<sym::Expr> state = contactExpressions(equations), restitution;
   for (const Equations::Contact &c : equations.contacts)
     restitution.push_back(c.restitution);
   state_ = sym::Program(state, index);

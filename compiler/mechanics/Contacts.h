@@ -29,6 +29,12 @@ struct ModeEvent {
 };
 ModeEvent modeEvent(const Equations &equations, const std::vector<bool> &resting, size_t event);
 
+// Per contact: the gap, its rate, gamma (phi'' = C q'' - gamma), each for
+// all contacts in turn, then the rows C = dphi/dq (contacts * n, by rows):
+// what ContactFunctions evaluates and a built library's contacts kernel
+// computes (mechanics/SwitchPrograms.h).
+std::vector<sym::Expr> contactExpressions(const Equations &equations);
+
 class ContactFunctions {
 public:
   // For the model's equations and its number of params (inputs included).

@@ -15,13 +15,14 @@ import math
 import os
 import sys
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 OK = 0
 BUFFER_TOO_SMALL = 5
 STATUS_NAMES = {
     0: "OK", 1: "SINGULAR_MASS_MATRIX", 3: "REDUNDANT_CONSTRAINTS", 4: "NON_FINITE",
     5: "BUFFER_TOO_SMALL", 6: "NULL_POINTER", 7: "INVALID_ARGUMENT", 8: "STEP_FAILED",
-    9: "OUT_OF_MEMORY", 10: "PROJECTION_FAILED",
+    9: "OUT_OF_MEMORY", 10: "PROJECTION_FAILED", 11: "CONTACT_VIOLATED", 12: "IMPACT_FAILED",
+    13: "RESET_FAILED", 14: "TOO_MANY_SWITCHES",
 }
 
 c_double_p = ctypes.POINTER(ctypes.c_double)
@@ -43,6 +44,11 @@ class ModelInfo(ctypes.Structure):
         ("output_names", c_names),
         ("param_defaults", c_double_p),
         ("init_state", c_double_p),
+        ("nu", ctypes.c_int),
+        ("nevents", ctypes.c_int),
+        ("ncontacts", ctypes.c_int),
+        ("event_names", c_names),
+        ("contact_names", c_names),
     ]
 
 

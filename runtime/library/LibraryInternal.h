@@ -18,8 +18,12 @@
 /* 1 when the `count` values are all finite. */
 int mechrt_all_finite(const double *v, long count);
 
+/* The switches of a run with events or contacts (LibrarySwitches.h). */
+typedef struct mechrt_switching mechrt_switching;
+
 /* The system x' = F(t, x) of a run: the model at its parameters, with the
- * inputs set at each t by the caller's function when it gave one. */
+ * inputs set at each t by the caller's function when it gave one, in the
+ * contact mode of `switching` when it is not NULL. */
 typedef struct {
   const mechrt_model *model;
   const double *p;
@@ -27,6 +31,7 @@ typedef struct {
   mechrt_input_function inputs;
   void *inputs_context;
   double *driven; /* with an input function: a copy of p whose inputs it sets */
+  mechrt_switching *switching;
 } mechrt_system;
 
 /* The parameters at t. Inputs enter only the rhs, the multipliers, the
@@ -49,7 +54,7 @@ typedef struct {
   double *out;
   long width, next, last;
   double t0, t_end, dt;
-  int multipliers, outputs; /* the row holds lambda, then the outputs */
+  int multipliers, outputs; /* the row holds lambda (and the contact forces), then the outputs */
 } mechrt_samples;
 
 /* The time of the next row; the rows still due are those with next <= last. */
@@ -61,19 +66,33 @@ int mechrt_write_row(mechrt_samples *r, const mechrt_system *s, double t, const 
 /* The state at t + theta h within an integrator's last step, into out. */
 typedef void (*mechrt_interpolant)(const void *context, double theta, double *out);
 
+/* The integrators' report of an accepted step from t (size h) to t1 with
+ * the state y1: the samples due in it and, in a run with events, the
+ * events in it (LibraryEventSearch.c). MECHRT_OK to go on; MECHRT_STOPPED
+ * when an event ends the step early (the switching holds where and which);
+ * else a failure. scratch holds size values. */
+int mechrt_after_step(mechrt_samples *r, const mechrt_system *s, double t, double h, double t1,
+                      const double *y1, mechrt_interpolant interpolant, const void *context,
+                      double *scratch);
+#define MECHRT_STOPPED (-1)
+
 /* Writes the rows due in (t, t1) from the step's interpolant, and the row
  * at t1 from y1 when one is due there; scratch holds size values. */
 int mechrt_deliver_samples(mechrt_samples *r, const mechrt_system *s, double t, double h, double t1,
                            const double *y1, mechrt_interpolant interpolant, const void *context,
                            double *scratch);
 
-/* The workspace of the projection onto the constraints. */
+/* The workspace of the projection onto the constraints: the model's, and
+ * in a contact mode the resting contacts' too (m rows in all). */
 typedef struct {
   const mechrt_model *model;
   const double *p;
-  double *values; /* Phi, psi, C */
-  double *gram;   /* C W^-1 C^T over the rows in use, then its Cholesky factor */
-  double *y;      /* m */
+  long m;
+  const unsigned char *holonomic; /* m flags */
+  mechrt_switching *switching;    /* NULL, or the rows beyond the model's are its */
+  double *values;                 /* Phi, psi, C */
+  double *gram;                   /* C W^-1 C^T over the rows in use, then its Cholesky factor */
+  double *y;                      /* m */
   double *metric; /* n*n: the Cholesky factor of W = M (regularized when singular) */
   double *z;      /* m*n: W^-1 C^T, row by row */
   int weighted;   /* W is M (the model has a mass-matrix kernel), else I */
@@ -110,9 +129,10 @@ int mechrt_state_jacobian(const mechrt_model *model, double t, const double *x, 
 
 /* Integrates the system from the samples' t0 to t_end with Radau IIA of
  * order 5 (LibraryRadau.c), from the state y0 (already projected), writing
- * the samples and projecting after every step when the model has
- * constraints. */
+ * its row and the samples and projecting after every step when the model
+ * has constraints; in segments between the switches when the system has
+ * a switching (y0 is then the run's scratch state). */
 int mechrt_integrate_radau(const mechrt_system *s, mechrt_projection *w, mechrt_samples *r,
-                           const double *y0, double rtol, double atol);
+                           double *y0, double rtol, double atol);
 
 #endif

@@ -7,7 +7,7 @@
  * estimate, Gustafsson's step-size controller, the collocation polynomial
  * for the samples and the next step's starting values. Constraints are
  * kept by the projection after every step, as DOPRI5 keeps them. */
-#include "LibraryInternal.h"
+#include "LibrarySwitches.h"
 
 #include <float.h>
 #include <math.h>
@@ -127,10 +127,12 @@ typedef struct {
   double *y, *f0, *y_new, *f_new, *scale, *stage_state, *real_rhs, *z_term, *error;
   double *z[3], *w[3], *stage_f[3], *dense[3];
   double *J, *real_matrix, *jacobian_workspace;
+  double *difference; /* 2n: a contact mode's Jacobian by differences */
   double complex *complex_matrix, *complex_rhs;
   long *real_pivots, *complex_pivots, *jacobian_pivots;
   double factored_h, h_old, faccon, theta, shrink_factor;
   int factored, regular, jacobian_current, has_polynomial, iterations;
+  long steps; /* attempted, over all segments */
 } radau;
 
 typedef enum { CONVERGED, TOO_SLOW, DIVERGED, RHS_FAILED } newton;
@@ -148,8 +150,11 @@ static int move_to(radau *s, double t) {
 
 static int update_jacobian(radau *s, double t) {
   s->factored = 0;
-  int status = mechrt_state_jacobian(s->sys->model, t, s->y, mechrt_params_at(s->sys, t),
-                                     s->jacobian_workspace, s->jacobian_pivots, s->J);
+  const mechrt_switching *w = s->sys->switching;
+  int status = w && w->nresting > 0
+                   ? mechrt_mode_jacobian(s->sys, t, s->y, s->f0, s->difference, s->J)
+                   : mechrt_state_jacobian(s->sys->model, t, s->y, mechrt_params_at(s->sys, t),
+                                           s->jacobian_workspace, s->jacobian_pivots, s->J);
   if (status == MECHRT_OK)
     s->jacobian_current = 1;
   return status;
@@ -404,19 +409,24 @@ static int attempt(radau *s, double t, double h, double t_new, int refine, doubl
   return status;
 }
 
-static int run(radau *s, mechrt_projection *w, mechrt_samples *r) {
-  const double t_end = r->t_end, hmax = t_end - r->t0;
-  double t = r->t0;
+/* Radau IIA from (t, s->y) to the samples' t_end, the first step h0 (0:
+ * chosen): MECHRT_OK at t_end, MECHRT_STOPPED at an event that ends the
+ * segment (a run with switches), else a failure. */
+static int run(radau *s, mechrt_projection *w, mechrt_samples *r, double t, double h0) {
+  const double t_end = r->t_end, hmax = t_end - t;
+  if (hmax == 0)
+    return MECHRT_OK;
   int status = move_to(s, t);
   if (status != MECHRT_OK)
     return status;
-  double h = mechrt_initial_step(s->sys, t, s->y, s->f0, s->stage_state, s->f_new, 4, s->rtol,
-                                 s->atol, hmax);
+  double h = h0 > 0 ? fmin(h0, hmax)
+                    : mechrt_initial_step(s->sys, t, s->y, s->f0, s->stage_state, s->f_new, 4,
+                                          s->rtol, s->atol, hmax);
   step_choice choice = {0, 0, 0};
   int need_jacobian = 1, rejected = 0, failed = 0;
   long accepted = 0;
-  for (long steps = 0;; ++steps) {
-    if (steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
+  for (;; ++s->steps) {
+    if (s->steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
       return failed ? failed : MECHRT_STEP_FAILED;
     int last = t + 1.01 * h - t_end >= 0;
     if (last)
@@ -444,8 +454,7 @@ static int run(radau *s, mechrt_projection *w, mechrt_samples *r) {
     failed = 0;
     double h_new = after_accept(&choice, h, error, s->iterations);
     accept(s, h);
-    status =
-        mechrt_deliver_samples(r, s->sys, t, h, t_new, s->y, radau_interpolant, s, s->stage_state);
+    status = mechrt_after_step(r, s->sys, t, h, t_new, s->y, radau_interpolant, s, s->stage_state);
     int moved = 0;
     if (status == MECHRT_OK)
       status = mechrt_project_step(w, t_new, s->y, s->stage_state, &moved);
@@ -466,11 +475,51 @@ static int run(radau *s, mechrt_projection *w, mechrt_samples *r) {
 
 /* ---- The workspace ------------------------------------------------------ */
 
+/* A new integrator's state: each segment of a run with switches starts
+ * afresh, as the CLI's does. */
+static void start_afresh(radau *s) {
+  s->factored = s->has_polynomial = s->jacobian_current = 0;
+  s->h_old = 0;
+  s->faccon = 1;
+  s->theta = kThetaReuse;
+  s->shrink_factor = 0.5;
+}
+
+typedef struct {
+  radau *s;
+  mechrt_projection *w;
+  mechrt_samples *r;
+} radau_run;
+
+static int radau_segment(void *context, double t, const double *y, double h0) {
+  radau_run *segment = context;
+  start_afresh(segment->s);
+  memcpy(segment->s->y, y, sizeof(double) * (size_t)segment->s->n);
+  return run(segment->s, segment->w, segment->r, t, h0);
+}
+
+/* The vectors and matrices of the step in one block of doubles. */
+static void lay_out(radau *s, double *next) {
+  const long n = s->n;
+  double **vectors[] = {&s->y,           &s->f0,       &s->y_new,  &s->f_new, &s->scale,
+                        &s->stage_state, &s->real_rhs, &s->z_term, &s->error, &s->difference};
+  for (size_t v = 0; v < sizeof vectors / sizeof *vectors; ++v)
+    *vectors[v] = next, next += v + 1 == sizeof vectors / sizeof *vectors ? 2 * n : n;
+  for (int j = 0; j < 3; ++j) {
+    s->z[j] = next, next += n;
+    s->w[j] = next, next += n;
+    s->stage_f[j] = next, next += n;
+    s->dense[j] = next, next += n;
+  }
+  s->J = next, next += n * n;
+  s->real_matrix = next, next += n * n;
+  s->jacobian_workspace = next;
+}
+
 MECHRT_HIDDEN int mechrt_integrate_radau(const mechrt_system *sys, mechrt_projection *w,
-                                         mechrt_samples *r, const double *y0, double rtol,
-                                         double atol) {
+                                         mechrt_samples *r, double *y0, double rtol, double atol) {
   const long n = sys->size;
-  const long doubles = 21 * n + 2 * n * n + mechrt_jacobian_workspace(sys->model);
+  const long doubles = 23 * n + 2 * n * n + mechrt_jacobian_workspace(sys->model);
   const long size = sys->model->nq + sys->model->nc;
   double *block = malloc(sizeof(double) * (size_t)doubles);
   double complex *complex_block = malloc(sizeof(double complex) * (size_t)(n * n + n));
@@ -486,30 +535,22 @@ MECHRT_HIDDEN int mechrt_integrate_radau(const mechrt_system *sys, mechrt_projec
     s.atol = atol;
     /* Iterating far below the tolerance buys nothing (runtime/Radau5.cpp). */
     s.newton_tolerance = fmax(10 * DBL_EPSILON / rtol, fmin(0.03, sqrt(rtol)));
-    s.faccon = 1;
-    s.theta = kThetaReuse;
-    s.shrink_factor = 0.5;
-    double *next = block;
-    double **vectors[] = {&s.y,           &s.f0,       &s.y_new,  &s.f_new, &s.scale,
-                          &s.stage_state, &s.real_rhs, &s.z_term, &s.error};
-    for (size_t v = 0; v < sizeof vectors / sizeof *vectors; ++v)
-      *vectors[v] = next, next += n;
-    for (int j = 0; j < 3; ++j) {
-      s.z[j] = next, next += n;
-      s.w[j] = next, next += n;
-      s.stage_f[j] = next, next += n;
-      s.dense[j] = next, next += n;
-    }
-    s.J = next, next += n * n;
-    s.real_matrix = next, next += n * n;
-    s.jacobian_workspace = next;
+    start_afresh(&s);
+    lay_out(&s, block);
     s.complex_matrix = complex_block;
     s.complex_rhs = complex_block + n * n;
     s.real_pivots = pivots;
     s.complex_pivots = pivots + n;
     s.jacobian_pivots = pivots + 2 * n;
-    memcpy(s.y, y0, sizeof(double) * (size_t)n);
-    status = run(&s, w, r);
+    radau_run segments = {&s, w, r};
+    if (sys->switching) {
+      status = mechrt_run_switching(sys->switching, sys, w, r, y0, radau_segment, &segments);
+    } else {
+      memcpy(s.y, y0, sizeof(double) * (size_t)n);
+      status = mechrt_write_row(r, sys, r->t0, s.y);
+      if (status == MECHRT_OK)
+        status = run(&s, w, r, r->t0, 0);
+    }
   }
   free(block);
   free(complex_block);

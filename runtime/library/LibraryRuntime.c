@@ -3,7 +3,7 @@
  * order-4 continuous extension for the samples) and the same projection
  * onto the constraints after every step (the least change in the metric of
  * the mass matrix), written in C over one workspace allocated per call. */
-#include "LibraryInternal.h"
+#include "LibrarySwitches.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ static int factor_metric(projection *w, double t, const double *x) {
  * Cholesky and adds -W^-1 C_S^T y to v: the change with C_S dv = -r that is
  * the least in the metric W. */
 static int least_change(projection *w, const unsigned char *rows, const double *r, double *v) {
-  long m = w->model->nc, n = w->model->nq;
+  long m = w->m, n = w->model->nq;
   const double *C = w->values + 2 * m;
   long k = 0;
   long index[m > 0 ? m : 1];
@@ -169,24 +169,32 @@ static double largest_magnitude(const double *v, long count, const unsigned char
 
 /* Moves q onto Phi = 0 by Gauss-Newton steps of least change, then q' onto
  * psi = 0 (linear in q': one step). */
+/* Phi, psi and C of the rows in use at (t, x). */
+static int constraint_rows(projection *w, double t, const double *x) {
+  int status = w->switching ? mechrt_mode_constraints(w->switching, t, x, w->p, w->values)
+                            : w->model->constraints(t, x, w->p, w->values);
+  if (status != MECHRT_OK)
+    return status;
+  return mechrt_all_finite(w->values, 2 * w->m + w->m * w->model->nq) ? MECHRT_OK
+                                                                      : MECHRT_NON_FINITE;
+}
+
 HIDDEN int mechrt_project(projection *w, double t, double *x) {
   const mechrt_model *model = w->model;
-  long m = model->nc, n = model->nq;
+  long m = w->m, n = model->nq;
   double size = 1 + largest_magnitude(x, n, NULL);
   int converged = 0;
   for (int iteration = 0; iteration < 12 && !converged; ++iteration) {
-    int status = model->constraints(t, x, w->p, w->values);
+    int status = constraint_rows(w, t, x);
     if (status != MECHRT_OK)
       return status;
-    if (!mechrt_all_finite(w->values, 2 * m + m * n))
-      return MECHRT_NON_FINITE;
-    if (largest_magnitude(w->values, m, model->holonomic) <= 1e-12 * size) {
+    if (largest_magnitude(w->values, m, w->holonomic) <= 1e-12 * size) {
       converged = 1;
       break;
     }
     status = factor_metric(w, t, x);
     if (status == MECHRT_OK)
-      status = least_change(w, model->holonomic, w->values, x);
+      status = least_change(w, w->holonomic, w->values, x);
     if (status != MECHRT_OK)
       return status;
   }
@@ -224,6 +232,7 @@ static const double kMinFactor = 0.2, kMaxFactor = 10;
 typedef struct {
   mechrt_system sys;
   double *y, *y1, *tmp, *k[7], *dense[5];
+  long steps; /* attempted, over all segments */
 } stepper;
 
 HIDDEN const double *mechrt_params_at(const mechrt_system *s, double t) {
@@ -234,6 +243,13 @@ HIDDEN const double *mechrt_params_at(const mechrt_system *s, double t) {
 }
 
 HIDDEN int mechrt_evaluate(const mechrt_system *s, double t, const double *x, double *xdot) {
+  mechrt_switching *w = s->switching;
+  if (w && w->nresting > 0) {
+    int status = mechrt_mode_solve(w, t, x, mechrt_params_at(s, t), 0);
+    if (status == MECHRT_OK)
+      memcpy(xdot, w->xdot, sizeof(double) * (size_t)s->size);
+    return status;
+  }
   int status = s->model->rhs(t, x, mechrt_params_at(s, t), xdot);
   if (status != MECHRT_OK)
     return status;
@@ -359,13 +375,24 @@ static int append(const mechrt_system *s, mechrt_kernel kernel, long count, doub
   return mechrt_all_finite(to, count) ? MECHRT_OK : MECHRT_NON_FINITE;
 }
 
-/* The row (t, x) and, as asked, lambda and the outputs at that state. */
+/* The row (t, x) and, as asked, lambda and the outputs at that state (in
+ * a run with switches, those of its mode, with the contact forces after
+ * lambda). A free contact found violated at a sample is a crossing the
+ * event search missed: the row is kept, and the run fails. */
 HIDDEN int mechrt_write_row(samples *r, const mechrt_system *s, double t, const double *x) {
   const mechrt_model *model = s->model;
   double *row = r->out + r->next * r->width, *extra = row + 1 + s->size;
   row[0] = t;
   memcpy(row + 1, x, sizeof(double) * (size_t)s->size);
   int status = MECHRT_OK;
+  if (s->switching) {
+    status = mechrt_switching_row(s->switching, s, t, x, extra, r->multipliers, r->outputs);
+    if (status == MECHRT_OK)
+      ++r->next;
+    if (status == MECHRT_OK && mechrt_crossed_unseen(s->switching, s, t, x))
+      status = MECHRT_CONTACT_VIOLATED;
+    return status;
+  }
   if (r->multipliers) {
     status = append(s, model->multipliers, model->nc, t, x, extra);
     extra += model->nc;
@@ -395,7 +422,7 @@ HIDDEN int mechrt_deliver_samples(samples *r, const mechrt_system *s, double t, 
 HIDDEN int mechrt_project_step(projection *w, double t, double *y, double *scratch, int *moved) {
   long N = 2 * w->model->nq;
   *moved = 0;
-  if (w->model->nc == 0)
+  if (w->m == 0)
     return MECHRT_OK;
   memcpy(scratch, y, sizeof(double) * (size_t)N);
   int status = mechrt_project(w, t, y);
@@ -409,20 +436,26 @@ static void dopri5_interpolant(const void *context, double theta, double *out) {
   interpolate((const stepper *)context, theta, out);
 }
 
-/* DOPRI5 from the samples' t0, where s->y holds the projected state and its
- * row is written, to t_end. */
-static int integrate(stepper *s, projection *w, samples *r, double rtol, double atol) {
-  const double t_end = r->t_end, hmax = t_end - r->t0;
+/* DOPRI5 from (t, s->y) to the samples' t_end, the first step h0 (0:
+ * Hairer's initial step): MECHRT_OK at t_end, MECHRT_STOPPED at an event
+ * that ends the segment (a run with switches), else a failure. */
+static int integrate(stepper *s, projection *w, samples *r, double t, double h0, double rtol,
+                     double atol) {
+  const double t_end = r->t_end, hmax = t_end - t;
   const long N = s->sys.size;
-  double t = r->t0;
+  const int events = s->sys.switching && s->sys.switching->ne > 0;
   int status;
+  if (hmax == 0)
+    return MECHRT_OK;
   if ((status = evaluate(s, t, s->y, s->k[0])) != MECHRT_OK)
     return status;
-  double h = mechrt_initial_step(&s->sys, t, s->y, s->k[0], s->tmp, s->k[1], 5, rtol, atol, hmax);
+  double h =
+      h0 > 0 ? fmin(h0, hmax)
+             : mechrt_initial_step(&s->sys, t, s->y, s->k[0], s->tmp, s->k[1], 5, rtol, atol, hmax);
   double previous_error = 1e-4;
   int rejected = 0, failed = 0;
-  for (long steps = 0;; ++steps) {
-    if (steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
+  for (;; ++s->steps) {
+    if (s->steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
       return failed ? failed : MECHRT_STEP_FAILED;
     int last = t + 1.01 * h - t_end > 0;
     if (last)
@@ -445,9 +478,9 @@ static int integrate(stepper *s, projection *w, samples *r, double rtol, double 
     }
     failed = 0;
     double t1 = last ? t_end : t + h;
-    if (r->next <= r->last && mechrt_sample_time(r) < t1)
+    if (events || (r->next <= r->last && mechrt_sample_time(r) < t1))
       prepare_dense_output(s, h);
-    status = mechrt_deliver_samples(r, &s->sys, t, h, t1, s->y1, dopri5_interpolant, s, s->tmp);
+    status = mechrt_after_step(r, &s->sys, t, h, t1, s->y1, dopri5_interpolant, s, s->tmp);
     if (status != MECHRT_OK)
       return status;
     memcpy(s->y, s->y1, sizeof(double) * (size_t)N);
@@ -475,6 +508,109 @@ static int integrate(stepper *s, projection *w, samples *r, double rtol, double 
   }
 }
 
+/* One segment of a run with switches (mechrt_run_switching). */
+typedef struct {
+  stepper *s;
+  projection *w;
+  samples *r;
+  double rtol, atol;
+} dopri5_run;
+
+static int dopri5_segment(void *context, double t, const double *y, double h0) {
+  dopri5_run *run = context;
+  memcpy(run->s->y, y, sizeof(double) * (size_t)run->s->sys.size);
+  return integrate(run->s, run->w, run->r, t, h0, run->rtol, run->atol);
+}
+
+/* The switching's workspace of a run with events or contacts. */
+typedef struct {
+  mechrt_switching w;
+  void *block;
+} switching_space;
+
+static int switching_setup(switching_space *space, const mechrt_model *model,
+                           const mechrt_sim_options *options) {
+  long n = model->nq, m = model->nc, k = model->ncontacts, ne = model->nevents + k;
+  size_t doubles = mechrt_switching_doubles(model), s = (size_t)(n + m + k);
+  size_t crossings = (size_t)ne * MECHRT_MAX_GRID_PARTS;
+  space->block = malloc(sizeof(double) * doubles + sizeof(mechrt_crossing) * crossings +
+                        sizeof(long) * s + sizeof(int) * (size_t)ne + (size_t)(2 * k + m) + 1);
+  if (!space->block)
+    return MECHRT_OUT_OF_MEMORY;
+  double *d = space->block;
+  mechrt_crossing *c = (mechrt_crossing *)(d + doubles);
+  long *pivots = (long *)(c + crossings);
+  int *sign = (int *)(pivots + s);
+  unsigned char *bytes = (unsigned char *)(sign + ne);
+  mechrt_switching_init(&space->w, model, d, bytes, pivots, sign, c, options);
+  return MECHRT_OK;
+}
+
+/* The run over one workspace: the state projected onto the constraints,
+ * its row, then the integration (in segments when the model has events or
+ * contacts). m + k rows of constraints at most: a contact mode's. */
+static int run(const mechrt_model *model, const double *x0, const double *p, double rtol,
+               double atol, const mechrt_sim_options *options, double *out, long last, double t_end,
+               double dt, size_t *rows) {
+  const double t0 = options->t0;
+  long n = model->nq, N = 2 * n, m = model->nc + model->ncontacts;
+  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
+  double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
+  switching_space space = {{0}, NULL};
+  int switching = model->nevents + model->ncontacts > 0;
+  int status = switching ? switching_setup(&space, model, options) : MECHRT_OK;
+  if (!workspace || status != MECHRT_OK) {
+    free(workspace);
+    free(space.block);
+    return MECHRT_OUT_OF_MEMORY;
+  }
+  double *next = workspace;
+  stepper s = {{model, p, N, NULL, NULL, NULL, switching ? &space.w : NULL},
+               NULL,
+               NULL,
+               NULL,
+               {NULL},
+               {NULL},
+               0};
+  s.y = next, next += N;
+  s.y1 = next, next += N;
+  s.tmp = next, next += N;
+  for (int i = 0; i < 7; ++i)
+    s.k[i] = next, next += N;
+  for (int i = 0; i < 5; ++i)
+    s.dense[i] = next, next += N;
+  double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
+  projection w = {model, p, model->nc, model->holonomic, NULL, next,
+                  gram,  y, metric,    metric + n * n,   0};
+  if (options->inputs && model->nu > 0) {
+    s.sys.driven = metric + n * n + m * n;
+    memcpy(s.sys.driven, p, sizeof(double) * (size_t)model->np);
+    s.sys.inputs = options->inputs;
+    s.sys.inputs_context = options->inputs_context;
+  }
+  memcpy(s.y, x0, sizeof(double) * (size_t)N);
+  int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
+  long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
+  samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs};
+
+  if (model->nc > 0)
+    status = mechrt_project(&w, t0, s.y);
+  dopri5_run segments = {&s, &w, &r, rtol, atol};
+  if (status == MECHRT_OK && options->method == MECHRT_METHOD_RADAU)
+    status = mechrt_integrate_radau(&s.sys, &w, &r, s.y, rtol, atol);
+  else if (status == MECHRT_OK && switching)
+    status = mechrt_run_switching(&space.w, &s.sys, &w, &r, s.y, dopri5_segment, &segments);
+  else if (status == MECHRT_OK && (status = mechrt_write_row(&r, &s.sys, t0, s.y)) == MECHRT_OK &&
+           t_end > t0)
+    status = integrate(&s, &w, &r, t0, 0, rtol, atol);
+  *rows = (size_t)r.next;
+  if (switching && options->events_found)
+    *options->events_found = space.w.found;
+  free(workspace);
+  free(space.block);
+  return status;
+}
+
 /* The run after the checks common to both entry points; *rows is 0. */
 static int simulate(const mechrt_model *model, const double *x0, const double *p, double t_end,
                     double dt, double rtol, double atol, const mechrt_sim_options *options,
@@ -488,7 +624,7 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (options->method != MECHRT_METHOD_DOPRI5 &&
       !(options->method == MECHRT_METHOD_RADAU && model->jacobian_parts))
     return MECHRT_INVALID_ARGUMENT;
-  long n = model->nq, m = model->nc, N = 2 * n;
+  long N = 2 * model->nq;
   if (!mechrt_all_finite(x0, N) || (model->np > 0 && !mechrt_all_finite(p, model->np)))
     return MECHRT_NON_FINITE;
   long last = last_sample(t0, t_end, dt);
@@ -499,44 +635,7 @@ static int simulate(const mechrt_model *model, const double *x0, const double *p
   if (!out)
     return MECHRT_NULL_POINTER;
 
-  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
-  double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
-  if (!workspace)
-    return MECHRT_OUT_OF_MEMORY;
-  double *next = workspace;
-  stepper s = {{model, p, N, NULL, NULL, NULL}, NULL, NULL, NULL, {NULL}, {NULL}};
-  s.y = next, next += N;
-  s.y1 = next, next += N;
-  s.tmp = next, next += N;
-  for (int i = 0; i < 7; ++i)
-    s.k[i] = next, next += N;
-  for (int i = 0; i < 5; ++i)
-    s.dense[i] = next, next += N;
-  double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
-  projection w = {model, p, next, gram, y, metric, metric + n * n, 0};
-  if (options->inputs && model->nu > 0) {
-    s.sys.driven = metric + n * n + m * n;
-    memcpy(s.sys.driven, p, sizeof(double) * (size_t)model->np);
-    s.sys.inputs = options->inputs;
-    s.sys.inputs_context = options->inputs_context;
-  }
-  memcpy(s.y, x0, sizeof(double) * (size_t)N);
-  int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
-  long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
-  samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs};
-
-  int status = MECHRT_OK;
-  if (m > 0)
-    status = mechrt_project(&w, t0, s.y);
-  if (status == MECHRT_OK)
-    status = mechrt_write_row(&r, &s.sys, t0, s.y);
-  if (status == MECHRT_OK && t_end > t0)
-    status = options->method == MECHRT_METHOD_RADAU
-                 ? mechrt_integrate_radau(&s.sys, &w, &r, s.y, rtol, atol)
-                 : integrate(&s, &w, &r, rtol, atol);
-  *rows = (size_t)r.next;
-  free(workspace);
-  return status;
+  return run(model, x0, p, rtol, atol, options, out, last, t_end, dt, rows);
 }
 
 HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const double *p,
@@ -545,7 +644,8 @@ HIDDEN int mechrt_simulate(const mechrt_model *model, const double *x0, const do
   if (!rows)
     return MECHRT_NULL_POINTER;
   *rows = 0;
-  const mechrt_sim_options defaults = {sizeof(mechrt_sim_options), 0, 0, 0, NULL, NULL, 0};
+  const mechrt_sim_options defaults = {
+      sizeof(mechrt_sim_options), 0, 0, 0, NULL, NULL, 0, NULL, 0, NULL, NULL};
   return simulate(model, x0, p, t_end, dt, rtol, atol, &defaults, out, max_rows, rows);
 }
 
@@ -561,7 +661,7 @@ HIDDEN int mechrt_simulate_with(const mechrt_model *model, const double *x0, con
   size_t size = options->size;
   /* The size of one of the struct's versions: any other would cut a field. */
   if (size != MECHRT_SIM_OPTIONS_MIN_SIZE && size != MECHRT_SIM_OPTIONS_INPUTS_SIZE &&
-      size != sizeof(mechrt_sim_options))
+      size != MECHRT_SIM_OPTIONS_METHOD_SIZE && size != sizeof(mechrt_sim_options))
     return MECHRT_INVALID_ARGUMENT;
   /* The fields the caller's struct has; the rest keep their defaults (zero). */
   mechrt_sim_options known;

@@ -32,10 +32,42 @@ typedef struct {
   /* M (nq*nq), C (nc*nq), then dr/dq and dr/dq' ((nq+nc)*nq each) of the
    * first-kind residual r at the solved q'' and multipliers. */
   mechrt_kernel jacobian_parts;
+  /* The switches of a run (LibrarySwitches.c), as `mech simulate` makes
+   * them. */
+  mechrt_kernel energy; /* T, V */
+  long ncontacts, nevents;
+  /* Per contact: gap, rate, gamma (phi'' = G q'' - gamma) for all contacts
+   * in turn, the rows G = dphi/dq (ncontacts*nq), the restitutions. */
+  mechrt_kernel contacts;
+  /* The events' g and the outputs at xs = (q, q', q'', lambda): 3*nq + nc
+   * values, the accelerations and multipliers of the mode in use. */
+  mechrt_kernel events_at, outputs_at;
+  mechrt_kernel resets;             /* every event's reset values, from the state before */
+  const long *reset_offsets;        /* nevents + 1: event i's values [offsets[i], offsets[i+1]) */
+  const long *reset_targets;        /* per reset value: its index in x */
+  const int *event_directions;      /* per event: -1 (falling), 0 (either), 1 (rising) */
+  const unsigned char *event_stops; /* per event: it ends the run, or (with resets) a segment */
+  long events_read_solution;        /* the events' g read q'' or lambda */
 } mechrt_model;
 
 /* Writes the inputs' values at t into u (nu values). */
 typedef void (*mechrt_input_function)(double t, double *u, void *context);
+
+/* PREFIX_event_record of the generated header: an event of a run. */
+typedef struct {
+  double t;
+  int kind;           /* MECHRT_EVENT_* */
+  int index;          /* the event's index (kind EVENT), else the contact's */
+  double impulse;     /* IMPACT: the contact's impulse */
+  double energy_lost; /* IMPACT: the kinetic energy the impact took (all its contacts) */
+} mechrt_event_record;
+
+enum {
+  MECHRT_EVENT = 0,
+  MECHRT_EVENT_IMPACT = 1,
+  MECHRT_EVENT_REST = 2,
+  MECHRT_EVENT_LIFT_OFF = 3
+};
 
 /* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for
  * field: a contract with that file. Every default is the field's zero. */
@@ -45,7 +77,11 @@ typedef struct {
   int multipliers, outputs;
   mechrt_input_function inputs; /* NULL: the inputs keep their values in p */
   void *inputs_context;
-  int method; /* MECHRT_METHOD_DOPRI5 (0) or MECHRT_METHOD_RADAU */
+  int method;                  /* MECHRT_METHOD_DOPRI5 (0) or MECHRT_METHOD_RADAU */
+  mechrt_event_record *events; /* max_events records, or NULL */
+  size_t max_events;
+  size_t *events_found; /* NULL, or set to the number of events (all, stored or not) */
+  double *event_states; /* NULL, or per stored record the state before and after (4 nq) */
 } mechrt_sim_options;
 
 enum { MECHRT_METHOD_DOPRI5 = 0, MECHRT_METHOD_RADAU = 1 };
@@ -56,6 +92,7 @@ enum { MECHRT_METHOD_DOPRI5 = 0, MECHRT_METHOD_RADAU = 1 };
  * its end. */
 #define MECHRT_SIM_OPTIONS_MIN_SIZE (sizeof(size_t) + sizeof(double) + 2 * sizeof(int))
 #define MECHRT_SIM_OPTIONS_INPUTS_SIZE (offsetof(mechrt_sim_options, method))
+#define MECHRT_SIM_OPTIONS_METHOD_SIZE (offsetof(mechrt_sim_options, events))
 
 /* The status codes of the C ABI, as documented in the generated header. */
 enum {
@@ -68,7 +105,13 @@ enum {
   MECHRT_INVALID_ARGUMENT = 7,
   MECHRT_STEP_FAILED = 8,
   MECHRT_OUT_OF_MEMORY = 9,
-  MECHRT_PROJECTION_FAILED = 10
+  MECHRT_PROJECTION_FAILED = 10,
+  MECHRT_CONTACT_VIOLATED =
+      11, /* a contact's gap is negative at the start, or a crossing was missed */
+  MECHRT_IMPACT_FAILED = 12,    /* an impact's equations have no solution */
+  MECHRT_RESET_FAILED = 13,     /* an event's resets break the constraints */
+  MECHRT_TOO_MANY_SWITCHES = 14 /* impacts, rests, lift-offs and resets beyond the step budget, or
+                                   more than 1000 at one instant */
 };
 
 /* Calls `kernel` after checking the pointers (p may be null only when

@@ -105,16 +105,7 @@ assert abs(impact[\"x1' after\"] - v1) <= 1e-12 and abs(impact[\"x2' after\"] - 
 "
 done
 
-cat >cradle.mech <<'M'
-model cradle {
-  param m = 1 [kg], d = 0 [m]
-  coord x1 [m], x2 [m], x3 [m]
-  kinetic m * (x1'^2 + x2'^2 + x3'^2) / 2
-  contact a: x2 - x1 >= d restitution 1
-  contact b: x3 - x2 >= d restitution 1
-  init x1 = -0.1, x2 = 0, x3 = 0, x1' = 1
-}
-M
+cp "$root/tests/cli/models/cradle.mech" cradle.mech
 expect "Newton's cradle, touching balls" 0 "$mech" simulate cradle.mech --until 1 --dt 1 -o touching.csv
 expect "Newton's cradle, small gaps" 0 "$mech" simulate cradle.mech --until 1 --dt 1 \
   --set d=0.001 --init x1=-0.1,x2=0,x3=0.002 -o gaps.csv
@@ -166,18 +157,7 @@ done
 # the impulsive equations), so the apexes follow the same law, x = sin(th)
 # there; with dopri5 and with radau (projection form, each mode its own
 # Jacobian).
-cat >rod_wall.mech <<'M'
-model rod_wall {
-  param m = 1 [kg], g = 9.81 [m/s^2], e = 0.7
-  coord x [m], y [m]
-  particle bob mass m at [x, y]
-  gravity [0, -g]
-  constraint rod: x^2 + y^2 == (1 [m])^2
-  contact wall: x >= 0 restitution e
-  event top: x' == 0 direction down
-  init x = 0.9320390859672263, y = -0.3623577544766736
-}
-M
+cp "$root/tests/cli/models/rod_wall.mech" rod_wall.mech
 for method in dopri5 radau; do
   expect "a pendulum on a rod strikes a wall ($method)" 0 "$mech" simulate rod_wall.mech --until 4 \
     --dt 10 --method $method --rtol 1e-11 --atol 1e-12 --events rod_wall_$method.csv -o /dev/null
@@ -198,16 +178,7 @@ t = float(re.search(r"came to rest at t = (\S+)", open(W + "/err").read()).group
 assert abs(t - (math.sqrt(2 / g) + 2 * math.sqrt(2 * g) * 0.8 / (g * 0.2))) <= 1e-9, t
 '
 
-cat >block.mech <<'M'
-model block {
-  param m = 2 [kg], g = 9.81 [m/s^2], k = 4 [N/s]
-  coord y [m]
-  kinetic m * y'^2 / 2
-  potential m * g * y
-  generalized k * t on y
-  contact table: y >= 0 restitution 0
-}
-M
+cp "$root/tests/cli/models/block.mech" block.mech
 expect "a block pulled off a table" 0 "$mech" simulate block.mech --until 6 --dt 1 \
   --events block.csv -o block_run.csv
 contains "it lifts off when its normal force reaches 0" err "lifted off at t = 4.905"
@@ -256,17 +227,7 @@ contains "names the methods that run it" err "runs with dopri5, dop853, rk4, rad
 
 # A reset that breaks a constraint: a pendulum in x, y on a rod of length
 # 1, whose reset gives it a velocity along the rod.
-cat >rod.mech <<'M'
-model rod {
-  param m = 1 [kg], g = 9.81 [m/s^2]
-  coord x [m], y [m]
-  particle bob mass m at [x, y]
-  gravity [0, -g]
-  constraint rod: x^2 + y^2 == (1 [m])^2
-  event bottom: x == 0 direction up then x' = 1 [m/s], y' = 1 [m/s]
-  init x = -0.6, y = -0.8
-}
-M
+cp "$root/tests/cli/models/rod.mech" rod.mech
 expect "a reset that breaks the constraints" 1 "$mech" simulate rod.mech --until 2
 contains "is an error at the event" err "the resets of event 'bottom' break the constraints"
 
@@ -300,16 +261,7 @@ assert "\"grounds\":[0]" in page
 
 # A table that moves works on the ball resting on it: no energy drift is
 # reported (it would read as the integrator's error).
-cat >moving.mech <<'M'
-model moving {
-  param m = 1 [kg], g = 9.81 [m/s^2], e = 0.5, A = 0.05 [m], w = 10 [1/s]
-  coord y [m]
-  kinetic m * y'^2 / 2
-  potential m * g * y
-  contact table: y >= A * sin(w * t) restitution e
-  init y = 0.5
-}
-M
+cp "$root/tests/cli/models/moving.mech" moving.mech
 expect "a ball on a moving table" 0 "$mech" simulate moving.mech --until 3 --dt 10 -o /dev/null
 lacks "no energy drift with a moving surface" err "energy drift"
 contains "it comes to rest on the table" err "came to rest at t = "

@@ -19,6 +19,8 @@ static double *make_stepper(stepper *s, const mechrt_model *model, const double 
   s->sys.inputs = NULL; /* the inputs stay as p holds them */
   s->sys.inputs_context = NULL;
   s->sys.driven = NULL;
+  s->sys.switching = NULL; /* a run without events or contacts */
+  s->steps = 0;
   s->y = next, next += N;
   s->y1 = next, next += N;
   s->tmp = next, next += N;
@@ -77,6 +79,9 @@ static double *make_projection(projection *w, const mechrt_model *model, const d
     return NULL;
   w->model = model;
   w->p = p;
+  w->m = m; /* the model's rows: no contact rests */
+  w->holonomic = model->holonomic;
+  w->switching = NULL;
   w->values = block;
   w->gram = block + 2 * m + m * n;
   w->y = w->gram + m * m;

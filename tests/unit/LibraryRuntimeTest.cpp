@@ -247,8 +247,8 @@ Rows cppRun(mechrt_kernel kernel, const double *p, std::vector<double> x0, doubl
 // Rows of mechrt_simulate_with from t0, split as cppRun's; `status` its status.
 Rows cRun(const mechrt_model &model, const double *p, const std::vector<double> &x0, double t0,
           double tEnd, double dt, double rtol, double atol, int &status) {
-  mechrt_sim_options options{sizeof(mechrt_sim_options), t0, 0, 0, nullptr, nullptr,
-                             MECHRT_METHOD_DOPRI5};
+  mechrt_sim_options options{sizeof(mechrt_sim_options), t0,      0, 0,       nullptr, nullptr,
+                             MECHRT_METHOD_DOPRI5,       nullptr, 0, nullptr, nullptr};
   mech::test::LibraryRows lib =
       mech::test::libraryRun(model, p, x0, tEnd, dt, rtol, atol, options, status);
   Rows r;
@@ -480,8 +480,8 @@ TEST_CASE("library runtime: the sample grid is the grid of runtime TimeGrid", "[
     size_t points = 0;
     for (; !grid.done(); grid.advance())
       ++points;
-    mechrt_sim_options options{sizeof(mechrt_sim_options), c.t0, 0, 0, nullptr, nullptr,
-                               MECHRT_METHOD_DOPRI5};
+    mechrt_sim_options options{sizeof(mechrt_sim_options), c.t0,    0, 0,       nullptr, nullptr,
+                               MECHRT_METHOD_DOPRI5,       nullptr, 0, nullptr, nullptr};
     size_t rows = 0;
     CHECK(mechrt_simulate_with(&model, x0, p, c.tEnd, c.dt, 1e-8, 1e-10, &options, nullptr, 0,
                                &rows) == MECHRT_BUFFER_TOO_SMALL);
@@ -771,8 +771,8 @@ TEST_CASE("library runtime: mechrt_simulate_with writes the multipliers and the 
   model.outputs = cartesianOutputs;
   const double th = 0.9;
   const double x0[4] = {std::sin(th), -std::cos(th), 1.5 * std::cos(th), 1.5 * std::sin(th)};
-  mechrt_sim_options options{sizeof(mechrt_sim_options), 2, 1, 1, nullptr, nullptr,
-                             MECHRT_METHOD_DOPRI5};
+  mechrt_sim_options options{sizeof(mechrt_sim_options), 2,       1, 1,       nullptr, nullptr,
+                             MECHRT_METHOD_DOPRI5,       nullptr, 0, nullptr, nullptr};
   const size_t width = 1 + 4 + 1 + 2;
   std::vector<double> out(width * 31);
   size_t rows = 0;
