@@ -15,6 +15,11 @@
 /* The most steps a run takes, accepted and rejected, before it gives up. */
 #define MECHRT_MAX_STEPS 10000000L
 
+/* The first step a run tries, as `mech simulate`'s default --step: the
+ * integrators' controllers take it from there (Hairer's initial-step
+ * estimate is used only where no first step is given). */
+#define MECHRT_FIRST_STEP 0.001
+
 /* 1 when the `count` values are all finite. */
 int mechrt_all_finite(const double *v, long count);
 
@@ -55,6 +60,11 @@ typedef struct {
   long width, next, last;
   double t0, t_end, dt;
   int multipliers, outputs; /* the row holds lambda (and the contact forces), then the outputs */
+  /* With constraints (the model's, or a contact mode's), a row's state is
+   * put onto them first, as `mech simulate` puts its samples (the dense
+   * output drifts from them by the local error): NULL for none. */
+  struct mechrt_projection_s *projection;
+  double *projected; /* 2 nq values */
 } mechrt_samples;
 
 /* The time of the next row; the rows still due are those with next <= last. */
@@ -84,7 +94,7 @@ int mechrt_deliver_samples(mechrt_samples *r, const mechrt_system *s, double t, 
 
 /* The workspace of the projection onto the constraints: the model's, and
  * in a contact mode the resting contacts' too (m rows in all). */
-typedef struct {
+typedef struct mechrt_projection_s {
   const mechrt_model *model;
   const double *p;
   long m;

@@ -549,7 +549,7 @@ MECHRT_HIDDEN int mechrt_integrate_radau(const mechrt_system *sys, mechrt_projec
       memcpy(s.y, y0, sizeof(double) * (size_t)n);
       status = mechrt_write_row(r, sys, r->t0, s.y);
       if (status == MECHRT_OK)
-        status = run(&s, w, r, r->t0, 0);
+        status = run(&s, w, r, r->t0, MECHRT_FIRST_STEP);
     }
   }
   free(block);

@@ -381,6 +381,11 @@ static int append(const mechrt_system *s, mechrt_kernel kernel, long count, doub
  * event search missed: the row is kept, and the run fails. */
 HIDDEN int mechrt_write_row(samples *r, const mechrt_system *s, double t, const double *x) {
   const mechrt_model *model = s->model;
+  if (r->projection && r->projection->m > 0) {
+    memcpy(r->projected, x, sizeof(double) * (size_t)s->size);
+    if (mechrt_project(r->projection, t, r->projected) == MECHRT_OK)
+      x = r->projected;
+  }
   double *row = r->out + r->next * r->width, *extra = row + 1 + s->size;
   row[0] = t;
   memcpy(row + 1, x, sizeof(double) * (size_t)s->size);
@@ -554,7 +559,7 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
                double dt, size_t *rows) {
   const double t0 = options->t0;
   long n = model->nq, N = 2 * n, m = model->nc + model->ncontacts;
-  size_t doubles = (size_t)(15 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
+  size_t doubles = (size_t)(16 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
   double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
   switching_space space = {{0}, NULL};
   int switching = model->nevents + model->ncontacts > 0;
@@ -579,6 +584,8 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
     s.k[i] = next, next += N;
   for (int i = 0; i < 5; ++i)
     s.dense[i] = next, next += N;
+  double *projected = next;
+  next += N;
   double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
   projection w = {model, p, model->nc, model->holonomic, NULL, next,
                   gram,  y, metric,    metric + n * n,   0};
@@ -591,7 +598,7 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
   memcpy(s.y, x0, sizeof(double) * (size_t)N);
   int multipliers = options->multipliers != 0, outputs = options->outputs != 0;
   long width = 1 + N + (multipliers ? m : 0) + (outputs ? model->nout : 0);
-  samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs};
+  samples r = {out, width, 0, last, t0, t_end, dt, multipliers, outputs, &w, projected};
 
   if (model->nc > 0)
     status = mechrt_project(&w, t0, s.y);
@@ -602,7 +609,7 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
     status = mechrt_run_switching(&space.w, &s.sys, &w, &r, s.y, dopri5_segment, &segments);
   else if (status == MECHRT_OK && (status = mechrt_write_row(&r, &s.sys, t0, s.y)) == MECHRT_OK &&
            t_end > t0)
-    status = integrate(&s, &w, &r, t0, 0, rtol, atol);
+    status = integrate(&s, &w, &r, t0, MECHRT_FIRST_STEP, rtol, atol);
   *rows = (size_t)r.next;
   if (switching && options->events_found)
     *options->events_found = space.w.found;

@@ -177,7 +177,8 @@ int mechrt_run_switching(mechrt_switching *w, const mechrt_system *s, mechrt_pro
   while (status == MECHRT_OK) {
     if ((status = mechrt_events_begin(w, s, t, y)) != MECHRT_OK)
       break;
-    double h0 = w->short_flight;
+    /* As the CLI's segments: the first step, shortened for a short flight. */
+    double h0 = w->short_flight > 0 ? fmin(MECHRT_FIRST_STEP, w->short_flight) : MECHRT_FIRST_STEP;
     w->short_flight = 0;
     status = segment(context, t, y, h0);
     if (status != MECHRT_STOPPED)

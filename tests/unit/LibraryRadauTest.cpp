@@ -315,7 +315,7 @@ TEST_CASE("library runtime: Radau takes the CLI's steps", "[library][radau]") {
   o.dt = dt;
   o.rtol = rtol;
   o.atol = atol;
-  o.step = 0;
+  o.step = 0.001; // mech simulate's default --step: the C runtime's first step
   o.jacobian = forcedOscillatorJacobian;
   std::vector<std::vector<double>> cpp;
   IntegrationResult result = integrate(forcedOscillator, {0, 0}, o, [&](double, const double *x) {

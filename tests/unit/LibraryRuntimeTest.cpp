@@ -211,8 +211,9 @@ Step cStep(const mechrt_model &model, const double *p, double t, const std::vect
   return step;
 }
 
-// Rows (t, x) of a run of runtime::integrate, DOPRI5 with its automatic first
-// step, as mechrt_simulate's.
+// Rows (t, x) of a run of runtime::integrate, DOPRI5 from mech simulate's
+// first step, as mechrt_simulate's; with a projection, each row is put onto
+// the constraints as mech simulate's samples are (and mechrt_simulate's).
 struct Rows {
   Outcome outcome = Outcome::Finished;
   double failureTime = 0;
@@ -229,7 +230,7 @@ Rows cppRun(mechrt_kernel kernel, const double *p, std::vector<double> x0, doubl
   o.dt = dt;
   o.rtol = rtol;
   o.atol = atol;
-  o.step = 0; // Hairer's initial step, as the C runtime
+  o.step = 0.001; // mech simulate's default --step: the C runtime's first step
   o.project = std::move(project);
   Rows rows;
   const size_t n = x0.size();
@@ -237,6 +238,8 @@ Rows cppRun(mechrt_kernel kernel, const double *p, std::vector<double> x0, doubl
       integrate(rhsOf(kernel, p), std::move(x0), o, [&](double t, const double *x) {
         rows.times.push_back(t);
         rows.states.emplace_back(x, x + n);
+        if (o.project && !o.project(t, rows.states.back().data()))
+          rows.states.back().assign(x, x + n);
         return true;
       });
   rows.outcome = result.outcome;
@@ -563,9 +566,13 @@ TEST_CASE("library runtime: rejected steps around a switched force match runtime
   rhsCalls = 0;
   Rows cpp = cppRun(kickedRhs, p, x0, 0, 4, 0.1, rtol, atol);
   REQUIRE(cpp.outcome == Outcome::Finished);
-  // The same steps, the rejected ones and the retries after them (no growth
-  // right after a rejection) included: as many evaluations.
-  CHECK(libCalls == rhsCalls);
+  // The first steps (0.001, mech simulate's default first step) have error
+  // norms of rounding (the oscillator's local error at h = 0.001 is below
+  // 1e-16 of its terms, against atol = 1e-10), and C and Eigen round the
+  // stages' sums differently: the step sizes then differ at about 1e-4
+  // relative, and the steps that straddle the switch differ. Within 2% of
+  // each other's evaluations, the rejections around the switch included.
+  CHECK(std::abs(libCalls - rhsCalls) <= rhsCalls / 50);
   REQUIRE(lib.times.size() == cpp.times.size());
   double worstCpp = 0, worstExact = 0;
   for (size_t k = 0; k < lib.times.size(); ++k) {
@@ -580,70 +587,42 @@ TEST_CASE("library runtime: rejected steps around a switched force match runtime
   CAPTURE(worstCpp, worstExact);
   // Between the two: the steps that straddle 1.3 apply the force over part
   // of their stages, so the state after them moves with their sizes by
-  // about the jump 3 times the shift. The sizes carry the rounding of the
-  // error norms, amplified by 1 / rtol (see the one-step test): relative
-  // 1e-6 of steps of 1e-5 and less here. 3.5e-11 is measured; 1e-9 bounds
-  // that, and a controller with beta = 0.05 still exceeds it. The
-  // method's error (the straddling step meets the tolerance, the order is
-  // lost there) is well within 1e-6.
-  CHECK(worstCpp <= 1e-9);
+  // about the jump 3 times the shift; with the sizes apart as above, the
+  // two runs differ by their errors there (4.8e-8 measured), each within
+  // the method's error (the straddling step meets the tolerance, the order
+  // is lost there), well within 1e-6 of the exact solution.
+  CHECK(worstCpp <= 1e-6);
   CHECK(worstExact <= 1e-6);
 }
 
 TEST_CASE("library runtime: a last step just short of t_end is stretched as runtime integrate "
           "stretches it",
           "[library-runtime]") {
-  // t_end at 1.005 times the first step: 1.01 h reaches beyond t_end, so
-  // both stretch the first step to t_end and finish in one step: F at x0,
-  // once more for the initial step, 6 stages. For the Cartesian pendulum the
-  // end state is projected (it drifted from the circle by the step's error)
-  // and F evaluated afresh there in both: one more.
-  struct Case {
-    const char *name;
-    mechrt_model model;
-    const double *p;
-    mechrt_kernel constraints;
-    std::vector<double> x0;
-    long calls;
-  };
-  const double pendulumP[2] = {kG, 0.8}, cartesianP[2] = {kG, 1};
-  const double th = 1.1;
-  const std::vector<Case> cases = {
-      {"pendulum", modelOf(1, 2, pendulumRhs), pendulumP, nullptr, {2.5, 0.4}, 8},
-      {"cartesian",
-       cartesianModel(),
-       cartesianP,
-       cartesianConstraints,
-       {std::sin(th), -std::cos(th), 0.9 * std::cos(th), 0.9 * std::sin(th)},
-       9},
-  };
-  const double rtol = 1e-6, atol = 1e-9;
-  for (const Case &c : cases) {
-    INFO(c.name);
-    int status = -1;
-    double h0 = probe_initial_step(&c.model, c.p, 0, c.x0.data(), rtol, atol, 100, &status);
-    REQUIRE(status == MECHRT_OK);
-    const double tEnd = 1.005 * h0;
-    rhsCalls = 0;
-    Rows lib = cRun(c.model, c.p, c.x0, 0, tEnd, 1, rtol, atol, status);
-    const long libCalls = rhsCalls;
-    REQUIRE(status == MECHRT_OK);
-    StepProjection project;
-    if (c.constraints)
-      project = [&](double t, double *x) {
-        return denseSolveProjection(c.constraints, c.p, 2, 1, t, x) == kSolveOk;
-      };
-    rhsCalls = 0;
-    Rows cpp = cppRun(c.model.rhs, c.p, c.x0, 0, tEnd, 1, rtol, atol, project);
-    REQUIRE(cpp.outcome == Outcome::Finished);
-    CHECK(rhsCalls == c.calls);
-    CHECK(libCalls == c.calls);
-    REQUIRE(lib.times.size() == 2);
-    REQUIRE(cpp.times.size() == 2);
-    CHECK(lib.times[1] == tEnd);
-    for (size_t i = 0; i < c.x0.size(); ++i)
-      CHECK(std::abs(lib.states[1][i] - cpp.states[1][i]) <= 1e-15 * (1 + std::abs(c.x0[i])));
-  }
+  // t_end at 1.005 times the first step (0.001, mech simulate's default
+  // --step): 1.01 h reaches beyond t_end, so both stretch the first step to
+  // t_end and finish in one step: F at x0, 6 stages. (The Cartesian
+  // pendulum drifts from its circle by less than the projection's 1e-12 in
+  // so short a step: whether the last-bit correction of q' evaluates F
+  // afresh is rounding, and the projection is tested below.)
+  const double p[2] = {kG, 0.8};
+  const mechrt_model model = modelOf(1, 2, pendulumRhs);
+  const std::vector<double> x0 = {2.5, 0.4};
+  const double rtol = 1e-6, atol = 1e-9, tEnd = 1.005 * 0.001;
+  int status = -1;
+  rhsCalls = 0;
+  Rows lib = cRun(model, p, x0, 0, tEnd, 1, rtol, atol, status);
+  const long libCalls = rhsCalls;
+  REQUIRE(status == MECHRT_OK);
+  rhsCalls = 0;
+  Rows cpp = cppRun(pendulumRhs, p, x0, 0, tEnd, 1, rtol, atol);
+  REQUIRE(cpp.outcome == Outcome::Finished);
+  CHECK(rhsCalls == 7);
+  CHECK(libCalls == 7);
+  REQUIRE(lib.times.size() == 2);
+  REQUIRE(cpp.times.size() == 2);
+  CHECK(lib.times[1] == tEnd);
+  for (size_t i = 0; i < x0.size(); ++i)
+    CHECK(std::abs(lib.states[1][i] - cpp.states[1][i]) <= 1e-15 * (1 + std::abs(x0[i])));
 }
 
 TEST_CASE("library runtime: mechrt_simulate of the pendulum matches runtime integrate from t0",
@@ -749,10 +728,10 @@ TEST_CASE("library runtime: the Cartesian pendulum with projection matches runti
   // Against the angle pendulum: DOPRI5's global error at rtol = 1e-9 over 5
   // time units (about 2.5 periods; |q'| up to 4), a few 1e-9: 1e-7.
   CHECK(worstAngle <= 1e-7);
-  // The rows are the states before each step's projection (or interpolated
-  // inside a step): within one step's local error, about rtol, of Phi = 0
-  // and psi = 0; 1e-7 allows the factor |C| = 2 and |q'| up to 4.
-  CHECK(worstPhi <= 1e-7);
+  // The rows are put onto the constraints (a row inside a step comes from
+  // the dense output, within one step's local error of them): to the
+  // projection's 1e-12 of the state's size.
+  CHECK(worstPhi <= 1e-11);
 }
 
 TEST_CASE("library runtime: mechrt_simulate_with writes the multipliers and the outputs of "
