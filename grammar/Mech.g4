@@ -1,7 +1,8 @@
 // The grammar of .mech files. Only words that start a declaration, `t` and
 // `pi` are reserved; the clause words (mass, at, ...) are contextual and stay
-// usable as names through the `name` rule, as is `contact`, which came after
-// models had used it as a name (no other declaration starts with a name).
+// usable as names through the `name` rule, as are `contact` and `friction`,
+// which came after models had used them as names (no other declaration
+// starts with a name).
 // Operator chains are written as loops, not left recursion, so a sum of
 // 100 000 terms yields a flat tree.
 grammar Mech;
@@ -21,7 +22,7 @@ decl
     : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
-    | outputDecl | eventDecl | contactDecl | drawDecl | forDecl | SEMI
+    | outputDecl | eventDecl | contactDecl | frictionDecl | drawDecl | forDecl | SEMI
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
@@ -51,6 +52,9 @@ eventClause     : STOP | DIRECTION (UP | DOWN) | THEN initItem (COMMA initItem)*
 // contact floor: y >= 0 restitution e: a unilateral contact, gap lhs - rhs
 // (>=) or rhs - lhs (<=) kept nonnegative by impacts and contact forces.
 contactDecl     : CONTACT declName COLON expr (GE | LE) expr RESTITUTION expr ;
+// friction belt: slip x' - vb normal m * g static mu_s kinetic mu_k: Coulomb
+// friction on the slip velocity, sticking and slipping.
+frictionDecl    : FRICTION declName COLON SLIP expr NORMAL expr STATIC expr (KINETIC expr)? ;
 forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
 drawDecl        : DRAW drawShape LPAREN expr (COMMA expr)* RPAREN ;
 drawShape       : name | SPRING ;
@@ -92,7 +96,7 @@ unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUM
 
 name
     : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | STOP
-    | DIRECTION | UP | DOWN | IN | THEN | RESTITUTION | CONTACT ;
+    | DIRECTION | UP | DOWN | IN | THEN | RESTITUTION | CONTACT | FRICTION | SLIP | NORMAL | STATIC ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -139,6 +143,10 @@ DOWN     : 'down' ;
 IN       : 'in' ;
 THEN     : 'then' ;
 RESTITUTION : 'restitution' ;
+FRICTION : 'friction' ;
+SLIP     : 'slip' ;
+NORMAL   : 'normal' ;
+STATIC   : 'static' ;
 
 NUMBER : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;
 ID     : ID_START ID_PART* ;

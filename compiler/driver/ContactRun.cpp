@@ -4,6 +4,7 @@
 // a sample is an impact the event search missed: an error, not a body
 // passing through.
 #include "driver/ContactRun.h"
+#include "driver/ContactRunMode.h"
 #include "driver/ContactTolerances.h"
 
 #include "mechanics/ConstraintProjection.h"
@@ -16,33 +17,27 @@
 
 namespace mech::driver {
 
-// A mode as this run uses it: the shared equations and kernels, and what
-// holds this run's params (the projection, the events, the Jacobian).
-struct ContactRun::Mode {
-  const mechanics::Equations *eq = nullptr;
-  mechanics::Kernels *kernels = nullptr;
-  std::unique_ptr<mechanics::ConstraintProjector> projector;
-  std::unique_ptr<mechanics::EventFunctions> events;
-  std::unique_ptr<mechanics::StateJacobian> jacobian; // made for the implicit methods
-  std::vector<int> slots; // per contact: its multiplier after the model's, or -1
-};
-
-const ContactModes::Mode &ContactModes::operator()(const std::vector<bool> &resting) {
-  auto [found, added] = modes_.try_emplace(resting);
+const ContactModes::Mode &ContactModes::operator()(const mechanics::ModeKey &key) {
+  auto [found, added] = modes_.try_emplace(key);
   Mode &mode = found->second;
   if (!added)
     return mode;
-  mode.equations = mechanics::modeEquations(model_, resting);
-  if (std::find(resting.begin(), resting.end(), true) == resting.end())
+  mode.equations = mechanics::modeEquations(model_, key);
+  // The model's own kernels serve where no contact rests and there is no
+  // friction (a friction always changes the equations).
+  if (std::find(key.begin(), key.end(), 1) == key.end() && model_.frictions.empty())
     return mode;
   mode.programs = std::make_unique<mechanics::KernelPrograms>(
       mechanics::KernelPrograms::build(mode.equations, params_));
   if (jacobian_)
     mode.programs->addJacobian(mode.equations);
-  std::string key;
-  for (bool r : resting)
-    key += r ? '1' : '0';
-  mode.kernels = compile_(*mode.programs, key);
+  std::string name;
+  for (size_t i = 0; i < key.size(); ++i)
+    name += i < model_.contacts.size() ? (key[i] ? '1' : '0')
+                                       : (key[i] == 0  ? 's'
+                                          : key[i] > 0 ? '+'
+                                                       : '-');
+  mode.kernels = compile_(*mode.programs, name);
   return mode;
 }
 
@@ -52,19 +47,26 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
     : eq_(equations), kernels_(kernels), sharedModes_(modes), params_(params),
       fill_(std::move(fill)), projection_(projection), hooks_(std::move(hooks)),
       contacts_(equations, params.size()), restitution_(contacts_.restitutions(params)),
-      resting_(equations.contacts.size(), false) {
+      resting_(equations.contacts.size(), false), frictions_(equations, params.size()),
+      friction_(equations.frictions.size(), 1) {
   report_.impactsPerContact.assign(equations.contacts.size(), 0);
 }
 
 ContactRun::~ContactRun() = default;
 
-ContactRun::Mode &ContactRun::modeFor(const std::vector<bool> &resting) {
-  std::unique_ptr<Mode> &slot = modes_[resting];
+mechanics::ModeKey ContactRun::key() const {
+  mechanics::ModeKey key(resting_.begin(), resting_.end());
+  key.insert(key.end(), friction_.begin(), friction_.end());
+  return key;
+}
+
+ContactRun::Mode &ContactRun::modeFor(const mechanics::ModeKey &key) {
+  std::unique_ptr<Mode> &slot = modes_[key];
   if (slot)
     return *slot;
   slot = std::make_unique<Mode>();
   Mode &mode = *slot;
-  const ContactModes::Mode &shared = sharedModes_(resting);
+  const ContactModes::Mode &shared = sharedModes_(key);
   mode.eq = &shared.equations;
   mode.kernels = shared.kernels ? shared.kernels.get() : &kernels_;
   mode.projector = std::make_unique<mechanics::ConstraintProjector>(
@@ -72,8 +74,8 @@ ContactRun::Mode &ContactRun::modeFor(const std::vector<bool> &resting) {
   mode.events =
       std::make_unique<mechanics::EventFunctions>(*mode.eq, *mode.kernels, params_, fill_);
   int next = 0;
-  for (bool r : resting)
-    mode.slots.push_back(r ? next++ : -1);
+  for (size_t i = 0; i < key.size(); ++i)
+    mode.slots.push_back((i < resting_.size() ? key[i] == 1 : key[i] == 0) ? next++ : -1);
   return mode;
 }
 
@@ -96,7 +98,7 @@ std::pair<double, double> ContactRun::energy(double t, const double *x) {
 // the contacts' functions are left evaluated at x. 0 where q'' cannot be
 // solved for.
 std::vector<double> ContactRun::gapAccelerations(double t, const std::vector<double> &x) {
-  Mode &mode = modeFor(resting_);
+  Mode &mode = modeFor(key());
   const size_t n = eq_.coordinates.size(), k = eq_.contacts.size();
   std::vector<double> xdot(2 * n), a(k, 0.0);
   contacts_.evaluate(t, x.data(), filledParams(t));
@@ -167,7 +169,7 @@ bool ContactRun::reset(size_t event, double t, std::vector<double> &x, std::stri
   std::vector<double> before = x;
   contacts_.reset(event, t, before.data(), filledParams(t), x.data());
   if (!eq_.constraints.empty()) {
-    double residual = modeFor(resting_).projector->residual(t, x.data());
+    double residual = modeFor(key()).projector->residual(t, x.data());
     double scale = 0;
     for (double v : x)
       scale = std::max(scale, std::abs(v));
@@ -194,7 +196,7 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
                                                const Progress &at, std::vector<double> &atEvent,
                                                std::string &missed,
                                                runtime::IntegrationResult &total) {
-  Mode &mode = modeFor(resting_);
+  Mode &mode = modeFor(key());
   hooks_.modeChanged(*mode.kernels, *mode.projector, mode.slots);
   runtime::IntegratorOptions o = options;
   o.t0 = at.t;
@@ -262,6 +264,14 @@ bool ContactRun::applySwitch(const mechanics::ModeEvent &what, Progress &at, lon
             " switches of contacts or resets at one instant: they accumulate there";
     return false;
   }
+  if (what.kind == mechanics::ModeEvent::Slips || what.kind == mechanics::ModeEvent::SlipStops ||
+      what.kind == mechanics::ModeEvent::NormalNegative) {
+    if (!frictionSwitch(what, at.t, at.x, error))
+      return false;
+    Mode &next = modeFor(key());
+    hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
+    return true;
+  }
   if (what.kind == mechanics::ModeEvent::LiftOff) {
     resting_[what.index] = false;
     report_.switches.push_back({at.t, what.index, false});
@@ -273,7 +283,7 @@ bool ContactRun::applySwitch(const mechanics::ModeEvent &what, Progress &at, lon
                                                         : impact(what.index, at.t, at.x, error);
   if (!ok)
     return false;
-  Mode &next = modeFor(resting_);
+  Mode &next = modeFor(key());
   hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
   return hooks_.sample(at.t, at.x.data());
 }
@@ -292,11 +302,11 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
                                            std::string &error) {
   runtime::IntegrationResult total;
   Progress at{x0, options.t0};
-  if (!startModes(at.t, at.x.data(), error))
+  if (!startFrictions(at.t, at.x, error) || !startModes(at.t, at.x.data(), error))
     return endedAt(total, at.t, error);
   // Contacts that touch at the start while closing collide there.
   if (std::optional<size_t> closing = closingAtStart(at.t, at.x)) {
-    Mode &mode = modeFor(resting_);
+    Mode &mode = modeFor(key());
     hooks_.modeChanged(*mode.kernels, *mode.projector, mode.slots);
     if (!hooks_.sample(at.t, at.x.data()) ||
         !applySwitch({mechanics::ModeEvent::Impact, *closing}, at, options.maxSteps, error))
@@ -314,7 +324,7 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
     at.first = false;
     std::optional<mechanics::ModeEvent> what;
     if (result.outcome == runtime::Outcome::Stopped)
-      what = mechanics::modeEvent(eq_, resting_, static_cast<size_t>(result.event));
+      what = mechanics::modeEvent(eq_, key(), static_cast<size_t>(result.event));
     if (!what ||
         (what->kind == mechanics::ModeEvent::Declared && eq_.events[what->index].resets.empty())) {
       result.stats = total.stats;

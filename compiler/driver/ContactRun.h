@@ -81,14 +81,14 @@ public:
     std::unique_ptr<mechanics::KernelPrograms> programs;
     std::shared_ptr<mechanics::Kernels> kernels; // null: none rests, the model's own
   };
-  const Mode &operator()(const std::vector<bool> &resting);
+  const Mode &operator()(const mechanics::ModeKey &mode);
 
 private:
   const mechanics::Equations &model_;
   Compile compile_;
   size_t params_;
   bool jacobian_;
-  std::map<std::vector<bool>, Mode> modes_;
+  std::map<mechanics::ModeKey, Mode> modes_;
 };
 
 class ContactRun {
@@ -96,8 +96,9 @@ public:
   struct Hooks {
     // The output sample (false interrupts the run).
     std::function<bool(double t, const double *x)> sample;
-    // The kernels now in use and, per contact, its slot among their
-    // multipliers after the model's constraints (-1: not resting).
+    // The kernels now in use and, per contact and then per friction, its
+    // slot among their multipliers after the model's constraints (-1: not
+    // resting, not sticking).
     std::function<void(mechanics::Kernels &, mechanics::ConstraintProjector &,
                        const std::vector<int> &)>
         modeChanged;
@@ -109,6 +110,8 @@ public:
     std::function<void(size_t contact, const char *what, double t, const double *x,
                        const ImpactRecord *impact)>
         contact;
+    // A friction came to stick (`sticks`) or began to slip, at (t, x).
+    std::function<void(size_t friction, bool sticks, double t, const double *x)> friction;
     // The energy T + V jumped by `change` at t (an impact or a reset).
     std::function<void(double change)> energyJump;
   };
@@ -127,6 +130,8 @@ public:
   runtime::IntegrationResult run(const std::vector<double> &x0,
                                  const runtime::IntegratorOptions &options, std::string &error);
   const ContactReport &report() const { return report_; }
+  // The force of friction `i` while it slips, -sigma mu_k N, at (t, x).
+  double slipForce(size_t i, double t, const double *x);
 
 private:
   struct Mode;
@@ -138,7 +143,15 @@ private:
     long switches = 0, switchesHere = 0;
     double lastSwitch = NAN;
   };
-  Mode &modeFor(const std::vector<bool> &resting);
+  Mode &modeFor(const mechanics::ModeKey &key);
+  // The mode now: the contacts' resting flags and the frictions' states.
+  mechanics::ModeKey key() const;
+  // The frictions (driver/ContactFriction.cpp): their states at the start,
+  // the state of friction `i` whose slip is 0 at (t, x), and a switch.
+  bool startFrictions(double t, const std::vector<double> &x, std::string &error);
+  bool settleFriction(size_t i, double t, const std::vector<double> &x, std::string &error);
+  bool frictionSwitch(const mechanics::ModeEvent &what, double t, const std::vector<double> &x,
+                      std::string &error);
   const std::vector<double> &filledParams(double t);
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
@@ -176,7 +189,9 @@ private:
   mechanics::ContactFunctions contacts_;
   std::vector<double> restitution_;
   std::vector<bool> resting_;
-  std::map<std::vector<bool>, std::unique_ptr<Mode>> modes_;
+  mechanics::FrictionFunctions frictions_;
+  std::vector<signed char> friction_; // per friction: 0 sticks, +1 / -1 slips with that sign
+  std::map<mechanics::ModeKey, std::unique_ptr<Mode>> modes_;
   ContactReport report_;
   double shortFlight_ = 0; // the next segment's first step, when a flight is short
 };

@@ -187,6 +187,12 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
+  if (!eq.frictions.empty()) {
+    error = "model " + model.name +
+            " has friction; a built library does not apply it yet (its simulate would run "
+            "without it): use `mech simulate`";
+    return false;
+  }
   // LLVM's time grows faster than the code (bench/README.md): a library
   // past the JIT budget would take minutes to hours to compile.
   if (size_t operations =

@@ -150,6 +150,26 @@ std::string contactLines(const Equations &eq) {
   return out.str();
 }
 
+// The frictions: each slip, its row C = ds/dq' (the direction of its
+// force), the normal force and the coefficients.
+std::string frictionLines(const Equations &eq) {
+  if (eq.frictions.empty())
+    return "";
+  std::ostringstream out;
+  out << "\nfrictions (slip s = C*q' + b; slipping, the force -mu_k*N*sign(s)*C^T; sticking, s = 0 "
+         "with a force within mu_s*N, named after it):\n";
+  for (const Equations::Friction &f : eq.frictions) {
+    std::string unit = forceUnit(f.slip.multiplierDim);
+    out << "  " << f.slip.name << ": s = " << toMech(f.slip.psi) << ", N = " << toMech(f.normal)
+        << ", mu_s = " << toMech(f.staticCoefficient) << ", mu_k = " << toMech(f.kineticCoefficient)
+        << (unit.empty() ? "" : ", force in " + unit) << "\n";
+    for (size_t j = 0; j < eq.coordinates.size(); ++j)
+      if (!f.slip.C[j].isZero())
+        out << "    C[" << eq.coordinates[j] << "] = " << toMech(f.slip.C[j]) << "\n";
+  }
+  return out.str();
+}
+
 } // namespace
 
 std::string equationsText(const Equations &eq) {
@@ -190,7 +210,7 @@ std::string equationsText(const Equations &eq) {
     for (size_t j = 0; j < n; ++j)
       out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
           << "\n";
-    return out.str() + contactLines(eq) + whereLines(eq);
+    return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq);
   }
   out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
          "its constraint):\n";
@@ -211,7 +231,7 @@ std::string equationsText(const Equations &eq) {
   for (size_t j = 0; j < n; ++j)
     out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = "
         << generalizedForceWithReaction(eq, j) << "\n";
-  return out.str() + contactLines(eq) + whereLines(eq);
+  return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq);
 }
 
 std::string equationsJson(const Equations &eq) {

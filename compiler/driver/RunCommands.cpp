@@ -56,11 +56,22 @@ void noteSwitchesIgnored(const std::string &command, Session &session, const Com
     names += (names.empty() ? "" : ", ") + contact.name;
   bool resets = std::any_of(model.events.begin(), model.events.end(),
                             [](const sema::Event &e) { return !e.resets.empty(); });
-  if (names.empty() && !resets)
+  std::string frictions;
+  for (const sema::Friction &friction : model.frictions)
+    frictions += (frictions.empty() ? "" : ", ") + friction.name;
+  std::vector<std::string> parts;
+  if (!names.empty())
+    parts.push_back("the contacts (" + names + ")");
+  if (!frictions.empty())
+    parts.push_back("the frictions (" + frictions + ")");
+  if (resets)
+    parts.push_back("the events' resets");
+  if (parts.empty())
     return;
-  io.err << "note: " << command << " analyses the smooth equations: "
-         << (names.empty() ? "" : "the contacts (" + names + ")")
-         << (!names.empty() && resets ? " and " : "") << (resets ? "the events' resets" : "")
+  std::string list;
+  for (size_t i = 0; i < parts.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  io.err << "note: " << command << " analyses the smooth equations: " << list
          << " are not part of it\n";
 }
 

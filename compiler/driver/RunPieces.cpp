@@ -11,10 +11,12 @@ namespace mech::driver {
 
 bool tracksEnergy(const mechanics::Equations &eq) {
   // A contact whose surface moves (a gap with t in it) works on what rests
-  // on it: the energy is not kept between impacts either.
+  // on it: the energy is not kept between impacts either; nor with friction,
+  // which takes it (or, from a moving belt, gives it).
   bool movingContact = std::any_of(eq.contacts.begin(), eq.contacts.end(),
                                    [](const auto &c) { return c.gap.phi.has(sym::kHasTime); });
-  return eq.conservative && eq.T1.isZero() && eq.T0.isZero() && !movingContact;
+  return eq.conservative && eq.T1.isZero() && eq.T0.isZero() && !movingContact &&
+         eq.frictions.empty();
 }
 
 void EnergyDrift::sample(mechanics::Kernels &kernels, const std::vector<double> &params, double t,

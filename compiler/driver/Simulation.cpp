@@ -145,6 +145,8 @@ std::vector<std::string> csvColumns(const mechanics::Equations &eq) {
     columns.push_back(k.name);
   for (const auto &c : eq.contacts)
     columns.push_back(c.gap.name);
+  for (const auto &f : eq.frictions)
+    columns.push_back(f.slip.name);
   for (const std::string &name : eq.outputNames)
     columns.push_back(name);
   return columns;
@@ -220,7 +222,8 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
                                    "constraints by projection");
     ok = false;
   }
-  if (!options.eventsPath.empty() && eq.events.empty() && eq.contacts.empty()) {
+  if (!options.eventsPath.empty() && eq.events.empty() && eq.contacts.empty() &&
+      eq.frictions.empty()) {
     loaded.diagnostics().error({}, "--events: model " + loaded.model().name +
                                        " declares no event (declare one, `event hit: x == 0`, "
                                        "or give --stop-when)");
@@ -247,7 +250,7 @@ std::string gridError(const runtime::IntegratorOptions &o) {
 }
 
 bool switches(const mechanics::Equations &eq) {
-  return !eq.contacts.empty() ||
+  return !eq.contacts.empty() || !eq.frictions.empty() ||
          std::any_of(eq.events.begin(), eq.events.end(),
                      [](const mechanics::Equations::Event &e) { return !e.resets.empty(); });
 }
@@ -407,7 +410,7 @@ public:
           Plot &plot, SampleSink &samples)
       : run_(run), projector_(&projector), kernels_(&run.kernels), plotted_(std::move(plotted)),
         plot_(plot), samples_(samples), conserved_(run.eq, run.params, run.summary), row_(columns),
-        onManifold_(2 * run.n), slots_(run.eq.contacts.size(), -1) {}
+        onManifold_(2 * run.n), slots_(run.eq.contacts.size() + run.eq.frictions.size(), -1) {}
 
   // A run with contacts: the kernels and projection of the contact mode
   // now in force, and each contact's slot among its multipliers after the
@@ -417,6 +420,10 @@ public:
     kernels_ = &kernels;
     projector_ = &projector;
     slots_ = slots;
+  }
+  // The force of a slipping friction (its column), from the run.
+  void useSlipForce(std::function<double(size_t, double, const double *)> force) {
+    slipForce_ = std::move(force);
   }
   // The energy T + V jumped by `change` at an impact or a reset: the drift
   // is measured against the energy after it.
@@ -480,8 +487,11 @@ private:
       std::copy(multipliers_.begin(), multipliers_.begin() + static_cast<long>(m),
                 row_.begin() + static_cast<long>(2 * n));
     }
+    const size_t contacts = run_.eq.contacts.size();
     for (size_t i = 0; i < k; ++i)
-      row_[2 * n + m + i] = slots_[i] < 0 ? 0.0 : multipliers_[m + static_cast<size_t>(slots_[i])];
+      row_[2 * n + m + i] = slots_[i] >= 0 ? multipliers_[m + static_cast<size_t>(slots_[i])]
+                            : i >= contacts && slipForce_ ? slipForce_(i - contacts, t, x)
+                                                          : 0.0;
     if (!run_.eq.outputs.empty())
       kernels_->outputs(t, x, run_.params.data(), row_.data() + 2 * n + m + k);
   }
@@ -501,6 +511,7 @@ private:
   ConservedDrift conserved_;
   std::vector<double> row_, onManifold_;
   std::vector<int> slots_;
+  std::function<double(size_t, double, const double *)> slipForce_;
   std::vector<double> multipliers_;
 };
 
@@ -610,6 +621,9 @@ std::vector<std::string> eventLogNames(const mechanics::Equations &eq) {
   for (const mechanics::Equations::Contact &c : eq.contacts)
     for (const char *what : {"", " rests", " lifts off"})
       names.push_back(c.gap.name + what);
+  for (const mechanics::Equations::Friction &f : eq.frictions)
+    for (const char *what : {" sticks", " slips"})
+      names.push_back(f.slip.name + what);
   return names;
 }
 
@@ -654,6 +668,11 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
     eventLog.record(static_cast<int>(declared + 3 * contact) + kind, t, sampler.rowAt(t, x),
                     std::move(extra));
   };
+  hooks.friction = [&, declared](size_t friction, bool sticks, double t, const double *x) {
+    eventLog.record(static_cast<int>(declared + 3 * run.eq.contacts.size() + 2 * friction) +
+                        (sticks ? 0 : 1),
+                    t, sampler.rowAt(t, x));
+  };
   hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
   ContactModes modes(
       run.eq,
@@ -668,6 +687,8 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
       run.params.size(), kernelSelection(run.options.integrator.method).jacobian);
   ContactRun contacts(run.eq, kernels, modes, run.params, inputFill(loaded), run.options.projection,
                       std::move(hooks));
+  sampler.useSlipForce(
+      [&contacts](size_t i, double t, const double *x) { return contacts.slipForce(i, t, x); });
   std::string error;
   runtime::IntegrationResult result = contacts.run(start, integrator, error);
   if (!error.empty()) {
@@ -678,16 +699,22 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
 }
 
 // The summary of a run with contacts: its report; the first integrals are
-// not followed across the jumps (the impacts change them).
-std::optional<SimulationSummary>
-finishContactSummary(SimulationSummary &summary, const ContactReport &report, size_t declared) {
+// not followed across the jumps (the impacts change them), nor under
+// friction (which works).
+std::optional<SimulationSummary> finishContactSummary(SimulationSummary &summary,
+                                                      const ContactReport &report,
+                                                      const mechanics::Equations &eq) {
+  const size_t declared = eq.events.size();
   summary.contacts = report;
   summary.contactEvents.assign(summary.events.begin() + static_cast<long>(declared),
                                summary.events.end());
   summary.events.resize(declared);
   if (!summary.conservedDrift.empty()) {
     summary.conservedDrift.clear();
-    summary.notes.push_back("the first integrals are not followed across impacts and resets");
+    summary.notes.push_back(eq.frictions.empty()
+                                ? "the first integrals are not followed across impacts and resets"
+                                : "the first integrals are not followed with friction, impacts "
+                                  "and resets");
   }
   return summary;
 }
@@ -830,7 +857,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     summary.stats = result.first.stats;
     if (!recordOutcome(result.first, run, refusal, columns, eventLog, plot, loaded, samples))
       return std::nullopt;
-    return finishContactSummary(summary, result.second, eq.events.size());
+    return finishContactSummary(summary, result.second, eq);
   }
   watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce;
@@ -872,7 +899,8 @@ std::string contactsText(const SimulationSummary &s) {
     return "";
   std::ostringstream out;
   const ContactReport &r = *s.contacts;
-  for (size_t i = 0; i + 2 < s.contactEvents.size(); i += 3) {
+  const size_t k = r.impactsPerContact.size();
+  for (size_t i = 0; i + 2 < 3 * k && i + 2 < s.contactEvents.size(); i += 3) {
     const EventCount &hits = s.contactEvents[i], &rests = s.contactEvents[i + 1],
                      &lifts = s.contactEvents[i + 2];
     out << "contact " << hits.name << ": ";
@@ -889,6 +917,17 @@ std::string contactsText(const SimulationSummary &s) {
     if (lifts.count > 0)
       out << "; lifted off " << (lifts.count == 1 ? "at" : "first at")
           << " t = " << formatNumber(lifts.first, 0);
+    out << "\n";
+  }
+  for (size_t i = 3 * k; i + 1 < s.contactEvents.size(); i += 2) {
+    const EventCount &sticks = s.contactEvents[i], &slips = s.contactEvents[i + 1];
+    std::string name = sticks.name.substr(0, sticks.name.size() - std::string(" sticks").size());
+    out << "friction " << name << ": " << sticks.count << (sticks.count == 1 ? " stick" : " sticks")
+        << ", " << slips.count << (slips.count == 1 ? " slip" : " slips");
+    if (sticks.count > 0)
+      out << "; first stuck at t = " << formatNumber(sticks.first, 0);
+    if (slips.count > 0)
+      out << "; first slipped at t = " << formatNumber(slips.first, 0);
     out << "\n";
   }
   if (r.impactCount > 0)

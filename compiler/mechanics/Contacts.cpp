@@ -3,28 +3,97 @@
 
 namespace mech::mechanics {
 
-Equations modeEquations(const Equations &equations, const std::vector<bool> &resting) {
-  Equations mode = equations;
-  for (Equations::Event &e : mode.events)
-    e.stop = e.stop || !e.resets.empty();
-  for (size_t i = 0; i < equations.contacts.size(); ++i) {
-    const Equations::Contact &c = equations.contacts[i];
-    if (resting[i]) {
-      mode.constraints.push_back(c.gap);
-      mode.multipliers.push_back(c.force);
-      mode.events.push_back({c.gap.name + " lifts off", c.force, -1, true, c.gap.location, {}});
-    } else {
-      mode.events.push_back({c.gap.name, c.gap.phi, -1, true, c.gap.location, {}});
-    }
-  }
-  return mode;
+namespace {
+
+// The multiplier symbol of the mode's constraint `slot` (after the model's):
+// the programs number their multipliers by their place in the mode.
+sym::Expr slotSymbol(const sym::Expr &force, const std::string &name, size_t slot) {
+  return force.context().symbol(name, sym::SymbolKind::Multiplier, static_cast<int>(slot));
 }
 
-ModeEvent modeEvent(const Equations &equations, const std::vector<bool> &resting, size_t event) {
-  if (event < equations.events.size())
+} // namespace
+
+Equations modeEquations(const Equations &equations, const ModeKey &mode) {
+  Equations out = equations;
+  const size_t k = equations.contacts.size();
+  for (Equations::Event &e : out.events)
+    e.stop = e.stop || !e.resets.empty();
+  for (size_t i = 0; i < k; ++i) {
+    const Equations::Contact &c = equations.contacts[i];
+    if (mode[i]) {
+      sym::Expr force = slotSymbol(c.force, c.gap.name, out.constraints.size());
+      out.constraints.push_back(c.gap);
+      out.multipliers.push_back(force);
+      out.events.push_back({c.gap.name + " lifts off", force, -1, true, c.gap.location, {}});
+    } else {
+      out.events.push_back({c.gap.name, c.gap.phi, -1, true, c.gap.location, {}});
+    }
+  }
+  for (size_t i = 0; i < equations.frictions.size(); ++i) {
+    const Equations::Friction &f = equations.frictions[i];
+    const std::string &name = f.slip.name;
+    const int sigma = mode[k + i];
+    if (sigma == 0) {
+      sym::Expr force = slotSymbol(f.force, name, out.constraints.size());
+      sym::Expr limit = f.staticCoefficient * f.normal;
+      out.constraints.push_back(f.slip);
+      out.multipliers.push_back(force);
+      out.events.push_back({name + " slips back", limit - force, -1, true, f.slip.location, {}});
+      out.events.push_back({name + " slips ahead", limit + force, -1, true, f.slip.location, {}});
+    } else {
+      // -mu_k N sigma along C^T, the slip's gradient in the velocities.
+      sym::Expr magnitude = f.kineticCoefficient * f.normal;
+      for (size_t j = 0; j < out.f.size(); ++j)
+        out.f[j] =
+            sigma > 0 ? out.f[j] - magnitude * f.slip.C[j] : out.f[j] + magnitude * f.slip.C[j];
+      out.events.push_back({name + " stops", f.slip.psi, -sigma, true, f.slip.location, {}});
+      out.events.push_back({name + " normal", f.normal, -1, true, f.normalLocation, {}});
+    }
+  }
+  return out;
+}
+
+ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t event) {
+  const size_t declared = equations.events.size(), k = equations.contacts.size();
+  if (event < declared)
     return {ModeEvent::Declared, event};
-  size_t contact = event - equations.events.size();
-  return {resting[contact] ? ModeEvent::LiftOff : ModeEvent::Impact, contact};
+  if (event < declared + k) {
+    size_t contact = event - declared;
+    return {mode[contact] ? ModeEvent::LiftOff : ModeEvent::Impact, contact};
+  }
+  size_t friction = (event - declared - k) / 2, second = (event - declared - k) % 2;
+  if (mode[k + friction] == 0) // its force beyond mu_s N: it slips back; below -mu_s N: ahead
+    return {ModeEvent::Slips, friction, second ? 1 : -1};
+  return {second ? ModeEvent::NormalNegative : ModeEvent::SlipStops, friction};
+}
+
+std::vector<sym::Expr> frictionExpressions(const Equations &equations) {
+  std::vector<sym::Expr> values;
+  for (const Equations::Friction &f : equations.frictions)
+    values.push_back(f.slip.psi);
+  for (const Equations::Friction &f : equations.frictions)
+    values.push_back(f.normal);
+  for (const Equations::Friction &f : equations.frictions)
+    values.push_back(f.staticCoefficient);
+  for (const Equations::Friction &f : equations.frictions)
+    values.push_back(f.kineticCoefficient);
+  return values;
+}
+
+FrictionFunctions::FrictionFunctions(const Equations &equations, size_t params)
+    : layout_{params, equations.coordinates.size(), equations.constraints.size()},
+      count_(equations.frictions.size()) {
+  program_ = sym::Program(frictionExpressions(equations),
+                          [this](const sym::SymbolInfo &s) { return layout_.index(s); });
+  out_.resize(4 * count_);
+  inputs_.assign(layout_.size(), 0.0);
+}
+
+void FrictionFunctions::evaluate(double t, const double *x, const std::vector<double> &params) {
+  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), inputs_.begin());
+  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
+  inputs_[layout_.time()] = t;
+  program_.evaluate(inputs_.data(), out_.data(), scratch_);
 }
 
 std::vector<sym::Expr> contactExpressions(const Equations &equations) {

@@ -13,21 +13,56 @@
 
 namespace mech::mechanics {
 
-// The equations of the contact mode where the contacts flagged in
-// `resting` are held: each is appended to the constraints (its force the
-// multiplier after the model's), and the events are the model's (an event
-// with resets stops the segment, which the run continues from the reset),
-// then one per contact: its impact (a free contact's gap falling through
-// 0) or its lift-off (a resting contact's force falling through 0).
-Equations modeEquations(const Equations &equations, const std::vector<bool> &resting);
+// A run's mode: per contact 1 when it rests, then per friction its state:
+// 0 while it sticks, +1 or -1 while it slips with that sign of the slip.
+using ModeKey = std::vector<signed char>;
+
+// The equations of a mode. A resting contact and a sticking friction are
+// appended to the constraints (their forces the multipliers after the
+// model's, in that order); a slipping friction adds the force
+// -mu_k N sigma C^T to f. The events are the model's (an event with resets
+// stops the segment, which the run continues from the reset), then one per
+// contact (its impact: a free contact's gap falling through 0; or its
+// lift-off: a resting contact's force falling through 0), then two per
+// friction: sticking, its force leaving the cone at mu_s N (falling through
+// mu_s N, then through -mu_s N); slipping, the slip falling back to 0, and
+// the normal force falling below 0.
+Equations modeEquations(const Equations &equations, const ModeKey &mode);
 
 // What event `event` of a mode is: the model's own (index into
-// equations.events) or a contact's impact or lift-off (index of the contact).
+// equations.events), a contact's impact or lift-off (index of the contact),
+// or a friction's (index of the friction): it slips (with `sign` the sign
+// of the slip), its slip reaches 0, its normal force turns negative.
 struct ModeEvent {
-  enum Kind { Declared, Impact, LiftOff } kind;
+  enum Kind { Declared, Impact, LiftOff, Slips, SlipStops, NormalNegative } kind;
   size_t index;
+  int sign = 0;
 };
-ModeEvent modeEvent(const Equations &equations, const std::vector<bool> &resting, size_t event);
+ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t event);
+
+// Per friction: the slip, the normal force and the two coefficients, each
+// for all frictions in turn (what FrictionFunctions evaluates).
+std::vector<sym::Expr> frictionExpressions(const Equations &equations);
+
+// The frictions' slips, normal forces and coefficients at a state, on the
+// interpreter (evaluated at the switches and the samples).
+class FrictionFunctions {
+public:
+  FrictionFunctions(const Equations &equations, size_t params);
+  // At (t, x) with `params` (the inputs at t filled in): valid until the
+  // next evaluate.
+  void evaluate(double t, const double *x, const std::vector<double> &params);
+  const double *slips() const { return out_.data(); }
+  const double *normals() const { return out_.data() + count_; }
+  const double *staticCoefficients() const { return out_.data() + 2 * count_; }
+  const double *kineticCoefficients() const { return out_.data() + 3 * count_; }
+
+private:
+  InputLayout layout_;
+  size_t count_ = 0;
+  sym::Program program_;
+  std::vector<double> out_, inputs_, scratch_;
+};
 
 // Per contact: the gap, its rate, gamma (phi'' = C q'' - gamma), each for
 // all contacts in turn, then the rows C = dphi/dq (contacts * n, by rows):

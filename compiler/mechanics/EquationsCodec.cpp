@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 3; // raised when the layout below changes
+constexpr uint32_t kFormat = 4; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -181,6 +181,14 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
          plain(k.multiplierDim) && where(k.location) && one(c.restitution) && one(c.force) &&
          where(c.restitutionLocation);
   }
+  ok = ok && count(eq.frictions);
+  for (size_t i = 0; ok && i < eq.frictions.size(); ++i) {
+    auto &f = eq.frictions[i];
+    auto &k = f.slip;
+    ok = plain(k.name) && one(k.phi) && one(k.psi) && exprList(k.C) && one(k.gamma) &&
+         plain(k.multiplierDim) && where(k.location) && one(f.normal) && one(f.staticCoefficient) &&
+         one(f.kineticCoefficient) && one(f.force) && where(f.normalLocation);
+  }
   ok = ok && count(eq.constraints);
   for (size_t i = 0; ok && i < eq.constraints.size(); ++i) {
     auto &c = eq.constraints[i];
@@ -262,6 +270,13 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
     if (!c.gap.phi || !c.gap.psi || !c.gap.gamma || !perCoordinate(c.gap.C) ||
         !placed(c.gap.location) || !c.restitution || !c.force || !placed(c.restitutionLocation))
       return false;
+  if (eq.frictions.size() != model.frictions.size())
+    return false;
+  for (const Equations::Friction &f : eq.frictions)
+    if (!f.slip.phi || !f.slip.psi || !f.slip.gamma || !perCoordinate(f.slip.C) ||
+        !placed(f.slip.location) || !f.normal || !f.staticCoefficient || !f.kineticCoefficient ||
+        !f.force || !placed(f.normalLocation))
+      return false;
   for (const Equations::Input &u : eq.inputs)
     if (u.param >= model.params.size())
       return false;
@@ -304,7 +319,7 @@ std::optional<Derivation> decodeDerivation(std::string_view bytes, const sema::C
   if (!visit(fields, result.equations) || !in.done() || eq.model != model.name ||
       !shapeFits(eq, model, sources) ||
       !symbolsFit(exprs, *result.context, model.params.size(), model.coords.size(),
-                  eq.constraints.size() + eq.contacts.size()))
+                  eq.constraints.size() + eq.contacts.size() + eq.frictions.size()))
     return std::nullopt;
   return result;
 }

@@ -119,6 +119,45 @@ void deriveContacts(const sema::CheckedModel &model, Lowering &lower,
   }
 }
 
+// The frictions' slips in the forms of a velocity constraint, with their
+// force symbols numbered after the contacts'; false (with the error said)
+// when a slip is not affine in the velocities.
+bool deriveFrictions(const sema::CheckedModel &model, Lowering &lower,
+                     sym::Differentiator &velocityPart, Equations &eq, Diagnostics &diagnostics) {
+  sym::Context &c = lower.context();
+  const auto &q = lower.coordinates();
+  for (const sema::Friction &source : model.frictions) {
+    Equations::Friction friction;
+    Equations::Constraint &k = friction.slip;
+    k.name = source.name;
+    k.location = source.location;
+    k.holonomic = false;
+    k.phi = k.psi = lower.scalar(source.slip);
+    bool affine = true;
+    for (const auto &coordinate : q) {
+      k.C.push_back(sym::partial(coordinate.qd)(k.psi));
+      affine = affine && !k.C.back().has(sym::kHasVelocity | sym::kHasAcceleration);
+    }
+    if (!affine) {
+      diagnostics.error(source.location, "the slip of friction '" + k.name +
+                                             "' is not affine in the velocities (a slip is "
+                                             "C(q, t) q' + b(q, t))");
+      return false;
+    }
+    k.gamma = -velocityPart(k.psi);
+    k.multiplierDim = source.forceDim;
+    friction.normal = lower.scalar(source.normal);
+    friction.staticCoefficient = lower.scalar(source.staticCoefficient);
+    friction.kineticCoefficient = lower.scalar(source.kineticCoefficient);
+    friction.normalLocation = source.normalLocation;
+    friction.force = c.symbol(
+        source.name, sym::SymbolKind::Multiplier,
+        static_cast<int>(model.constraints.size() + model.contacts.size() + eq.frictions.size()));
+    eq.frictions.push_back(std::move(friction));
+  }
+  return true;
+}
+
 // The model is too large to derive: reported at the first coordinate or
 // constraint past the limit.
 bool withinSizeLimits(const sema::CheckedModel &model, Diagnostics &diagnostics) {
@@ -400,6 +439,8 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
                          e.location, std::move(resets)});
   }
   deriveContacts(model, lower, velocityPart, eq);
+  if (!deriveFrictions(model, lower, velocityPart, eq, diagnostics))
+    return std::nullopt;
   decideTimeDependence(model, eq);
   return result;
 }

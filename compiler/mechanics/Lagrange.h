@@ -103,6 +103,20 @@ struct Equations {
   };
   std::vector<Contact> contacts;
 
+  // Coulomb friction on a slip velocity s = C q' + b(q, t): `slip` holds
+  // its velocity constraint's forms (phi = psi = s, C = ds/dq', gamma),
+  // which a sticking friction imposes; the normal force N (q, q', t); the
+  // coefficients; the symbol of its force while it sticks (a multiplier
+  // numbered after the contacts'). Slipping with the sign sigma of s, the
+  // generalized force -mu_k N sigma C^T acts.
+  struct Friction {
+    Constraint slip;
+    sym::Expr normal, staticCoefficient, kineticCoefficient;
+    sym::Expr force;
+    Location normalLocation;
+  };
+  std::vector<Friction> frictions;
+
   bool conservative = false;
   bool hasExplicitTime = false;
 };

@@ -106,6 +106,8 @@ SymbolKind Analyzer::symbolKindOf(const ast::Decl &decl) {
     return SymbolKind::Event;
   if (std::holds_alternative<ast::ContactDecl>(decl.node))
     return SymbolKind::Contact;
+  if (std::holds_alternative<ast::FrictionDecl>(decl.node))
+    return SymbolKind::Friction;
   return SymbolKind::Output;
 }
 

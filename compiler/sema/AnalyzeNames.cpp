@@ -125,6 +125,8 @@ const ast::DeclName *Analyzer::declaredName(const ast::Decl &decl) {
     return &e->name;
   if (auto *c = std::get_if<ast::ContactDecl>(&decl.node))
     return &c->name;
+  if (auto *f = std::get_if<ast::FrictionDecl>(&decl.node))
+    return &f->name;
   return nullptr;
 }
 

@@ -270,6 +270,18 @@ struct Contact {
   DimInfo forceDim; // of its contact force, a multiplier's: work over the gap
 };
 
+// Coulomb friction (`friction belt: slip x' - vb normal m*g static mu_s
+// kinetic mu_k`) on the slip velocity (a function of the coordinates, the
+// velocities, affine in them, and t), with the normal force `normal` (no
+// accelerations) and the constant coefficients mu_s >= mu_k >= 0.
+struct Friction {
+  std::string name;
+  Location location;
+  ExprRef slip, normal, staticCoefficient, kineticCoefficient;
+  Location normalLocation;
+  DimInfo forceDim; // of its force while it sticks, a multiplier's: power over the slip
+};
+
 // A `draw` hint: a shape `mech animate` draws besides what it derives from
 // the model (docs/language.md "draw"). args as the shape takes them,
 // checked: positions (vectors of 2 or 3 lengths), lengths, an angle, a size.
@@ -298,6 +310,7 @@ struct CheckedModel {
   std::vector<Output> outputs;
   std::vector<Event> events;
   std::vector<Contact> contacts;
+  std::vector<Friction> frictions;
   std::vector<Drawing> drawings;
 
   // The number of inputs, the last entries of params.

@@ -35,6 +35,8 @@ const char *symbolKindName(SymbolKind kind) {
     return "event";
   case SymbolKind::Contact:
     return "contact";
+  case SymbolKind::Friction:
+    return "friction";
   case SymbolKind::LoopIndex:
     return "loop variable";
   }

@@ -39,6 +39,7 @@ enum class SymbolKind {
   Output,
   Event,
   Contact,
+  Friction,
   LoopIndex
 };
 

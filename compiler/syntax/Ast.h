@@ -308,6 +308,14 @@ struct ContactDecl {
   ExprPtr restitution;
 };
 
+// friction name: slip s normal N static mu_s [kinetic mu_k]: Coulomb
+// friction on the slip velocity s (affine in the velocities), with the
+// normal force N; mu_k is mu_s when not given.
+struct FrictionDecl {
+  DeclName name;
+  ExprPtr slip, normal, staticCoefficient, kineticCoefficient; // the last may be null
+};
+
 // draw shape(args): what `mech animate` draws besides what it derives from
 // the model (docs/language.md "draw"): rod(a, b), spring(a, b), point(p),
 // disk(c, r[, angle]), box(c, size[, angle]), ground(h).
@@ -337,7 +345,7 @@ struct Comments {
 struct Decl {
   std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
-               InitDecl, OutputDecl, EventDecl, ContactDecl, DrawDecl, ForDecl>
+               InitDecl, OutputDecl, EventDecl, ContactDecl, FrictionDecl, DrawDecl, ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

@@ -420,6 +420,8 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = eventDecl(c);
   } else if (auto *c = ctx->contactDecl()) {
     result.node = contactDecl(c);
+  } else if (auto *f = ctx->frictionDecl()) {
+    result.node = frictionDecl(f);
   } else if (auto *c = ctx->drawDecl()) {
     auto *shape = c->drawShape();
     DrawDecl draw{shape->name() ? name(shape->name()) : "spring", at(shape), {}};
@@ -606,6 +608,17 @@ ContactDecl AstBuilder::contactDecl(P::ContactDeclContext *c) {
   node.rhs = expr(c->expr(1));
   node.atLeast = c->GE() != nullptr;
   node.restitution = expr(c->expr(2));
+  return node;
+}
+
+FrictionDecl AstBuilder::frictionDecl(P::FrictionDeclContext *c) {
+  FrictionDecl node;
+  node.name = declName(c->declName());
+  node.slip = expr(c->expr(0));
+  node.normal = expr(c->expr(1));
+  node.staticCoefficient = expr(c->expr(2));
+  if (c->KINETIC())
+    node.kineticCoefficient = expr(c->expr(3));
   return node;
 }
 

@@ -52,6 +52,7 @@ private:
   ast::ConstraintDecl constraintDecl(MechParser::ConstraintDeclContext *c);
   ast::EventDecl eventDecl(MechParser::EventDeclContext *c);
   ast::ContactDecl contactDecl(MechParser::ContactDeclContext *c);
+  ast::FrictionDecl frictionDecl(MechParser::FrictionDeclContext *c);
   ast::InitDecl initDecl(MechParser::InitDeclContext *c);
   ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);

@@ -252,6 +252,13 @@ public:
             expr(*n.lhs, depth + 1, "lhs");
             expr(*n.rhs, depth + 1, "rhs");
             expr(*n.restitution, depth + 1, "restitution");
+          } else if constexpr (std::is_same_v<T, FrictionDecl>) {
+            declName(n.name, depth, "Friction");
+            expr(*n.slip, depth + 1, "slip");
+            expr(*n.normal, depth + 1, "normal");
+            expr(*n.staticCoefficient, depth + 1, "static");
+            if (n.kineticCoefficient)
+              expr(*n.kineticCoefficient, depth + 1, "kinetic");
           } else if constexpr (std::is_same_v<T, ForDecl>) {
             line(depth, "For " + n.index, loc);
             range(n.range, depth + 1);

@@ -54,11 +54,13 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
       MechLexer::KINETIC, MechLexer::POTENTIAL,   MechLexer::FORCE,       MechLexer::PARTICLE,
       MechLexer::BODY,    MechLexer::CONSTRAINT,  MechLexer::INIT,        MechLexer::OUTPUT,
       MechLexer::FOR,     MechLexer::DISSIPATION, MechLexer::GENERALIZED, MechLexer::EVENT,
-      MechLexer::DRAW,    MechLexer::CONTACT};
+      MechLexer::DRAW,    MechLexer::CONTACT,     MechLexer::FRICTION};
   // The clause words, and `contact`, are also names (grammar/Mech.g4).
   auto nameWord = [](ssize_t type) {
     return (type >= MechLexer::MASS && type <= MechLexer::IN) || type == MechLexer::THEN ||
-           type == MechLexer::RESTITUTION || type == MechLexer::CONTACT;
+           type == MechLexer::RESTITUTION || type == MechLexer::CONTACT ||
+           type == MechLexer::FRICTION || type == MechLexer::SLIP || type == MechLexer::NORMAL ||
+           type == MechLexer::STATIC;
   };
   int declarationCount = 0;
   bool expression = false;

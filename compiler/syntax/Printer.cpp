@@ -276,6 +276,14 @@ std::string contactText(const ContactDecl &d) {
          formatExpr(*d.rhs) + " restitution " + formatExpr(*d.restitution);
 }
 
+std::string frictionText(const FrictionDecl &d) {
+  std::string s = "friction " + declName(d.name) + ": slip " + formatExpr(*d.slip) + " normal " +
+                  formatExpr(*d.normal) + " static " + formatExpr(*d.staticCoefficient);
+  if (d.kineticCoefficient)
+    s += " kinetic " + formatExpr(*d.kineticCoefficient);
+  return s;
+}
+
 class DeclPrinter {
 public:
   std::string out;
@@ -374,6 +382,8 @@ private:
             return eventText(node);
           } else if constexpr (std::is_same_v<T, ContactDecl>) {
             return contactText(node);
+          } else if constexpr (std::is_same_v<T, FrictionDecl>) {
+            return frictionText(node);
           } else {
             internalError("for blocks are printed by DeclPrinter::decl");
           }
