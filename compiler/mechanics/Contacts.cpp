@@ -33,6 +33,10 @@ Equations modeEquations(const Equations &equations, const ModeKey &mode) {
     const Equations::Friction &f = equations.frictions[i];
     const std::string &name = f.slip.name;
     const int sigma = mode[k + i];
+    // First its normal force (an error where it falls below 0; listed
+    // first, it wins a tie with the cone's events where N and the force
+    // reach 0 together).
+    out.events.push_back({name + " normal", f.normal, -1, true, f.normalLocation, {}});
     if (sigma == 0) {
       sym::Expr force = slotSymbol(f.force, name, out.constraints.size());
       sym::Expr limit = f.staticCoefficient * f.normal;
@@ -47,7 +51,6 @@ Equations modeEquations(const Equations &equations, const ModeKey &mode) {
         out.f[j] =
             sigma > 0 ? out.f[j] - magnitude * f.slip.C[j] : out.f[j] + magnitude * f.slip.C[j];
       out.events.push_back({name + " stops", f.slip.psi, -sigma, true, f.slip.location, {}});
-      out.events.push_back({name + " normal", f.normal, -1, true, f.normalLocation, {}});
     }
   }
   return out;
@@ -61,10 +64,23 @@ ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t even
     size_t contact = event - declared;
     return {mode[contact] ? ModeEvent::LiftOff : ModeEvent::Impact, contact};
   }
-  size_t friction = (event - declared - k) / 2, second = (event - declared - k) % 2;
-  if (mode[k + friction] == 0) // its force beyond mu_s N: it slips back; below -mu_s N: ahead
-    return {ModeEvent::Slips, friction, second ? 1 : -1};
-  return {second ? ModeEvent::NormalNegative : ModeEvent::SlipStops, friction};
+  // Per friction: its normal force, then sticking its force beyond mu_s N
+  // (it slips back) and below -mu_s N (ahead), slipping its slip reaching 0.
+  size_t at = event - declared - k;
+  for (size_t friction = 0; friction < equations.frictions.size(); ++friction) {
+    const bool sticks = mode[k + friction] == 0;
+    const size_t count = sticks ? 3 : 2;
+    if (at >= count) {
+      at -= count;
+      continue;
+    }
+    if (at == 0)
+      return {ModeEvent::NormalNegative, friction};
+    if (!sticks)
+      return {ModeEvent::SlipStops, friction};
+    return {ModeEvent::Slips, friction, at == 2 ? 1 : -1};
+  }
+  return {ModeEvent::Declared, event}; // not reached: the mode has no such event
 }
 
 std::vector<sym::Expr> frictionExpressions(const Equations &equations) {

@@ -23,10 +23,10 @@ using ModeKey = std::vector<signed char>;
 // -mu_k N sigma C^T to f. The events are the model's (an event with resets
 // stops the segment, which the run continues from the reset), then one per
 // contact (its impact: a free contact's gap falling through 0; or its
-// lift-off: a resting contact's force falling through 0), then two per
-// friction: sticking, its force leaving the cone at mu_s N (falling through
-// mu_s N, then through -mu_s N); slipping, the slip falling back to 0, and
-// the normal force falling below 0.
+// lift-off: a resting contact's force falling through 0), then per
+// friction its normal force falling below 0 and, sticking, its force
+// leaving the cone (rising through mu_s N, then falling through -mu_s N),
+// or, slipping, the slip falling back to 0.
 Equations modeEquations(const Equations &equations, const ModeKey &mode);
 
 // What event `event` of a mode is: the model's own (index into

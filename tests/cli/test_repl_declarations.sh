@@ -37,6 +37,7 @@ init x = 1
 output e = x + y
 event hit: y == 0 direction down then y' = -y'
 contact floor: y >= -5 [m] restitution 0.5
+friction drag: slip x' normal m * g static 0.5 kinetic 0.3
 draw point([x, y])
 for i in 1..2 { output o[i] = i * x }
 M
