@@ -591,7 +591,8 @@ CommandSpec sweepCommand() {
         "`mean(e)` (the time average), `any(c)`, `all(c)` (1 or 0), `first_time(c)` (the first "
         "sample time where it holds; empty if none) for conditions `a > b`, `a >= b`, `a < b`, "
         "`a <= b`; `energy_drift`, `constraint_drift`, `status`; for a contact c, "
-        "`impacts(c)`, `rest_time(c)` and `lift_time(c)` (empty if never)",
+        "`impacts(c)`, `rest_time(c)` and `lift_time(c)` (empty if never); for a friction f, "
+        "`sticks(f)`, `slips(f)` and `stuck_time(f)`",
         {}},
        {"--threads",
         "",

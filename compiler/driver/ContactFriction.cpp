@@ -20,6 +20,20 @@ constexpr double kConeTolerance = 1e-12;
 
 } // namespace
 
+void ContactRun::frictionChanged(size_t i, bool sticks, double t, const double *x) {
+  if (sticks) {
+    ++report_.sticksPerFriction[i];
+    stuckSince_[i] = t;
+  } else {
+    ++report_.slipsPerFriction[i];
+    if (!std::isnan(stuckSince_[i]))
+      report_.stuckTime[i] += t - stuckSince_[i];
+    stuckSince_[i] = NAN;
+  }
+  if (hooks_.friction)
+    hooks_.friction(i, sticks, t, x);
+}
+
 double ContactRun::slipForce(size_t i, double t, const double *x) {
   frictions_.evaluate(t, x, filledParams(t));
   return -friction_[i] * frictions_.kineticCoefficients()[i] * frictions_.normals()[i];
@@ -48,8 +62,7 @@ bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x
   const bool sticks = std::abs(force) <= limit * (1 + kConeTolerance);
   if (!sticks)
     friction_[i] = force > 0 ? -1 : 1;
-  if (hooks_.friction)
-    hooks_.friction(i, sticks, t, x.data());
+  frictionChanged(i, sticks, t, x.data());
   return true;
 }
 
@@ -89,8 +102,7 @@ bool ContactRun::frictionSwitch(const mechanics::ModeEvent &what, double t,
   switch (what.kind) {
   case mechanics::ModeEvent::Slips:
     friction_[i] = static_cast<signed char>(what.sign);
-    if (hooks_.friction)
-      hooks_.friction(i, false, t, x.data());
+    frictionChanged(i, false, t, x.data());
     return true;
   case mechanics::ModeEvent::SlipStops:
     return settleFriction(i, t, x, error);

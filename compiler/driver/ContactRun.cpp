@@ -50,6 +50,10 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
       resting_(equations.contacts.size(), false), frictions_(equations, params.size()),
       friction_(equations.frictions.size(), 1) {
   report_.impactsPerContact.assign(equations.contacts.size(), 0);
+  report_.sticksPerFriction.assign(equations.frictions.size(), 0);
+  report_.slipsPerFriction.assign(equations.frictions.size(), 0);
+  report_.stuckTime.assign(equations.frictions.size(), 0.0);
+  stuckSince_.assign(equations.frictions.size(), NAN);
 }
 
 ContactRun::~ContactRun() = default;
@@ -300,6 +304,19 @@ runtime::IntegrationResult ContactRun::endedAt(runtime::IntegrationResult total,
 runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
                                            const runtime::IntegratorOptions &options,
                                            std::string &error) {
+  runtime::IntegrationResult result = segments(x0, options, error);
+  // A friction stuck at the end was stuck until then.
+  const double end =
+      result.outcome == runtime::Outcome::Finished ? options.tEnd : result.failureTime;
+  for (size_t i = 0; i < friction_.size(); ++i)
+    if (!std::isnan(stuckSince_[i]))
+      report_.stuckTime[i] += end - stuckSince_[i];
+  return result;
+}
+
+runtime::IntegrationResult ContactRun::segments(const std::vector<double> &x0,
+                                                const runtime::IntegratorOptions &options,
+                                                std::string &error) {
   runtime::IntegrationResult total;
   Progress at{x0, options.t0};
   if (!startFrictions(at.t, at.x, error) || !startModes(at.t, at.x.data(), error))

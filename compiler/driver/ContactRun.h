@@ -54,6 +54,10 @@ struct ContactReport {
   std::vector<long> impactsPerContact;
   std::vector<ContactSwitch> switches;
   double energyLostAtImpacts = 0;
+  // Per friction: how often it came to stick and began to slip, and the
+  // time it spent stuck.
+  std::vector<long> sticksPerFriction, slipsPerFriction;
+  std::vector<double> stuckTime;
   double energyChangedAtResets = 0;
   long resets = 0;
 };
@@ -143,7 +147,12 @@ private:
     long switches = 0, switchesHere = 0;
     double lastSwitch = NAN;
   };
+  runtime::IntegrationResult segments(const std::vector<double> &x0,
+                                      const runtime::IntegratorOptions &options,
+                                      std::string &error);
   Mode &modeFor(const mechanics::ModeKey &key);
+  // Friction `i` sticks (or slips) from t: the report's counts and time.
+  void frictionChanged(size_t i, bool sticks, double t, const double *x);
   // The mode now: the contacts' resting flags and the frictions' states.
   mechanics::ModeKey key() const;
   // The frictions (driver/ContactFriction.cpp): their states at the start,
@@ -191,6 +200,7 @@ private:
   std::vector<bool> resting_;
   mechanics::FrictionFunctions frictions_;
   std::vector<signed char> friction_; // per friction: 0 sticks, +1 / -1 slips with that sign
+  std::vector<double> stuckSince_;    // per friction: when it came to stick, NaN slipping
   std::map<mechanics::ModeKey, std::unique_ptr<Mode>> modes_;
   ContactReport report_;
   double shortFlight_ = 0; // the next segment's first step, when a flight is short

@@ -174,11 +174,30 @@ bool checkStart(const Shared &s, mechanics::Kernels &kernels, mechanics::Constra
   return true;
 }
 
+// A friction's summary from a run's report: sticks(f), slips(f),
+// stuck_time(f).
+void frictionSummary(const mechanics::Equations &eq, const SummarySpec &spec,
+                     const ContactReport &report, double &value) {
+  for (size_t f = 0; f < eq.frictions.size(); ++f) {
+    if (eq.frictions[f].slip.name != spec.contact)
+      continue;
+    value = spec.reducer == SummarySpec::Reducer::Sticks
+                ? static_cast<double>(report.sticksPerFriction[f])
+            : spec.reducer == SummarySpec::Reducer::Slips
+                ? static_cast<double>(report.slipsPerFriction[f])
+                : report.stuckTime[f];
+  }
+}
+
 // The summaries of a contact run's report: impacts(c), rest_time(c),
 // lift_time(c) (NaN: never).
 void contactSummaries(const Shared &s, const ContactReport &report, SweepRow &row) {
   const std::vector<SummarySpec> &specs = s.options.summaries;
   for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].ofFriction()) {
+      frictionSummary(s.eq, specs[i], report, row.summaries[i]);
+      continue;
+    }
     auto contact = std::find_if(s.eq.contacts.begin(), s.eq.contacts.end(),
                                 [&](const auto &c) { return c.gap.name == specs[i].contact; });
     if (contact == s.eq.contacts.end())
@@ -401,16 +420,22 @@ bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
   for (const SummarySpec &summary : options.summaries) {
     if (summary.contact.empty())
       continue;
-    bool known = std::any_of(eq.contacts.begin(), eq.contacts.end(),
-                             [&](const auto &c) { return c.gap.name == summary.contact; });
-    if (!known) {
-      std::string names;
+    std::vector<std::string> names;
+    if (summary.ofFriction())
+      for (const auto &f : eq.frictions)
+        names.push_back(f.slip.name);
+    else
       for (const auto &c : eq.contacts)
-        names += (names.empty() ? "" : ", ") + c.gap.name;
+        names.push_back(c.gap.name);
+    if (std::find(names.begin(), names.end(), summary.contact) == names.end()) {
+      const std::string kind = summary.ofFriction() ? "friction" : "contact";
+      std::string list;
+      for (const std::string &name : names)
+        list += (list.empty() ? "" : ", ") + name;
       loaded.diagnostics().error(
-          {}, "--summary " + summary.name + ": model " + loaded.model().name + " has no contact '" +
-                  summary.contact + "'" +
-                  (names.empty() ? " (it declares none)" : " (its contacts: " + names + ")"));
+          {}, "--summary " + summary.name + ": model " + loaded.model().name + " has no " + kind +
+                  " '" + summary.contact + "'" +
+                  (list.empty() ? " (it declares none)" : " (its " + kind + "s: " + list + ")"));
       return false;
     }
   }

@@ -32,7 +32,10 @@ const std::map<std::string, Reducer> &reducersByName() {
       {"status", Reducer::Status},
       {"impacts", Reducer::Impacts},
       {"rest_time", Reducer::RestTime},
-      {"lift_time", Reducer::LiftTime}};
+      {"lift_time", Reducer::LiftTime},
+      {"sticks", Reducer::Sticks},
+      {"slips", Reducer::Slips},
+      {"stuck_time", Reducer::StuckTime}};
   return reducers;
 }
 
@@ -45,7 +48,8 @@ bool takesValue(Reducer r) {
 }
 
 bool takesContact(Reducer r) {
-  return r == Reducer::Impacts || r == Reducer::RestTime || r == Reducer::LiftTime;
+  return r == Reducer::Impacts || r == Reducer::RestTime || r == Reducer::LiftTime ||
+         r == Reducer::Sticks || r == Reducer::Slips || r == Reducer::StuckTime;
 }
 
 bool isNameChar(char c) {
@@ -130,7 +134,8 @@ std::optional<int> parseSummary(const std::string &text, size_t begin, size_t en
   reducer = item.substr(0, trim(item, 0, reducer.size()).second);
   auto known = reducersByName().find(reducer);
   const std::string list = "at_end, max, min, mean, any, all, first_time, energy_drift, "
-                           "constraint_drift, status, impacts, rest_time or lift_time";
+                           "constraint_drift, status, impacts, rest_time, lift_time, sticks, "
+                           "slips or stuck_time";
   if (known == reducersByName().end())
     return io.usageError("sweep: --summary: '" + item + "' is not one of " + list +
                          (item.empty() ? "" : " (write e.g. max(" + item + "))"));
@@ -141,8 +146,9 @@ std::optional<int> parseSummary(const std::string &text, size_t begin, size_t en
                           ? std::pair<size_t, size_t>{0, 0}
                           : trim(item, open + 1, close);
     if (from == to || close + 1 != item.size())
-      return io.usageError("sweep: --summary: " + reducer +
-                           " needs a contact's name in parentheses, got '" + item + "'");
+      return io.usageError("sweep: --summary: " + reducer + " needs a " +
+                           (spec.ofFriction() ? "friction" : "contact") +
+                           "'s name in parentheses, got '" + item + "'");
     spec.contact = item.substr(from, to - from);
     summaries.push_back(spec);
     return std::nullopt;

@@ -8,6 +8,9 @@
 //   impacts(c)  rest_time(c)  lift_time(c)      of contact c: its impacts, the
 //                                               first time it came to rest or
 //                                               lifted off (empty: never)
+//   sticks(f)  slips(f)  stuck_time(f)          of friction f: how often it came
+//                                               to stick and began to slip, the
+//                                               time it spent stuck
 // optionally named (`flipped = any(abs(th2) > pi)`); the column is named
 // after the summary's text otherwise.
 #pragma once
@@ -35,14 +38,22 @@ struct SummarySpec {
     Status,
     Impacts,
     RestTime,
-    LiftTime
+    LiftTime,
+    Sticks,
+    Slips,
+    StuckTime
   };
   enum class Comparison { Greater, GreaterEqual, Less, LessEqual };
   Reducer reducer = Reducer::AtEnd;
   Comparison comparison = Comparison::Greater; // any, all, first_time
   std::string name;                            // the column
   std::string output;  // the model output holding the expression; empty for the named ones
-  std::string contact; // impacts, rest_time, lift_time: the contact's name
+  std::string contact; // impacts, rest_time, lift_time: the contact's name; sticks, slips,
+                       // stuck_time: the friction's
+  // Whether the summary is a friction's (sticks, slips, stuck_time).
+  bool ofFriction() const {
+    return reducer == Reducer::Sticks || reducer == Reducer::Slips || reducer == Reducer::StuckTime;
+  }
 };
 
 // Parses --summary; the expressions become additions to the model (outputs

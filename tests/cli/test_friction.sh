@@ -58,6 +58,18 @@ for r in csv.DictReader(open(W + "/belt_run.csv")):
         assert v < vb and abs(force - muk * m * g) <= 1e-12, r
 '
 
+expect "a sweep of the belt over mu_s" 0 "$mech" sweep belt.mech --grid "mus=0.4..0.4:1" \
+  --until 100 "${tight[@]}" --summary "sticks(belt), slips(belt), stuck_time(belt)" -o sweep.csv
+check_py "the sweep counts the phases and the time stuck" '
+row = list(csv.DictReader(open(W + "/sweep.csv")))[0]
+assert row["sticks(belt)"] == "4" and row["slips(belt)"] == "3", row
+stuck = 39.24 + 2 * 19.62 + (100 - 88.51429339232645)  # from the closed form above
+assert abs(float(row["stuck_time(belt)"]) - stuck) <= 1e-8, row
+'
+expect "a friction summary of a friction the model lacks" 1 "$mech" sweep belt.mech \
+  --grid "mus=0.4..0.4:1" --until 1 --summary "sticks(floor)" -o sweep.csv
+contains "names the model's frictions" err "has no friction 'floor' (its frictions: belt)"
+
 # --- b. the incline --------------------------------------------------------------
 cp "$root/examples/incline.mech" incline.mech
 expect "up the incline, mu_s > tan(alpha)" 0 "$mech" simulate incline.mech --until 2 --dt 0.5 \
