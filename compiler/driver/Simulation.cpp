@@ -2,6 +2,7 @@
 #include "driver/Simulation.h"
 #include "support/NumberText.h"
 
+#include "driver/ChatterWatch.h"
 #include "driver/ColumnUnits.h"
 #include "driver/ContactRun.h"
 #include "driver/DerivationCache.h"
@@ -23,6 +24,7 @@
 #include "runtime/TimeGrid.h"
 #include "sema/Values.h"
 #include "support/OutputFile.h"
+#include "symbolic/Print.h"
 
 #include <algorithm>
 #include <chrono>
@@ -189,6 +191,20 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
     loaded.diagnostics().error(eq.constraints.front().location,
                                "--method midpoint does not handle constraints; use dopri5, "
                                "dop853 or rk4");
+    ok = false;
+  }
+  auto jump = std::find_if(eq.velocitySwitches.begin(), eq.velocitySwitches.end(),
+                           [](const auto &s) { return s.jumps; });
+  if (jump != eq.velocitySwitches.end() &&
+      (options.integrator.method == runtime::Method::Rk4 ||
+       options.integrator.method == runtime::Method::Midpoint)) {
+    loaded.diagnostics().error(
+        jump->location,
+        std::string("--method ") + runtime::methodName(options.integrator.method) +
+            ": the force with sign(" + sym::toMech(jump->argument) +
+            ") jumps with a velocity, and a fixed step steps over its switches unseen (a body "
+            "that should stick creeps); use an adaptive method, which watches them, or write it "
+            "as a `friction` that sticks and slips");
     ok = false;
   }
   if (switches(eq) && options.integrator.method == runtime::Method::Midpoint) {
@@ -518,22 +534,44 @@ private:
 // The model's events for the integrator: their functions (interpreted,
 // with the inputs' values at t), and each event found recorded in `log`
 // with the CSV's columns there.
+// After them, the arguments of the forces that jump with a velocity
+// (`watch`, driver/ChatterWatch.h): a crossing of one is counted there,
+// and once one chatters the event functions fail, which ends the run.
 void watchEvents(const Run &run, const LoadedModel &loaded,
-                 std::optional<mechanics::EventFunctions> &functions, Sampler &sampler,
-                 EventLog &log, runtime::EventOptions &events) {
-  if (run.eq.events.empty())
+                 std::optional<mechanics::EventFunctions> &functions, ChatterWatch &watch,
+                 Sampler &sampler, EventLog &log, runtime::EventOptions &events) {
+  const size_t declared = run.eq.events.size();
+  if (declared == 0 && watch.size() == 0)
     return;
-  functions.emplace(run.eq, run.kernels, run.params, inputFill(loaded));
+  if (declared > 0)
+    functions.emplace(run.eq, run.kernels, run.params, inputFill(loaded));
   for (const mechanics::Equations::Event &e : run.eq.events)
     events.events.push_back({e.direction, e.stop});
-  events.functions = [&functions](double t, const double *x, double *g) {
-    return (*functions)(t, x, g);
+  for (size_t i = 0; i < watch.size(); ++i)
+    events.events.push_back({0, false});
+  mechanics::InputFill fill = inputFill(loaded);
+  events.functions = [&functions, &watch, &run, declared, fill, filled = std::vector<double>()](
+                         double t, const double *x, double *g) mutable {
+    if (watch.chattering())
+      return 1;
+    if (functions)
+      if (int status = (*functions)(t, x, g); status != 0)
+        return status;
+    filled = run.params;
+    if (fill)
+      fill(t, filled.data());
+    watch.evaluate(t, x, filled, g + declared);
+    return 0;
   };
-  events.record = [&log, &sampler](int event, double t, const double *x) {
-    log.record(event, t, sampler.rowAt(t, x));
+  events.record = [&log, &sampler, &watch, declared](int event, double t, const double *x) {
+    if (static_cast<size_t>(event) < declared)
+      log.record(event, t, sampler.rowAt(t, x));
+    else
+      watch.crossed(static_cast<size_t>(event) - declared, t);
   };
-  events.chattered = [&log](int event, int times, double t, double tNew) {
-    log.chattered(event, times, t, tNew);
+  events.chattered = [&log, declared](int event, int times, double t, double tNew) {
+    if (static_cast<size_t>(event) < declared)
+      log.chattered(event, times, t, tNew);
   };
 }
 
@@ -859,7 +897,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       return std::nullopt;
     return finishContactSummary(summary, result.second, eq);
   }
-  watchEvents(run, loaded, eventFunctions, sampler, eventLog, integrator.events);
+  ChatterWatch watch(eq, params.size());
+  watchEvents(run, loaded, eventFunctions, watch, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce;
   runtime::LagrangianForm lagrangian = lagrangianFormOf(*kernels, params, n, momentumForce);
   // Its buffers are allocated only for the implicit methods.
@@ -885,6 +924,13 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   summary.stats = result.stats;
   if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, samples))
     return std::nullopt;
+  if (watch.chattering()) {
+    // Located at the force; the run's rows up to it are kept.
+    const size_t i = *watch.chattering();
+    loaded.diagnostics().error(eq.velocitySwitches[i].location, watch.message(eq));
+    summary.failure = "the run stopped at t = " + shortestNumber(result.failureTime) +
+                      ", where a force chatters (the error above)";
+  }
   return summary;
 }
 

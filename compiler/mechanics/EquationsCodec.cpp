@@ -181,6 +181,10 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
          plain(k.multiplierDim) && where(k.location) && one(c.restitution) && one(c.force) &&
          where(c.restitutionLocation);
   }
+  ok = ok && count(eq.velocitySwitches);
+  for (size_t i = 0; ok && i < eq.velocitySwitches.size(); ++i)
+    ok = one(eq.velocitySwitches[i].argument) && where(eq.velocitySwitches[i].location) &&
+         plain(eq.velocitySwitches[i].jumps);
   ok = ok && count(eq.frictions);
   for (size_t i = 0; ok && i < eq.frictions.size(); ++i) {
     auto &f = eq.frictions[i];
@@ -269,6 +273,9 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
   for (const Equations::Contact &c : eq.contacts)
     if (!c.gap.phi || !c.gap.psi || !c.gap.gamma || !perCoordinate(c.gap.C) ||
         !placed(c.gap.location) || !c.restitution || !c.force || !placed(c.restitutionLocation))
+      return false;
+  for (const Equations::VelocitySwitch &s : eq.velocitySwitches)
+    if (!s.argument || !placed(s.location))
       return false;
   if (eq.frictions.size() != model.frictions.size())
     return false;

@@ -13,6 +13,7 @@
 #include "symbolic/ZeroTest.h"
 
 #include <algorithm>
+#include <set>
 
 namespace mech::mechanics {
 
@@ -256,17 +257,49 @@ Expr potentialEnergy(const sema::CheckedModel &model, Lowering &lower) {
 
 // Q_j^nc (dissipation, point forces, torques, generalized forces), Q_j and
 // the dimension of Q_j.
+// The sign(a) nodes of `e` (with `abs`, its abs(a) nodes too) whose
+// argument has velocities, as switches of the declaration at `at`.
+void collectSwitches(const Expr &e, bool abs, const Location &at, Equations &eq) {
+  std::vector<const sym::Node *> pending = {e.node()};
+  std::set<const sym::Node *> seen;
+  while (!pending.empty()) {
+    const sym::Node *node = pending.back();
+    pending.pop_back();
+    if (!(node->mask & sym::kHasVelocity) || !seen.insert(node).second)
+      continue;
+    if (node->kind == sym::Kind::Func &&
+        (node->fn == sym::Fn::Sign || (abs && node->fn == sym::Fn::Abs)) &&
+        (node->ops[0]->mask & sym::kHasVelocity)) {
+      Expr argument(node->ops[0]);
+      if (std::none_of(eq.velocitySwitches.begin(), eq.velocitySwitches.end(),
+                       [&](const auto &s) { return s.argument == argument; }))
+        eq.velocitySwitches.push_back({argument, at, node->fn == sym::Fn::Sign});
+    }
+    pending.insert(pending.end(), node->ops.begin(), node->ops.end());
+  }
+}
+
 void generalizedForces(const sema::CheckedModel &model, Lowering &lower,
                        std::vector<sym::Differentiator> &byCoordinate,
                        std::vector<sym::Differentiator> &byVelocity, Equations &eq) {
   sym::Context &c = lower.context();
   size_t n = model.coords.size();
   std::vector<std::pair<Tensor, Tensor>> pointForces;
-  for (const sema::PointForce &f : model.forces)
+  for (const sema::PointForce &f : model.forces) {
     pointForces.push_back({lower.lower(f.force), lower.lower(f.point)});
+    for (const Expr &component : pointForces.back().first.v)
+      collectSwitches(component, false, f.location, eq);
+  }
   std::vector<std::pair<Tensor, Tensor>> torques;
-  for (const sema::Torque &t : model.torques)
+  for (const sema::Torque &t : model.torques) {
     torques.push_back({lower.lower(t.moment), lower.lower(t.angle)});
+    for (const Expr &component : torques.back().first.v)
+      collectSwitches(component, false, t.location, eq);
+  }
+  for (const sema::GeneralizedForce &g : model.generalized)
+    collectSwitches(lower.scalar(g.value), false, g.location, eq);
+  for (const sema::Term &d : model.dissipation)
+    collectSwitches(lower.scalar(d.value), true, d.location, eq);
   for (size_t j = 0; j < n; ++j) {
     std::vector<Expr> terms = {-byVelocity[j](eq.D)};
     for (const auto &[force, point] : pointForces)

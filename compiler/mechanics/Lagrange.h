@@ -117,6 +117,17 @@ struct Equations {
   };
   std::vector<Friction> frictions;
 
+  // The forces that jump with a velocity: each sign(a) of an argument with
+  // velocities in a force (or abs(a) in a dissipation term, whose force is
+  // sign(a)), with the declaration it is in. Integrated as they are, they
+  // chatter where a sticks at 0; the runs watch them (driver/Simulation).
+  struct VelocitySwitch {
+    sym::Expr argument;
+    Location location;
+    bool jumps = true; // a sign() in a force; false: an abs() in a dissipation term
+  };
+  std::vector<VelocitySwitch> velocitySwitches;
+
   bool conservative = false;
   bool hasExplicitTime = false;
 };

@@ -9,7 +9,10 @@
 #  c. a block pulled by a growing force breaks away at mu_s N
 #  d. a pendulum with dry friction in its pivot: its turning points lose
 #     the friction's work each half swing; it comes to rest in its dead band
-#  e. a normal force that turns negative is an error; bad declarations get
+#  e. a sign() of a velocity in a force chatters where the body sticks: the
+#     run stops there with an error naming it (not a million steps), rk4
+#     refuses it
+#  f. a normal force that turns negative is an error; bad declarations get
 #     located errors; the REPL, fmt and equations show frictions
 # Usage: test_friction.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
@@ -164,7 +167,30 @@ assert m * g * l * abs(math.sin(th)) <= T, th
 assert m * g * l * abs(math.sin(float(rows[-2]["th"]))) > T
 '
 
-# --- e. errors and the other commands ----------------------------------------------------
+# --- e. a sign() of a velocity chatters: the run says so, and points to friction -----
+cat >chatter.mech <<'M'
+model chatter {
+  param m = 1 [kg], g = 9.81 [m/s^2], mu = 0.3, k = 1 [N/m]
+  coord x [m]
+  kinetic m * x'^2 / 2
+  potential k * x^2 / 2
+  generalized -mu * m * g * sign(x') on x
+  init x = 10
+}
+M
+expect "a sign() force that sticks" 1 "$mech" simulate chatter.mech --until 30 -o chatter.csv
+contains "where the block should stick (2 pi: the swing loses 4 mu m g / k)" err \
+  "chatter.mech:6:3: error: the force with sign(x') switches back and forth: 20 times between t = 6.28318"
+contains "it points to friction" err "write the force as a friction that sticks and slips"
+check_py "the rows up to there are kept" '
+rows = list(csv.DictReader(open(W + "/chatter.csv")))
+assert len(rows) > 600 and float(rows[-1]["t"]) < 6.3, (len(rows), rows[-1])
+'
+expect "rk4 refuses a sign() of a velocity" 1 "$mech" simulate chatter.mech --until 30 --method rk4
+contains "rk4 says why" err \
+  "chatter.mech:6:3: error: --method rk4: the force with sign(x') jumps with a velocity"
+
+# --- f. errors and the other commands ----------------------------------------------------
 cat >lifted.mech <<'M'
 model lifted {
   param m = 1 [kg], g = 9.81 [m/s^2], k = 2 [N/s]

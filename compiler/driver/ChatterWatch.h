@@ -1,0 +1,47 @@
+// The watch a smooth run keeps on its forces that jump with a velocity
+// (mechanics::Equations::velocitySwitches: sign(x') in a force): their
+// arguments are event functions, and a switch crossing zero over and over
+// in a short time, as sign(v) does where v sticks at 0, ends the run with
+// an error that names it and points to `friction` instead of tens of
+// thousands of steps.
+#pragma once
+
+#include "mechanics/Evaluation.h"
+#include "mechanics/Lagrange.h"
+#include "symbolic/Program.h"
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mech::driver {
+
+// It chatters: this many crossings within kChatterWindow max(1, |t|).
+inline constexpr size_t kChatterCrossings = 20;
+inline constexpr double kChatterWindow = 1e-6;
+
+class ChatterWatch {
+public:
+  ChatterWatch(const mechanics::Equations &equations, size_t params);
+
+  size_t size() const { return recent_.size(); }
+  // Each switch's argument at (t, x) with `params` (the inputs at t filled
+  // in) into g.
+  void evaluate(double t, const double *x, const std::vector<double> &params, double *g);
+  // Switch i crossed 0 at t.
+  void crossed(size_t i, double t);
+  // The switch that chatters, once one does.
+  std::optional<size_t> chattering() const { return chattering_; }
+  // What the error says of it: the force, where it crossed, the way out.
+  std::string message(const mechanics::Equations &equations) const;
+
+private:
+  mechanics::InputLayout layout_;
+  sym::Program program_;
+  std::vector<std::deque<double>> recent_; // per switch: its last crossings' times
+  std::optional<size_t> chattering_;
+  std::vector<double> inputs_, scratch_;
+};
+
+} // namespace mech::driver
