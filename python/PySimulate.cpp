@@ -85,6 +85,21 @@ void addContacts(py::dict &summary, const driver::ContactReport &r,
   summary["energy_changed_by_resets"] = r.energyChangedAtResets;
 }
 
+// A model with frictions: summary["frictions"], per friction how often it
+// came to stick and began to slip and the time it spent stuck.
+void addFrictions(py::dict &summary, const driver::ContactReport &r,
+                  const std::vector<std::string> &frictionNames) {
+  py::dict perFriction;
+  for (size_t i = 0; i < frictionNames.size() && i < r.stuckTime.size(); ++i) {
+    py::dict entry;
+    entry["sticks"] = r.sticksPerFriction[i];
+    entry["slips"] = r.slipsPerFriction[i];
+    entry["stuck_time"] = r.stuckTime[i];
+    perFriction[py::str(frictionNames[i])] = entry;
+  }
+  summary["frictions"] = perFriction;
+}
+
 // The events fired, in the order of time: "name" (a list), "t" (an
 // array) and "values" (one row per event, the CSV's columns there).
 py::dict eventArrays(const std::vector<driver::SimulationSummary::EventRow> &rows) {
@@ -104,7 +119,8 @@ py::dict eventArrays(const std::vector<driver::SimulationSummary::EventRow> &row
   return events;
 }
 
-py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::string> &names) {
+py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::string> &names,
+                     const std::vector<std::string> &frictionNames) {
   py::dict summary;
   summary["method"] = s.method;
   summary["steps"] = s.stats.accepted;
@@ -129,6 +145,8 @@ py::dict summaryDict(const driver::SimulationSummary &s, const std::vector<std::
   summary["integrate_seconds"] = s.integrateSeconds;
   if (s.contacts)
     addContacts(summary, *s.contacts, names);
+  if (s.contacts && !frictionNames.empty())
+    addFrictions(summary, *s.contacts, frictionNames);
   summary["events"] = eventArrays(s.eventRows);
   return summary;
 }
@@ -227,10 +245,12 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
   });
   if (!summary)
     model.fail();
-  std::vector<std::string> contactNames;
+  std::vector<std::string> contactNames, frictionNames;
   for (const auto &c : loaded.equations().contacts)
     contactNames.push_back(c.gap.name);
-  result->summary = summaryDict(*summary, contactNames);
+  for (const auto &f : loaded.equations().frictions)
+    frictionNames.push_back(f.slip.name);
+  result->summary = summaryDict(*summary, contactNames, frictionNames);
   return result;
 }
 
