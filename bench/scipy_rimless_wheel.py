@@ -32,6 +32,8 @@ import re
 import sys
 import time
 
+from scipy_files import write_events, write_samples
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -118,14 +120,9 @@ def main():
     seconds = time.perf_counter() - start
 
     if args.output:
-        with open(args.output, "w") as out:
-            out.write("t,phi,phi'\n")
-            np.savetxt(out, np.vstack(pieces), fmt="%.17g", delimiter=",")
+        write_samples(args.output, ["phi", "phi'"], pieces)
     if args.events:
-        with open(args.events, "w") as out:
-            out.write("event,t,phi,phi'\n")
-            for row in impacts:
-                out.write("step," + ",".join(f"{v:.17g}" for v in row) + "\n")
+        write_events(args.events, ["phi", "phi'"], [("step",) + row for row in impacts])
     final = pieces[-1][-1]
     print(json.dumps(dict(method=args.method, seconds=seconds, nfev=nfev,
                           impacts=len(impacts), segments=len(impacts) + 1,

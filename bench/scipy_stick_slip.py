@@ -21,6 +21,8 @@ import json
 import sys
 import time
 
+from scipy_files import write_events, write_samples
+
 M, K, G, VB, MUS, MUK = 1.0, 1.0, 9.81, 0.1, 0.4, 0.3
 
 
@@ -85,14 +87,9 @@ def main():
     seconds = time.perf_counter() - start
 
     if args.output:
-        with open(args.output, "w") as out:
-            out.write("t,x,x'\n")
-            np.savetxt(out, np.vstack(pieces), fmt="%.17g", delimiter=",")
+        write_samples(args.output, ["x", "x'"], pieces)
     if args.events:
-        with open(args.events, "w") as out:
-            out.write("event,t,x,x'\n")
-            for name, *values in switches:
-                out.write(name + "," + ",".join(f"{v:.17g}" for v in values) + "\n")
+        write_events(args.events, ["x", "x'"], switches)
     print(json.dumps(dict(method=args.method, seconds=seconds, nfev=nfev,
                           switches=len(switches))))
 
