@@ -278,7 +278,9 @@ const char *const kScript = R"JS(
     shown = i;
     scrubber.value = i;
     const hit = data.impacts.find(([ti]) => Math.abs(ti - data.t[i]) <= 1e-9 * Math.max(1, Math.abs(ti)));
-    readout.textContent = 't = ' + data.t[i].toFixed(3) + ' s' + (hit ? ' · impact: ' + hit[1] : '');
+    // A friction's switch is named as it is ('belt sticks'), an impact by its contacts.
+    const what = hit && / (sticks|slips)$/.test(hit[1]) ? hit[1] : hit && 'impact: ' + hit[1];
+    readout.textContent = 't = ' + data.t[i].toFixed(3) + ' s' + (hit ? ' · ' + what : '');
     readout.classList.toggle('impact', !!hit);
     svg.dataset.frame = i; svg.dataset.t = data.t[i];
     const at = data.points.map((p, k) => toScreen(pointAt(k, i)));

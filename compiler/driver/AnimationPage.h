@@ -24,9 +24,9 @@ struct AnimationOptions {
   double yaw = 30, pitch = 20;     // the initial view of a 3-D scene, degrees
   std::vector<AnimationPlot> plots;
   std::string note; // shown under the title ("every 3rd sample of 60000")
-  // The impacts of a model with contacts: each time, with the contacts
-  // that pushed; marked on the plots' time axes and named in the time
-  // readout at their frames.
+  // The impacts of a model with contacts (each time, with the contacts
+  // that pushed) and its frictions' switches (`belt sticks`): marked on the
+  // plots' time axes and named in the time readout at their frames.
   std::vector<std::pair<double, std::string>> impacts;
 };
 

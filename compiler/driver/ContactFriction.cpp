@@ -21,6 +21,7 @@ constexpr double kConeTolerance = 1e-12;
 } // namespace
 
 void ContactRun::frictionChanged(size_t i, bool sticks, double t, const double *x) {
+  report_.frictionSwitches.push_back({t, i, sticks});
   if (sticks) {
     ++report_.sticksPerFriction[i];
     stuckSince_[i] = t;

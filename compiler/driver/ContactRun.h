@@ -58,6 +58,7 @@ struct ContactReport {
   // time it spent stuck.
   std::vector<long> sticksPerFriction, slipsPerFriction;
   std::vector<double> stuckTime;
+  std::vector<ContactSwitch> frictionSwitches; // `contact` the friction, `rests`: it sticks
   double energyChangedAtResets = 0;
   long resets = 0;
 };

@@ -14,6 +14,7 @@
 #include "support/NumberText.h"
 #include "support/OutputFile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <ostream>
@@ -243,6 +244,14 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
         names += (names.empty() ? "" : ", ") + loaded.equations().contacts[c].gap.name;
       page.impacts.emplace_back(impact.t, names);
     }
+  // A friction's switches are marked as the impacts are, by name.
+  if (summary->contacts) {
+    for (const ContactSwitch &s : summary->contacts->frictionSwitches)
+      page.impacts.emplace_back(s.t, loaded.equations().frictions[s.contact].slip.name +
+                                         (s.rests ? " sticks" : " slips"));
+    std::stable_sort(page.impacts.begin(), page.impacts.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+  }
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
     return io.error(error);
   }

@@ -233,6 +233,14 @@ expect "equations list the friction" 0 "$mech" equations belt.mech
 contains "its slip, normal force and coefficients" out "belt: s = -vb + x', N = m*g, mu_s = mus, mu_k = muk, force in N"
 expect "fmt prints the friction" 0 "$mech" fmt belt.mech
 contains "as written" out "friction belt: slip x' - vb normal m * g static mus kinetic muk"
+expect "animate the belt" 0 "$mech" animate belt.mech --until 100 -o belt.html
+check_py "the page marks the friction's switches on the time axis, by name" '
+page = open(W + "/belt.html").read()
+m = re.search(r"\"impacts\":\[(.*?)\],\"view\"", page)
+marks = re.findall(r"\[([-0-9.e]+),\"(belt sticks|belt slips)\"\]", m.group(1))
+assert [name for _, name in marks] == ["belt sticks", "belt slips"] * 3 + ["belt sticks"], marks
+assert abs(float(marks[1][0]) - 39.24) <= 1e-9, marks
+'
 expect "equilibria notes the friction is left out" 0 "$mech" equilibria belt.mech
 contains "names it" err "the frictions (belt) are not part of it"
 printf '%s\n' "friction floor: slip x' normal m * g static 0.5" ':sim 10 --dt 5' 'friction = 2' 'friction * 3' >repl.in
