@@ -28,7 +28,7 @@ public:
   void emit(size_t nq, size_t np, size_t nc, size_t nout) {
     for (const char *name :
          {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs",
-          "jacobian_parts", "contacts", "events_at", "outputs_at", "resets"}) {
+          "jacobian_parts", "contacts", "events_at", "outputs_at", "resets", "frictions"}) {
       llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
       kernel->setName(std::string("kernel_") + name);
       kernel->setLinkage(llvm::Function::InternalLinkage);
@@ -147,9 +147,9 @@ private:
   // mechrt_model (runtime/library/LibraryRuntime.h).
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr,
-                                                  ptr, ptr, i64, ptr, ptr, i64, i64, ptr,
-                                                  ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64});
+    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr,
+                                                  ptr, i64, ptr, ptr, i64, i64, ptr, ptr, ptr,
+                                                  ptr, ptr, ptr, ptr, ptr, i64, i64, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -184,7 +184,9 @@ private:
                                          integers(targets),
                                          integers(directions),
                                          integers(stops),
-                                         b_.getInt64(switches_.eventsReadSolution ? 1 : 0)});
+                                         b_.getInt64(switches_.eventsReadSolution ? 1 : 0),
+                                         b_.getInt64(switches_.frictions),
+                                         kernel("frictions")});
     return constantGlobal(value, "model");
   }
 
@@ -192,7 +194,7 @@ private:
   llvm::Constant *modelInfo(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i32 = b_.getInt32Ty(), *ptr = b_.getPtrTy();
     auto *type = llvm::StructType::get(context_, {i32, ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr,
-                                                  ptr, ptr, i32, i32, i32, ptr, ptr});
+                                                  ptr, ptr, i32, i32, i32, ptr, ptr, i32, ptr});
     auto count = [&](size_t k) { return b_.getInt32(static_cast<uint32_t>(k)); };
     auto *value = llvm::ConstantStruct::get(
         type,
@@ -200,7 +202,8 @@ private:
          count(nout), strings(library_.coordinates), strings(library_.params),
          strings(library_.constraints), strings(library_.outputs), doubles(library_.paramDefaults),
          doubles(library_.initialState), count(library_.inputs), count(library_.events.size()),
-         count(library_.contacts.size()), strings(library_.events), strings(library_.contacts)});
+         count(library_.contacts.size()), strings(library_.events), strings(library_.contacts),
+         count(library_.frictions.size()), strings(library_.frictions)});
     return constantGlobal(value, "info");
   }
 

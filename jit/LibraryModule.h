@@ -29,7 +29,7 @@ struct LibraryDescription {
   std::vector<double> initialState;  // (q, q')
   std::vector<bool> holonomic;       // one per constraint
   size_t inputs = 0;                 // the last `inputs` params are the model's inputs
-  std::vector<std::string> events, contacts;
+  std::vector<std::string> events, contacts, frictions;
 };
 
 // The programs must have the Jacobian (KernelPrograms::addJacobian).

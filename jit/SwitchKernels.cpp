@@ -40,6 +40,7 @@ void emitSwitchKernels(const mechanics::KernelPrograms &programs,
   Emitter e(module.getContext(), module);
   const mechanics::InputLayout layout{programs.params, programs.coordinates, programs.constraints};
   programKernel(e, layout, "mech_contacts", switches.contact, false);
+  programKernel(e, layout, "mech_frictions", switches.friction, false);
   programKernel(e, layout, "mech_events_at", switches.eventFunctions, true);
   programKernel(e, layout, "mech_outputs_at", programs.outputs, true);
   programKernel(e, layout, "mech_resets", switches.resets, false);

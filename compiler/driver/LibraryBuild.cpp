@@ -104,6 +104,8 @@ jit::LibraryDescription describeLibrary(const sema::CheckedModel &model,
     library.events.push_back(e.name);
   for (const mechanics::Equations::Contact &c : eq.contacts)
     library.contacts.push_back(c.gap.name);
+  for (const mechanics::Equations::Friction &f : eq.frictions)
+    library.frictions.push_back(f.slip.name);
   return library;
 }
 
@@ -159,6 +161,8 @@ HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equ
     header.events.push_back(e.name);
   for (const mechanics::Equations::Contact &c : eq.contacts)
     header.contacts.push_back(c.gap.name);
+  for (const mechanics::Equations::Friction &f : eq.frictions)
+    header.frictions.push_back(f.slip.name);
   return header;
 }
 
@@ -187,12 +191,6 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
   if (!x0)
     return false;
 
-  if (!eq.frictions.empty()) {
-    error = "model " + model.name +
-            " has friction; a built library does not apply it yet (its simulate would run "
-            "without it): use `mech simulate`";
-    return false;
-  }
   // LLVM's time grows faster than the code (bench/README.md): a library
   // past the JIT budget would take minutes to hours to compile.
   if (size_t operations =

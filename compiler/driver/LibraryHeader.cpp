@@ -42,8 +42,8 @@ typedef struct {
   int kind;           /* )" +
          P + R"(_EVENT_* below */
   int index;          /* the event's index in event_names (kind )" +
-         P + R"(_EVENT), else the
-                         contact's in contact_names */
+         P + R"(_EVENT), the friction's
+                         in friction_names (STICK, SLIP), else the contact's */
   double impulse;     /* an impact: the contact's impulse (its multiplier's unit times s) */
   double energy_lost; /* an impact: the kinetic energy it took, in J (all its contacts) */
 } )" + p +
@@ -61,6 +61,12 @@ typedef struct {
 #define )" +
          P +
          R"(_EVENT_LIFT_OFF 3 /* a resting contact's force fell to zero: it opens */
+#define )" +
+         P +
+         R"(_EVENT_STICK 4    /* a friction's slip reached 0 and its force holds it there */
+#define )" +
+         P +
+         R"(_EVENT_SLIP 5     /* a friction began to slip (or its slip turned back) */
 )";
 }
 
@@ -148,7 +154,7 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
     out << " *\n * Outputs (nout = " << nout << "):\n";
     list(out, "out", model.outputs, false);
   }
-  if (!model.events.empty() || !model.contacts.empty())
+  if (!model.events.empty() || !model.contacts.empty() || !model.frictions.empty())
     out << " *\n * " << p
         << "_simulate_with locates the events and applies the contacts' impacts,\n"
            " * rests and lift-offs and the events' resets, as `mech simulate` does.\n";
@@ -156,6 +162,8 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
     out << " *   event[" << i << "]  " << model.events[i] << "\n";
   for (size_t i = 0; i < model.contacts.size(); ++i)
     out << " *   contact[" << i << "]  " << model.contacts[i] << "\n";
+  for (size_t i = 0; i < model.frictions.size(); ++i)
+    out << " *   friction[" << i << "]  " << model.frictions[i] << "\n";
   out << R"( *
  * Every function returns a status code (below) and never aborts, throws or
  * keeps state between calls: the functions are thread-safe and re-entrant.
@@ -209,6 +217,8 @@ void writeStatusCodes(std::ostringstream &out, const std::string &p, const std::
 #define )"
       << P << R"(_TOO_MANY_SWITCHES 14    /* simulate: more than 1e7 impacts, rests, lift-offs
                                         and resets, or more than 1000 at one instant */
+#define )"
+      << P << R"(_NORMAL_NEGATIVE 15      /* simulate: a friction's normal force fell below 0 */
 )";
 }
 
@@ -228,6 +238,8 @@ typedef struct {
   int nu;                       /* inputs: the last nu of the np parameters */
   int nevents, ncontacts;       /* the model's events and contacts */
   const char *const *event_names, *const *contact_names; /* NULL when the count is 0 */
+  int nfrictions;               /* the model's frictions */
+  const char *const *friction_names; /* NULL when the count is 0 */
 } )" << p
       << R"(_model_info;
 

@@ -19,7 +19,7 @@ struct HeaderModel {
   std::vector<HeaderEntry> coordinates, params, constraints, outputs;
   std::vector<bool> holonomic;
   size_t inputs = 0; // the last `inputs` params are the model's inputs
-  std::vector<std::string> events, contacts;
+  std::vector<std::string> events, contacts, frictions;
   int abiVersion = 1;
 };
 

@@ -249,8 +249,7 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
     for (const ContactSwitch &s : summary->contacts->frictionSwitches)
       page.impacts.emplace_back(s.t, loaded.equations().frictions[s.contact].slip.name +
                                          (s.rests ? " sticks" : " slips"));
-    std::stable_sort(page.impacts.begin(), page.impacts.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::sort(page.impacts.begin(), page.impacts.end()); // by time, then name
   }
   if (!writeOutputFile(output, animationPage(*scene, page), error)) {
     return io.error(error);

@@ -19,6 +19,13 @@ SwitchPrograms SwitchPrograms::build(const Equations &equations, size_t params) 
   for (const Equations::Contact &c : equations.contacts)
     contact.push_back(c.restitution);
   programs.contact = sym::Program(contact, index);
+  programs.frictions = equations.frictions.size();
+  std::vector<sym::Expr> friction = frictionExpressions(equations);
+  for (const Equations::Friction &f : equations.frictions)
+    friction.push_back(f.slip.gamma);
+  for (const Equations::Friction &f : equations.frictions)
+    friction.insert(friction.end(), f.slip.C.begin(), f.slip.C.end());
+  programs.friction = sym::Program(friction, index);
 
   std::vector<sym::Expr> g, resets;
   programs.resetOffsets.push_back(0);

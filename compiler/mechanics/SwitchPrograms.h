@@ -14,11 +14,15 @@
 namespace mech::mechanics {
 
 struct SwitchPrograms {
-  size_t contacts = 0, events = 0;
+  size_t contacts = 0, events = 0, frictions = 0;
   // Per contact: the gap, its rate, gamma (phi'' = C q'' - gamma), each for
   // all contacts in turn, then the rows C = dphi/dq (contacts * n), then
   // the restitutions: the layout of mechanics::ContactFunctions, plus e.
   sym::Program contact;
+  // Per friction: the slip, the normal force, mu_s, mu_k and gamma (s' =
+  // C q'' - gamma), each for all frictions in turn, then the rows C =
+  // ds/dq' (frictions * n).
+  sym::Program friction;
   // g of every declared event; may read q'' and the multipliers.
   sym::Program eventFunctions;
   // The values of every event's resets, event after event, computed from

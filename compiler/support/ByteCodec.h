@@ -50,6 +50,15 @@ public:
     in_.remove_prefix(sizeof value);
     return true;
   }
+  // A bool's byte must be 0 or 1: another value is no bool, and reading it
+  // as one is undefined behaviour.
+  bool get(bool &value) {
+    unsigned char byte = 0;
+    if (!get(byte) || byte > 1)
+      return false;
+    value = byte == 1;
+    return true;
+  }
   bool get(std::string &text) {
     uint64_t size = 0;
     if (!get(size) || size > in_.size())

@@ -22,7 +22,7 @@ STATUS_NAMES = {
     0: "OK", 1: "SINGULAR_MASS_MATRIX", 3: "REDUNDANT_CONSTRAINTS", 4: "NON_FINITE",
     5: "BUFFER_TOO_SMALL", 6: "NULL_POINTER", 7: "INVALID_ARGUMENT", 8: "STEP_FAILED",
     9: "OUT_OF_MEMORY", 10: "PROJECTION_FAILED", 11: "CONTACT_VIOLATED", 12: "IMPACT_FAILED",
-    13: "RESET_FAILED", 14: "TOO_MANY_SWITCHES",
+    13: "RESET_FAILED", 14: "TOO_MANY_SWITCHES", 15: "NORMAL_NEGATIVE",
 }
 
 c_double_p = ctypes.POINTER(ctypes.c_double)
@@ -49,6 +49,8 @@ class ModelInfo(ctypes.Structure):
         ("ncontacts", ctypes.c_int),
         ("event_names", c_names),
         ("contact_names", c_names),
+        ("nfrictions", ctypes.c_int),
+        ("friction_names", c_names),
     ]
 
 

@@ -23,7 +23,13 @@ static int sign_of(double g) {
 
 /* Mode event e's direction and whether it stops. */
 static int direction_of(const mechrt_switching *w, long e) {
-  return e < w->E ? w->model->event_directions[e] : -1;
+  if (e < w->E)
+    return w->model->event_directions[e];
+  long f = (e - w->E - w->k) / 3, which = (e - w->E - w->k) % 3;
+  /* A slipping friction's slip falls back to 0 from the side it slips on. */
+  if (e >= w->E + w->k && which == 1 && w->friction[f] != 0)
+    return -w->friction[f];
+  return -1;
 }
 static int stops(const mechrt_switching *w, long e) {
   return e < w->E ? w->model->event_stops[e] : 1;

@@ -12,11 +12,12 @@
 #include <string.h>
 
 size_t mechrt_switching_doubles(const mechrt_model *model) {
-  long n = model->nq, m = model->nc, k = model->ncontacts, ne = model->nevents + k;
-  long s = n + m + k;
+  long n = model->nq, m = model->nc, k = model->ncontacts, F = model->nfrictions;
+  long ne = model->nevents + k + 3 * F, s = n + m + k + F;
   return (size_t)(k                                           /* restitution */
                   + 4 * k + k * n                             /* contact */
-                  + 2 * n + 3 * n + m + k                     /* xdot, xs, forces */
+                  + 5 * F + F * n                             /* fvalues */
+                  + 2 * n + 3 * n + m + k + F                 /* xdot, xs, forces */
                   + n * n + 2 * m + m * n + s * s + s         /* M, residuals, kkt, kkt_rhs */
                   + 3 * ne + (MECHRT_MAX_GRID_PARTS + 1) * ne /* g_old, g_new, g_probe, grid */
                   + 2 * 2 * n);                               /* probe, at_event */
@@ -26,21 +27,23 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
                            unsigned char *bytes, long *pivots, int *sign,
                            mechrt_crossing *crossings, const mechrt_sim_options *options) {
   memset(w, 0, sizeof *w);
-  long n = model->nq, m = model->nc, k = model->ncontacts;
-  long s = n + m + k;
+  long n = model->nq, m = model->nc, k = model->ncontacts, F = model->nfrictions;
+  long s = n + m + k + F;
   w->model = model;
-  w->n = n, w->m = m, w->k = k, w->E = model->nevents;
-  w->ne = w->E + k;
+  w->n = n, w->m = m, w->k = k, w->E = model->nevents, w->F = F;
+  w->ne = w->E + k + 3 * F;
   w->resting = bytes;
   w->holonomic = bytes + k;
-  memset(bytes, 0, (size_t)(2 * k + m));
+  w->friction = (signed char *)(bytes + 2 * k + m + F);
+  memset(bytes, 0, (size_t)(2 * k + m + 2 * F));
   if (m > 0)
     memcpy(w->holonomic, model->holonomic, (size_t)m);
   w->restitution = d, d += k;
   w->contact = d, d += 4 * k + k * n;
+  w->fvalues = d, d += 5 * F + F * n;
   w->xdot = d, d += 2 * n;
   w->xs = d, d += 3 * n + m;
-  w->forces = d, d += k;
+  w->forces = d, d += k + F;
   w->M = d, d += n * n;
   w->residuals = d, d += 2 * m + m * n;
   w->kkt = d, d += s * s;
@@ -59,6 +62,15 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
   w->record_states = options->event_states;
 }
 
+int mechrt_friction_values(mechrt_switching *w, double t, const double *x, const double *p) {
+  if (w->F == 0)
+    return MECHRT_OK;
+  int status = w->model->frictions(t, x, p, w->fvalues);
+  if (status != MECHRT_OK)
+    return status;
+  return mechrt_all_finite(w->fvalues, 5 * w->F + w->F * w->n) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
 int mechrt_contact_values(mechrt_switching *w, double t, const double *x, const double *p) {
   if (w->k == 0)
     return MECHRT_OK;
@@ -68,12 +80,34 @@ int mechrt_contact_values(mechrt_switching *w, double t, const double *x, const 
   return mechrt_all_finite(w->contact, 4 * w->k + w->k * w->n) ? MECHRT_OK : MECHRT_NON_FINITE;
 }
 
-/* The KKT system of the resting contacts' forces around the solution
- * without them (w->xs holds q''_0 and lambda_0); adds their effect. */
-static int add_resting_forces(mechrt_switching *w, double t, const double *x, const double *p) {
+/* One row of the mode's KKT matrix K (size s) at `row`: the constraint row
+ * `g` (n values) and its transpose, with the right-hand side `rhs`. */
+static void kkt_row(double *K, double *b, long s, long n, long row, const double *g, double rhs) {
+  for (long j = 0; j < n; ++j) {
+    K[j * s + row] = -g[j];
+    K[row * s + j] = g[j];
+  }
+  b[row] = rhs;
+}
+
+/* The residual gamma - g q''_0 of a row g (n values) at the solution
+ * without the mode's forces (in w->xdot). */
+static double row_residual(const mechrt_switching *w, const double *g, double gamma) {
+  for (long j = 0; j < w->n; ++j)
+    gamma -= g[j] * w->xdot[w->n + j];
+  return gamma;
+}
+
+/* The KKT system of the resting contacts' forces, the sticking frictions'
+ * forces and the slipping frictions' forces -sigma mu_k N C^T around the
+ * solution without them (w->xs holds q''_0 and lambda_0); adds their
+ * effect. */
+static int add_mode_forces(mechrt_switching *w, double t, const double *x, const double *p) {
   const mechrt_model *model = w->model;
-  long n = w->n, m = w->m, r = w->nresting, s = n + m + r;
-  const double *G = w->contact + 3 * w->k, *gamma = w->contact + 2 * w->k;
+  long n = w->n, m = w->m, k = w->k, F = w->F, s = n + m + w->nresting + w->nstick;
+  const double *G = w->contact + 3 * k, *gamma = w->contact + 2 * k;
+  const double *N = w->fvalues + F, *muk = w->fvalues + 3 * F, *fgamma = w->fvalues + 4 * F;
+  const double *Cf = w->fvalues + 5 * F;
   int status = model->mass_matrix(t, x, p, w->M);
   if (status == MECHRT_OK && m > 0)
     status = model->constraints(t, x, p, w->residuals);
@@ -87,21 +121,18 @@ static int add_resting_forces(mechrt_switching *w, double t, const double *x, co
     for (long j = 0; j < n; ++j)
       K[i * s + j] = w->M[i * n + j];
   for (long a = 0; a < m; ++a)
-    for (long j = 0; j < n; ++j) {
-      K[j * s + n + a] = -C[a * n + j];
-      K[(n + a) * s + j] = C[a * n + j];
-    }
+    kkt_row(K, b, s, n, n + a, C + a * n, 0);
   long row = n + m;
-  for (long c = 0; c < w->k; ++c) {
-    if (!w->resting[c])
+  for (long c = 0; c < k; ++c)
+    if (w->resting[c])
+      kkt_row(K, b, s, n, row++, G + c * n, row_residual(w, G + c * n, gamma[c]));
+  for (long f = 0; f < F; ++f) {
+    if (w->friction[f] == 0) {
+      kkt_row(K, b, s, n, row++, Cf + f * n, row_residual(w, Cf + f * n, fgamma[f]));
       continue;
-    double residual = gamma[c];
-    for (long j = 0; j < n; ++j) {
-      K[j * s + row] = -G[c * n + j];
-      K[row * s + j] = G[c * n + j];
-      residual -= G[c * n + j] * w->xdot[n + j];
     }
-    b[row++] = residual;
+    for (long j = 0; j < n; ++j) // a slip's force on the first block
+      b[j] -= w->friction[f] * muk[f] * N[f] * Cf[f * n + j];
   }
   if (!mechrt_lu_factor(K, s, w->pivots))
     return MECHRT_SINGULAR_MASS_MATRIX;
@@ -113,8 +144,10 @@ static int add_resting_forces(mechrt_switching *w, double t, const double *x, co
   for (long a = 0; a < m; ++a)
     w->xs[3 * n + a] += b[n + a];
   row = n + m;
-  for (long c = 0; c < w->k; ++c)
+  for (long c = 0; c < k; ++c)
     w->forces[c] = w->resting[c] ? b[row++] : 0;
+  for (long f = 0; f < F; ++f)
+    w->forces[k + f] = w->friction[f] == 0 ? b[row++] : -w->friction[f] * muk[f] * N[f];
   return MECHRT_OK;
 }
 
@@ -124,17 +157,19 @@ int mechrt_mode_solve(mechrt_switching *w, double t, const double *x, const doub
   int status = model->rhs(t, x, p, w->xdot);
   if (status != MECHRT_OK)
     return status;
-  memset(w->forces, 0, sizeof(double) * (size_t)w->k);
-  if (full || w->nresting > 0) {
+  memset(w->forces, 0, sizeof(double) * (size_t)(w->k + w->F));
+  const int forced = w->nresting > 0 || w->F > 0;
+  if (full || forced) {
     memcpy(w->xs, x, sizeof(double) * (size_t)(2 * n));
     memcpy(w->xs + 2 * n, w->xdot + n, sizeof(double) * (size_t)n);
-    if (m > 0 && (full || w->nresting > 0) &&
+    if (m > 0 && (full || forced) &&
         (status = model->multipliers(t, x, p, w->xs + 3 * n)) != MECHRT_OK)
       return status;
   }
-  if (w->nresting > 0) {
+  if (forced) {
     if ((status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK ||
-        (status = add_resting_forces(w, t, x, p)) != MECHRT_OK)
+        (status = mechrt_friction_values(w, t, x, p)) != MECHRT_OK ||
+        (status = add_mode_forces(w, t, x, p)) != MECHRT_OK)
       return status;
   }
   return mechrt_all_finite(w->xdot, 2 * n) ? MECHRT_OK : MECHRT_NON_FINITE;
@@ -145,7 +180,7 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
   const mechrt_model *model = w->model;
   const double *p = mechrt_params_at(s, t);
   int status;
-  int solve = w->nresting > 0 || (w->E > 0 && model->events_read_solution);
+  int solve = w->nresting > 0 || w->F > 0 || (w->E > 0 && model->events_read_solution);
   if (solve && (status = mechrt_mode_solve(w, t, x, p, 1)) != MECHRT_OK)
     return status;
   if (w->E > 0) {
@@ -160,6 +195,17 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
     return status;
   for (long c = 0; c < w->k; ++c)
     g[w->E + c] = w->resting[c] ? w->forces[c] : w->contact[c];
+  /* Per friction: N; sticking mu_s N - F, mu_s N + F; slipping s, 1. */
+  const long F = w->F;
+  if (F > 0 && (status = mechrt_friction_values(w, t, x, p)) != MECHRT_OK)
+    return status;
+  for (long f = 0; f < F; ++f) {
+    double *at = g + w->E + w->k + 3 * f, normal = w->fvalues[F + f];
+    double limit = w->fvalues[2 * F + f] * normal, force = w->forces[w->k + f];
+    at[0] = normal;
+    at[1] = w->friction[f] == 0 ? limit - force : w->fvalues[f];
+    at[2] = w->friction[f] == 0 ? limit + force : 1;
+  }
   return MECHRT_OK;
 }
 
@@ -182,11 +228,12 @@ void mechrt_gap_accelerations(mechrt_switching *w, const mechrt_system *s, doubl
 
 int mechrt_mode_constraints(mechrt_switching *w, double t, const double *x, const double *p,
                             double *values) {
-  long n = w->n, m = w->m, k = w->k, rows = m + w->nresting;
+  long n = w->n, m = w->m, k = w->k, F = w->F, rows = m + w->nresting + w->nstick;
   int status = MECHRT_OK;
   if (m > 0 && (status = w->model->constraints(t, x, p, w->residuals)) != MECHRT_OK)
     return status;
-  if ((status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK)
+  if ((status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK ||
+      (status = mechrt_friction_values(w, t, x, p)) != MECHRT_OK)
     return status;
   double *phi = values, *psi = values + rows, *C = values + 2 * rows;
   memcpy(phi, w->residuals, sizeof(double) * (size_t)m);
@@ -201,18 +248,28 @@ int mechrt_mode_constraints(mechrt_switching *w, double t, const double *x, cons
     memcpy(C + row * n, w->contact + 3 * k + c * n, sizeof(double) * (size_t)n);
     ++row;
   }
+  for (long f = 0; f < F; ++f) { /* a sticking slip: a velocity constraint */
+    if (w->friction[f] != 0)
+      continue;
+    phi[row] = 0;
+    psi[row] = w->fvalues[f];
+    memcpy(C + row * n, w->fvalues + 5 * F + f * n, sizeof(double) * (size_t)n);
+    ++row;
+  }
   return MECHRT_OK;
 }
 
 void mechrt_mode_changed(mechrt_switching *w, mechrt_projection *projection) {
-  w->nresting = 0;
-  for (long c = 0; c < w->k; ++c) {
-    w->holonomic[w->m + w->nresting] = 1;
-    w->nresting += w->resting[c] ? 1 : 0;
-  }
-  projection->m = w->m + w->nresting;
+  w->nresting = w->nstick = 0;
+  for (long c = 0; c < w->k; ++c)
+    if (w->resting[c])
+      w->holonomic[w->m + w->nresting++] = 1;
+  for (long f = 0; f < w->F; ++f)
+    if (w->friction[f] == 0)
+      w->holonomic[w->m + w->nresting + w->nstick++] = 0;
+  projection->m = w->m + w->nresting + w->nstick;
   projection->holonomic = w->holonomic;
-  projection->switching = w->nresting > 0 ? w : NULL;
+  projection->switching = w->nresting + w->nstick > 0 ? w : NULL;
 }
 
 void mechrt_record(mechrt_switching *w, double t, int kind, long index, double impulse,

@@ -151,7 +151,7 @@ static int move_to(radau *s, double t) {
 static int update_jacobian(radau *s, double t) {
   s->factored = 0;
   const mechrt_switching *w = s->sys->switching;
-  int status = w && w->nresting > 0
+  int status = w && (w->nresting > 0 || w->F > 0)
                    ? mechrt_mode_jacobian(s->sys, t, s->y, s->f0, s->difference, s->J)
                    : mechrt_state_jacobian(s->sys->model, t, s->y, mechrt_params_at(s->sys, t),
                                            s->jacobian_workspace, s->jacobian_pivots, s->J);

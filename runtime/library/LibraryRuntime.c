@@ -244,7 +244,7 @@ HIDDEN const double *mechrt_params_at(const mechrt_system *s, double t) {
 
 HIDDEN int mechrt_evaluate(const mechrt_system *s, double t, const double *x, double *xdot) {
   mechrt_switching *w = s->switching;
-  if (w && w->nresting > 0) {
+  if (w && (w->nresting > 0 || w->F > 0)) {
     int status = mechrt_mode_solve(w, t, x, mechrt_params_at(s, t), 0);
     if (status == MECHRT_OK)
       memcpy(xdot, w->xdot, sizeof(double) * (size_t)s->size);
@@ -535,11 +535,13 @@ typedef struct {
 
 static int switching_setup(switching_space *space, const mechrt_model *model,
                            const mechrt_sim_options *options) {
-  long n = model->nq, m = model->nc, k = model->ncontacts, ne = model->nevents + k;
-  size_t doubles = mechrt_switching_doubles(model), s = (size_t)(n + m + k);
+  long n = model->nq, m = model->nc, k = model->ncontacts, F = model->nfrictions;
+  long ne = model->nevents + k + 3 * F;
+  size_t doubles = mechrt_switching_doubles(model), s = (size_t)(n + m + k + F);
   size_t crossings = (size_t)ne * MECHRT_MAX_GRID_PARTS;
-  space->block = malloc(sizeof(double) * doubles + sizeof(mechrt_crossing) * crossings +
-                        sizeof(long) * s + sizeof(int) * (size_t)ne + (size_t)(2 * k + m) + 1);
+  space->block =
+      malloc(sizeof(double) * doubles + sizeof(mechrt_crossing) * crossings + sizeof(long) * s +
+             sizeof(int) * (size_t)ne + (size_t)(2 * k + m + 2 * F) + 1);
   if (!space->block)
     return MECHRT_OUT_OF_MEMORY;
   double *d = space->block;
@@ -558,11 +560,11 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
                double atol, const mechrt_sim_options *options, double *out, long last, double t_end,
                double dt, size_t *rows) {
   const double t0 = options->t0;
-  long n = model->nq, N = 2 * n, m = model->nc + model->ncontacts;
+  long n = model->nq, N = 2 * n, m = model->nc + model->ncontacts + model->nfrictions;
   size_t doubles = (size_t)(16 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
   double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
   switching_space space = {{0}, NULL};
-  int switching = model->nevents + model->ncontacts > 0;
+  int switching = model->nevents + model->ncontacts + model->nfrictions > 0;
   int status = switching ? switching_setup(&space, model, options) : MECHRT_OK;
   if (!workspace || status != MECHRT_OK) {
     free(workspace);

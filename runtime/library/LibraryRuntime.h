@@ -48,6 +48,10 @@ typedef struct {
   const int *event_directions;      /* per event: -1 (falling), 0 (either), 1 (rising) */
   const unsigned char *event_stops; /* per event: it ends the run, or (with resets) a segment */
   long events_read_solution;        /* the events' g read q'' or lambda */
+  long nfrictions;
+  /* Per friction: slip, normal force, mu_s, mu_k, gamma (s' = C q'' -
+   * gamma), each for all frictions in turn, then the rows C = ds/dq'. */
+  mechrt_kernel frictions;
 } mechrt_model;
 
 /* Writes the inputs' values at t into u (nu values). */
@@ -66,7 +70,9 @@ enum {
   MECHRT_EVENT = 0,
   MECHRT_EVENT_IMPACT = 1,
   MECHRT_EVENT_REST = 2,
-  MECHRT_EVENT_LIFT_OFF = 3
+  MECHRT_EVENT_LIFT_OFF = 3,
+  MECHRT_EVENT_STICK = 4,
+  MECHRT_EVENT_SLIP = 5
 };
 
 /* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for
@@ -108,10 +114,11 @@ enum {
   MECHRT_PROJECTION_FAILED = 10,
   MECHRT_CONTACT_VIOLATED =
       11, /* a contact's gap is negative at the start, or a crossing was missed */
-  MECHRT_IMPACT_FAILED = 12,    /* an impact's equations have no solution */
-  MECHRT_RESET_FAILED = 13,     /* an event's resets break the constraints */
-  MECHRT_TOO_MANY_SWITCHES = 14 /* impacts, rests, lift-offs and resets beyond the step budget, or
-                                   more than 1000 at one instant */
+  MECHRT_IMPACT_FAILED = 12,     /* an impact's equations have no solution */
+  MECHRT_RESET_FAILED = 13,      /* an event's resets break the constraints */
+  MECHRT_TOO_MANY_SWITCHES = 14, /* impacts, rests, lift-offs and resets beyond the step budget,
+                                    or more than 1000 at one instant */
+  MECHRT_NORMAL_NEGATIVE = 15    /* a friction's normal force fell below 0 */
 };
 
 /* Calls `kernel` after checking the pointers (p may be null only when

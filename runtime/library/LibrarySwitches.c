@@ -31,8 +31,8 @@ int mechrt_switching_row(mechrt_switching *w, const mechrt_system *s, double t, 
     return status;
   if (multipliers) {
     memcpy(extra, w->xs + 3 * w->n, sizeof(double) * (size_t)w->m);
-    memcpy(extra + w->m, w->forces, sizeof(double) * (size_t)w->k);
-    extra += w->m + w->k;
+    memcpy(extra + w->m, w->forces, sizeof(double) * (size_t)(w->k + w->F));
+    extra += w->m + w->k + w->F;
   }
   if (outputs && model->nout > 0) {
     if ((status = model->outputs_at(t, w->xs, p, extra)) != MECHRT_OK)
@@ -141,7 +141,10 @@ static int apply_switch(run_state *run, long event, double t, double *x) {
   if (++run->switches > MECHRT_MAX_STEPS || run->here > MECHRT_MAX_SWITCHES_AT_ONE_TIME)
     return MECHRT_TOO_MANY_SWITCHES;
   int status;
-  if (event < w->E) {
+  if (event >= w->E + w->k) {
+    long f = event - w->E - w->k;
+    status = mechrt_friction_switch(w, run->s, f / 3, (int)(f % 3), t, x);
+  } else if (event < w->E) {
     status = reset(run, event, t, x);
   } else if (w->resting[event - w->E]) {
     w->resting[event - w->E] = 0;
@@ -167,7 +170,10 @@ int mechrt_run_switching(mechrt_switching *w, const mechrt_system *s, mechrt_pro
   long N = s->size;
   run_state run = {w, s, projection, 0, 0, NAN};
   double t = r->t0;
-  int status = start_modes(w, s, t, y);
+  int status = mechrt_start_frictions(w, s, t, y);
+  mechrt_mode_changed(w, projection);
+  if (status == MECHRT_OK)
+    status = start_modes(w, s, t, y);
   mechrt_mode_changed(w, projection);
   if (status == MECHRT_OK)
     status = mechrt_write_row(r, s, t, y);

@@ -24,27 +24,37 @@ typedef struct {
 
 struct mechrt_switching {
   const mechrt_model *model;
-  long n, m, k, E; /* coordinates, the model's constraints, contacts, declared events */
+  long n, m, k, E, F; /* coordinates, the model's constraints, contacts, declared events,
+                         frictions */
 
   /* The mode: which contacts rest, their count, the projection's flags. */
   unsigned char *resting; /* k */
   long nresting;
-  unsigned char *holonomic; /* m + k: the model's, then 1 per resting contact */
+  signed char *friction; /* F: 0 sticks, +1 or -1 slips with that sign of the slip */
+  long nstick;
+  unsigned char *holonomic; /* m + k + F: the model's, then 1 per resting contact, 0 per
+                               sticking friction */
   double *restitution;      /* k */
 
   /* The contacts' values at the last mechrt_contact_values: gap, rate,
    * gamma (k each), rows (k*n), restitutions (k). */
   double *contact;
+  /* The frictions' values at the last mechrt_friction_values: slip, N,
+   * mu_s, mu_k, gamma (F each), rows C = ds/dq' (F*n). */
+  double *fvalues;
 
   /* The mode's solution at the last mechrt_mode_solve: x' (2n), then
    * xs = (q, q', q'', lambda) (3n + m), and each contact's force (k, 0
-   * where not resting). */
+   * where not resting), then each friction's (F: held while it sticks,
+   * -sigma mu_k N while it slips). */
   double *xdot, *xs, *forces;
-  double *M, *residuals, *kkt, *kkt_rhs; /* n*n, 2m + m*n, s*s, s (s = n + m + k) */
+  double *M, *residuals, *kkt, *kkt_rhs; /* n*n, 2m + m*n, s*s, s (s = n + m + k + F) */
   long *pivots;                          /* s */
 
   /* The events of the mode: E declared, then one per contact (its impact
-   * when free, its lift-off when resting), all falling. */
+   * when free, its lift-off when resting), all falling, then three per
+   * friction: its normal force; sticking, its force beyond mu_s N and
+   * below -mu_s N; slipping, its slip reaching 0 (and a constant). */
   long ne;
   double *g_old, *g_new, *g_probe, *grid, *probe, *at_event;
   int *sign;
@@ -78,6 +88,17 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
 
 /* The contacts' values at (t, x), params p, into w->contact. */
 int mechrt_contact_values(mechrt_switching *w, double t, const double *x, const double *p);
+/* The frictions' values at (t, x), params p, into w->fvalues. */
+int mechrt_friction_values(mechrt_switching *w, double t, const double *x, const double *p);
+
+/* The frictions at the start (LibraryFriction.c): the coefficients and
+ * normal forces checked, each slipping with the sign of its slip or, where
+ * that is 0, settled as where a slip reaches 0. */
+int mechrt_start_frictions(mechrt_switching *w, const mechrt_system *s, double t, const double *x);
+/* Friction i's event `which` (0: its normal force; 1, 2: its force leaving
+ * the cone, or its slip reaching 0) at (t, x): the switch made. */
+int mechrt_friction_switch(mechrt_switching *w, const mechrt_system *s, long i, int which, double t,
+                           const double *x);
 
 /* The mode's x' (and, with `full`, q'', lambda and the contact forces)
  * at (t, x) with params p: into w->xdot, w->xs, w->forces. */

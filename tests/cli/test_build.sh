@@ -123,13 +123,6 @@ index=0
 for example in examples/*.mech; do
   m="$(basename "$example" .mech)"
   case " ${models[*]} " in *" $m "*) continue ;; esac
-  # A library does not apply friction yet: `build` refuses such models
-  # (docs/library.md), which is checked instead.
-  if grep -v '^\s*#' "$example" | grep -qE "^\s*friction "; then
-    expect "build refuses $m (friction)" 1 "$mech" build "$example" -o "$work/all/lib$m.so"
-    contains "build says why for $m" err "has friction; a built library does not apply it yet"
-    continue
-  fi
   index=$((index + 1))
   case " kapitza_pendulum overdamped_oscillator rolling_disk " in
   *" $m "*) ;;

@@ -227,8 +227,6 @@ contains "a normal force with accelerations" err "bad.mech:9:31: error: the norm
 expect "mu_k > mu_s set at run time" 1 "$mech" simulate belt.mech --set muk=0.5 --until 1
 contains "says which friction, where" err \
   "belt.mech:15:63: error: the kinetic coefficient of friction 'belt' (0.5) exceeds the static one (0.4)"
-expect "mech build refuses friction" 1 "$mech" build belt.mech -o libbelt.so
-contains "says why" err "has friction; a built library does not apply it yet"
 expect "equations list the friction" 0 "$mech" equations belt.mech
 contains "its slip, normal force and coefficients" out "belt: s = -vb + x', N = m*g, mu_s = mus, mu_k = muk, force in N"
 expect "fmt prints the friction" 0 "$mech" fmt belt.mech

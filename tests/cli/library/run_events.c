@@ -2,8 +2,8 @@
  *   run_events T_END DT RTOL ATOL EVENTS.csv [NAME=VALUE ...]
  * From the model's init state at t = 0, with the default params but those
  * given (SI values by name). The environment's METHOD=radau chooses Radau
- * IIA. Prints the rows (t, q, q', lambda and the contact forces, the
- * outputs) as CSV (%.17g) without a header, and writes the events to
+ * IIA. Prints the rows (t, q, q', lambda, the contact and friction forces,
+ * the outputs) as CSV (%.17g) without a header, and writes the events to
  * EVENTS.csv as `mech simulate --events` names them (the event, the
  * contact for an impact, "NAME rests", "NAME lifts off"): name, t, then
  * the state before it, the state after it, the impulse and the energy
@@ -18,6 +18,11 @@
 static const char *event_name(const INFO *info, const F(event_record) * e, char *buffer) {
   if (e->kind == S(EVENT))
     return info->event_names[e->index];
+  if (e->kind == S(EVENT_STICK) || e->kind == S(EVENT_SLIP)) {
+    snprintf(buffer, 256, "%s %s", info->friction_names[e->index],
+             e->kind == S(EVENT_STICK) ? "sticks" : "slips");
+    return buffer;
+  }
   const char *contact = info->contact_names[e->index];
   const char *suffix = e->kind == S(EVENT_REST)       ? " rests"
                        : e->kind == S(EVENT_LIFT_OFF) ? " lifts off"
@@ -67,7 +72,7 @@ int main(int argc, char **argv) {
   options.max_events = kMaxEvents;
   options.events_found = &found;
   options.event_states = states;
-  const int width = 1 + N + info->nc + info->ncontacts + info->nout;
+  const int width = 1 + N + info->nc + info->ncontacts + info->nfrictions + info->nout;
   double t_end = atof(argv[1]), dt = atof(argv[2]), rtol = atof(argv[3]), atol = atof(argv[4]);
   F(simulate_with)(info->init_state, p, t_end, dt, rtol, atol, &options, NULL, 0, &rows);
   double *out = malloc(rows * width * sizeof *out);
