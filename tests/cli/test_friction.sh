@@ -132,16 +132,7 @@ for r in csv.DictReader(open(W + "/pull_run.csv")):
 '
 
 # --- d. the pendulum's pivot ---------------------------------------------------------
-cat >pivot.mech <<'M'
-model pivot {
-  param m = 1 [kg], l = 1 [m], g = 9.81 [m/s^2], T = 0.5 [N*m]
-  coord th [rad]
-  kinetic m * l^2 * th'^2 / 2
-  potential -m * g * l * cos(th)
-  friction pivot: slip th' normal T static 1
-  init th = 1
-}
-M
+cp "$root/tests/cli/models/pivot.mech" pivot.mech
 expect "a pendulum with a dry pivot" 0 "$mech" simulate pivot.mech --until 10 --dt 10 "${tight[@]}" \
   --events pivot.csv -o /dev/null
 check_py "each half swing loses T (|th_k| + |th_k+1|); it rests where m g l |sin th| <= T" '
@@ -191,15 +182,7 @@ contains "rk4 says why" err \
   "chatter.mech:6:3: error: --method rk4: the force with sign(x') jumps with a velocity"
 
 # --- f. errors and the other commands ----------------------------------------------------
-cat >lifted.mech <<'M'
-model lifted {
-  param m = 1 [kg], g = 9.81 [m/s^2], k = 2 [N/s]
-  coord x [m]
-  kinetic m * x'^2 / 2
-  friction floor: slip x' normal m * g - k * t static 0.5
-  init x' = 1
-}
-M
+cp "$root/tests/cli/models/lifted.mech" lifted.mech
 expect "a normal force that turns negative" 1 "$mech" simulate lifted.mech --until 10
 contains "is an error at the time it does" err \
   "the normal force of friction 'floor' turns negative (a friction law needs N >= 0: the bodies part) at t = 4.905"

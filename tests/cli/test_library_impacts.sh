@@ -80,16 +80,7 @@ library cradle "$work/cradle.mech"
 library projectile "$root/examples/projectile.mech"
 library belt "$root/examples/stick_slip.mech"
 library incline "$root/examples/incline.mech"
-cat >"$work/pivot.mech" <<'M'
-model pivot {
-  param m = 1 [kg], l = 1 [m], g = 9.81 [m/s^2], T = 0.5 [N*m]
-  coord th [rad]
-  kinetic m * l^2 * th'^2 / 2
-  potential -m * g * l * cos(th)
-  friction pivot: slip th' normal T static 1
-  init th = 1
-}
-M
+cp "$models/pivot.mech" "$work/pivot.mech"
 library pivot "$work/pivot.mech"
 for method in dopri5 radau; do
   same ball "$root/examples/bouncing_ball.mech" 6 0.5 2 $method
@@ -176,15 +167,7 @@ expect "a reset that breaks the constraint (RESET_FAILED)" 1 "$work/run_rod" 2 0
   "$work/bad.ev"
 contains "status 13, the rows before it kept" err "status 13 after 2 rows"
 expect "the header names the code" 0 grep -q "MECH_RESET_FAILED 13" "$work/rod.h"
-cat >"$work/lifted.mech" <<'M'
-model lifted {
-  param m = 1 [kg], g = 9.81 [m/s^2], k = 2 [N/s]
-  coord x [m]
-  kinetic m * x'^2 / 2
-  friction floor: slip x' normal m * g - k * t static 0.5
-  init x' = 1
-}
-M
+cp "$models/lifted.mech" "$work/lifted.mech"
 library lifted "$work/lifted.mech"
 expect "a normal force that turns negative (NORMAL_NEGATIVE)" 1 "$work/run_lifted" 10 1 \
   "${tight[@]}" "$work/bad.ev"
