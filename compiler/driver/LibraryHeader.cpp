@@ -88,7 +88,8 @@ typedef struct {
   size_t size;     /* sizeof()" +
          p + R"(_sim_options) */
   double t0;       /* the start time in s (default 0) */
-  int multipliers; /* nonzero: each row also holds lambda (nc values) */
+  int multipliers; /* nonzero: each row also holds lambda (nc values), then the
+                      ncontacts contacts' and nfrictions frictions' forces */
   int outputs;     /* nonzero: each row also holds the outputs (nout values) */
   /* The inputs against time: inputs(t, u, inputs_context) writes the nu
    * inputs' values at t into u (the last nu entries of a copy of p) before
@@ -156,8 +157,9 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
   }
   if (!model.events.empty() || !model.contacts.empty() || !model.frictions.empty())
     out << " *\n * " << p
-        << "_simulate_with locates the events and applies the contacts' impacts,\n"
-           " * rests and lift-offs and the events' resets, as `mech simulate` does.\n";
+        << "_simulate_with locates the events and makes the contacts' impacts,\n"
+           " * rests and lift-offs, the frictions' sticking and slipping and the\n"
+           " * events' resets, as `mech simulate` does.\n";
   for (size_t i = 0; i < model.events.size(); ++i)
     out << " *   event[" << i << "]  " << model.events[i] << "\n";
   for (size_t i = 0; i < model.contacts.size(); ++i)
@@ -305,9 +307,10 @@ int )" << p
 /* As )"
       << p << R"(_simulate, from options->t0 to t_end (t_end >= t0; rows at t0,
  * t0 + dt, ..., t_end), each row (t, q, q') followed by the nc multipliers
- * lambda when options->multipliers is nonzero, then the nout outputs when
- * options->outputs is: rows of 1 + 2*nq [+ nc] [+ nout] values, the columns
- * of `mech simulate`. options NULL is )"
+ * lambda and the contacts' and frictions' forces when options->multipliers
+ * is nonzero, then the nout outputs when options->outputs is: rows of
+ * 1 + 2*nq [+ nc + ncontacts + nfrictions] [+ nout] values, the columns of
+ * `mech simulate`. options NULL is )"
       << P << R"(_NULL_POINTER; a size other than
  * this struct's and its earlier versions' (the fields before inputs, and
  * before method), a t0 that is not finite or an unknown method, )"
