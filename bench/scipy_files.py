@@ -1,6 +1,18 @@
 """What the SciPy baselines of the switching benchmarks (bench/impacts.sh,
-bench/friction.sh) write: mech simulate's CSV of samples and its events
-file, 17 significant digits."""
+bench/friction.sh) share: their run's options, and what they write: mech
+simulate's CSV of samples and its events file, 17 significant digits."""
+
+
+def add_run_arguments(parser, until):
+    """--until (default `until`), --dt, --method, --rtol, --atol, -o and
+    --events, as the baselines take them."""
+    parser.add_argument("--until", type=float, default=until)
+    parser.add_argument("--dt", type=float, default=0.01)
+    parser.add_argument("--method", default="DOP853")
+    parser.add_argument("--rtol", type=float, default=1e-10)
+    parser.add_argument("--atol", type=float, default=1e-10)
+    parser.add_argument("-o", dest="output")
+    parser.add_argument("--events", dest="events")
 
 
 def write_samples(path, columns, pieces):

@@ -32,7 +32,7 @@ import re
 import sys
 import time
 
-from scipy_files import write_events, write_samples
+from scipy_files import add_run_arguments, write_events, write_samples
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -74,13 +74,7 @@ def main():
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=os.path.join(ROOT, "examples/rimless_wheel.mech"))
-    parser.add_argument("--until", type=float, default=20.0)
-    parser.add_argument("--dt", type=float, default=0.01)
-    parser.add_argument("--method", default="DOP853")
-    parser.add_argument("--rtol", type=float, default=1e-10)
-    parser.add_argument("--atol", type=float, default=1e-10)
-    parser.add_argument("-o", dest="output")
-    parser.add_argument("--events", dest="events")
+    add_run_arguments(parser, until=20.0)
     args = parser.parse_args()
 
     (m, l, g, alpha, gamma), y0 = read_model(args.model)

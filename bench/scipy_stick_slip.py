@@ -21,7 +21,7 @@ import json
 import sys
 import time
 
-from scipy_files import write_events, write_samples
+from scipy_files import add_run_arguments, write_events, write_samples
 
 M, K, G, VB, MUS, MUK = 1.0, 1.0, 9.81, 0.1, 0.4, 0.3
 
@@ -34,13 +34,7 @@ def main():
         print(f"scipy_stick_slip.py: SciPy is not available ({error})", file=sys.stderr)
         sys.exit(3)
     parser = argparse.ArgumentParser()
-    parser.add_argument("--until", type=float, default=100.0)
-    parser.add_argument("--dt", type=float, default=0.01)
-    parser.add_argument("--method", default="DOP853")
-    parser.add_argument("--rtol", type=float, default=1e-10)
-    parser.add_argument("--atol", type=float, default=1e-10)
-    parser.add_argument("-o", dest="output")
-    parser.add_argument("--events", dest="events")
+    add_run_arguments(parser, until=100.0)
     args = parser.parse_args()
 
     def slipping(sigma):

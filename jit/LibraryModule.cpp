@@ -30,6 +30,8 @@ public:
          {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs",
           "jacobian_parts", "contacts", "events_at", "outputs_at", "resets", "frictions"}) {
       llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
+      if (!kernel)
+        continue; // a switching kernel of a model without switches
       kernel->setName(std::string("kernel_") + name);
       kernel->setLinkage(llvm::Function::InternalLinkage);
     }
@@ -157,8 +159,11 @@ private:
         targets(switches_.resetTargets.begin(), switches_.resetTargets.end());
     std::vector<int32_t> directions(switches_.directions.begin(), switches_.directions.end());
     std::vector<uint8_t> stops(switches_.stops.begin(), switches_.stops.end());
-    auto kernel = [&](const char *name) {
-      return module_.getFunction(std::string("kernel_") + name);
+    // A kernel, or null where the model has none (the switching ones).
+    auto kernel = [&](const char *name) -> llvm::Constant * {
+      if (llvm::Function *f = module_.getFunction(std::string("kernel_") + name))
+        return f;
+      return llvm::ConstantPointerNull::get(b_.getPtrTy());
     };
     auto *value =
         llvm::ConstantStruct::get(type, {b_.getInt64(nq),
@@ -227,7 +232,10 @@ std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
   // The Jacobian's parts: PREFIX_jacobian and simulate's Radau use them.
   std::unique_ptr<llvm::Module> module =
       emitModule(programs, context, KernelSelection{.momentumForce = false, .jacobian = true});
-  emitSwitchKernels(programs, switches, *module);
+  // The switching kernels only where the runtime calls them: a model
+  // without events, contacts and frictions would compile them for nothing.
+  if (switches.events + switches.contacts + switches.frictions > 0)
+    emitSwitchKernels(programs, switches, *module);
   module->setDataLayout(machine->createDataLayout());
   module->setTargetTriple(machine->getTargetTriple().str());
   LibraryEmitter(*module, library, switches)

@@ -1,6 +1,6 @@
 // The switches' arguments on the interpreter (evaluated a few times per
-// step, as the events' functions are), and the crossings counted in a
-// sliding window.
+// step, as the events' functions are: driver/StateProgram), and the
+// crossings counted in a sliding window.
 #include "driver/ChatterWatch.h"
 
 #include "support/NumberText.h"
@@ -11,22 +11,26 @@
 
 namespace mech::driver {
 
-ChatterWatch::ChatterWatch(const mechanics::Equations &equations, size_t params)
-    : layout_{params, equations.coordinates.size(), equations.constraints.size()},
-      recent_(equations.velocitySwitches.size()) {
+namespace {
+
+std::vector<sym::Expr> argumentsOf(const mechanics::Equations &equations) {
   std::vector<sym::Expr> arguments;
   for (const mechanics::Equations::VelocitySwitch &s : equations.velocitySwitches)
     arguments.push_back(s.argument);
-  program_ = sym::Program(arguments, [this](const sym::SymbolInfo &s) { return layout_.index(s); });
-  inputs_.assign(layout_.size(), 0.0);
+  return arguments;
 }
+
+} // namespace
+
+ChatterWatch::ChatterWatch(const mechanics::Equations &equations, size_t params)
+    : coordinates_(equations.coordinates.size()),
+      arguments_(argumentsOf(equations), params, equations.coordinates.size()),
+      recent_(equations.velocitySwitches.size()) {}
 
 void ChatterWatch::evaluate(double t, const double *x, const std::vector<double> &params,
                             double *g) {
-  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), inputs_.begin());
-  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
-  inputs_[layout_.time()] = t;
-  program_.evaluate(inputs_.data(), g, scratch_);
+  const std::vector<double> &values = arguments_(params, t, x, x + coordinates_);
+  std::copy(values.begin(), values.end(), g);
 }
 
 void ChatterWatch::crossed(size_t i, double t) {

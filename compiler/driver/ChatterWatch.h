@@ -6,9 +6,8 @@
 // thousands of steps.
 #pragma once
 
-#include "mechanics/Evaluation.h"
+#include "driver/StateProgram.h"
 #include "mechanics/Lagrange.h"
-#include "symbolic/Program.h"
 
 #include <deque>
 #include <optional>
@@ -37,11 +36,10 @@ public:
   std::string message(const mechanics::Equations &equations) const;
 
 private:
-  mechanics::InputLayout layout_;
-  sym::Program program_;
+  size_t coordinates_;
+  StateProgram arguments_;
   std::vector<std::deque<double>> recent_; // per switch: its last crossings' times
   std::optional<size_t> chattering_;
-  std::vector<double> inputs_, scratch_;
 };
 
 } // namespace mech::driver

@@ -36,8 +36,8 @@ void ContactRun::frictionChanged(size_t i, bool sticks, double t, const double *
 }
 
 double ContactRun::slipForce(size_t i, double t, const double *x) {
-  frictions_.evaluate(t, x, filledParams(t));
-  return -friction_[i] * frictions_.kineticCoefficients()[i] * frictions_.normals()[i];
+  contacts_.evaluateFrictions(t, x, filledParams(t));
+  return -friction_[i] * contacts_.kineticCoefficients()[i] * contacts_.normals()[i];
 }
 
 bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x,
@@ -52,9 +52,8 @@ bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x
   }
   const double force =
       lambda[eq_.constraints.size() + static_cast<size_t>(mode.slots[resting_.size() + i])];
-  frictions_.evaluate(t, x.data(), filledParams(t));
-  const double normal = frictions_.normals()[i],
-               limit = frictions_.staticCoefficients()[i] * normal;
+  contacts_.evaluateFrictions(t, x.data(), filledParams(t));
+  const double normal = contacts_.normals()[i], limit = contacts_.staticCoefficients()[i] * normal;
   if (normal < 0) {
     error =
         "the normal force of friction '" + name + "' is negative (" + shortestNumber(normal) + ")";
@@ -70,23 +69,22 @@ bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x
 bool ContactRun::startFrictions(double t, const std::vector<double> &x, std::string &error) {
   if (eq_.frictions.empty())
     return true;
-  frictions_.evaluate(t, x.data(), filledParams(t));
+  contacts_.evaluateFrictions(t, x.data(), filledParams(t));
   std::vector<size_t> atRest;
   for (size_t i = 0; i < eq_.frictions.size(); ++i) {
     const std::string &name = eq_.frictions[i].slip.name;
-    const double mus = frictions_.staticCoefficients()[i],
-                 muk = frictions_.kineticCoefficients()[i];
+    const double mus = contacts_.staticCoefficients()[i], muk = contacts_.kineticCoefficients()[i];
     if (!(muk >= 0 && muk <= mus)) {
       error = "the coefficients of friction '" + name + "' are mu_s = " + shortestNumber(mus) +
               ", mu_k = " + shortestNumber(muk) + " (0 <= mu_k <= mu_s is a friction law)";
       return false;
     }
-    if (frictions_.normals()[i] < 0) {
+    if (contacts_.normals()[i] < 0) {
       error = "the normal force of friction '" + name + "' is negative at the start (" +
-              shortestNumber(frictions_.normals()[i]) + ")";
+              shortestNumber(contacts_.normals()[i]) + ")";
       return false;
     }
-    const double slip = frictions_.slips()[i];
+    const double slip = contacts_.slips()[i];
     friction_[i] = slip > 0 ? 1 : -1;
     if (std::abs(slip) <= kRestingRate)
       atRest.push_back(i);
@@ -108,7 +106,6 @@ bool ContactRun::frictionSwitch(const mechanics::ModeEvent &what, double t,
   case mechanics::ModeEvent::SlipStops:
     return settleFriction(i, t, x, error);
   default:
-    frictions_.evaluate(t, x.data(), filledParams(t));
     error = "the normal force of friction '" + eq_.frictions[i].slip.name +
             "' turns negative (a friction law needs N >= 0: the bodies part)";
     return false;

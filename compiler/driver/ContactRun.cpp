@@ -47,8 +47,7 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
     : eq_(equations), kernels_(kernels), sharedModes_(modes), params_(params),
       fill_(std::move(fill)), projection_(projection), hooks_(std::move(hooks)),
       contacts_(equations, params.size()), restitution_(contacts_.restitutions(params)),
-      resting_(equations.contacts.size(), false), frictions_(equations, params.size()),
-      friction_(equations.frictions.size(), 1) {
+      resting_(equations.contacts.size(), false), friction_(equations.frictions.size(), 1) {
   report_.impactsPerContact.assign(equations.contacts.size(), 0);
   report_.sticksPerFriction.assign(equations.frictions.size(), 0);
   report_.slipsPerFriction.assign(equations.frictions.size(), 0);

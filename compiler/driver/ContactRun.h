@@ -199,7 +199,6 @@ private:
   mechanics::ContactFunctions contacts_;
   std::vector<double> restitution_;
   std::vector<bool> resting_;
-  mechanics::FrictionFunctions frictions_;
   std::vector<signed char> friction_; // per friction: 0 sticks, +1 / -1 slips with that sign
   std::vector<double> stuckSince_;    // per friction: when it came to stick, NaN slipping
   std::map<mechanics::ModeKey, std::unique_ptr<Mode>> modes_;

@@ -557,10 +557,13 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
     if (functions)
       if (int status = (*functions)(t, x, g); status != 0)
         return status;
-    filled = run.params;
-    if (fill)
+    if (watch.size() == 0)
+      return 0;
+    if (fill) { // the inputs' values at t, in a copy kept between calls
+      filled = run.params;
       fill(t, filled.data());
-    watch.evaluate(t, x, filled, g + declared);
+    }
+    watch.evaluate(t, x, fill ? filled : run.params, g + declared);
     return 0;
   };
   events.record = [&log, &sampler, &watch, declared](int event, double t, const double *x) {

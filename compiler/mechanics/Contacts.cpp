@@ -96,22 +96,6 @@ std::vector<sym::Expr> frictionExpressions(const Equations &equations) {
   return values;
 }
 
-FrictionFunctions::FrictionFunctions(const Equations &equations, size_t params)
-    : layout_{params, equations.coordinates.size(), equations.constraints.size()},
-      count_(equations.frictions.size()) {
-  program_ = sym::Program(frictionExpressions(equations),
-                          [this](const sym::SymbolInfo &s) { return layout_.index(s); });
-  out_.resize(4 * count_);
-  inputs_.assign(layout_.size(), 0.0);
-}
-
-void FrictionFunctions::evaluate(double t, const double *x, const std::vector<double> &params) {
-  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), inputs_.begin());
-  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
-  inputs_[layout_.time()] = t;
-  program_.evaluate(inputs_.data(), out_.data(), scratch_);
-}
-
 std::vector<sym::Expr> contactExpressions(const Equations &equations) {
   std::vector<sym::Expr> values;
   for (const Equations::Contact &c : equations.contacts)
@@ -127,7 +111,7 @@ std::vector<sym::Expr> contactExpressions(const Equations &equations) {
 
 ContactFunctions::ContactFunctions(const Equations &equations, size_t params)
     : layout_{params, equations.coordinates.size(), equations.constraints.size()},
-      contacts_(equations.contacts.size()) {
+      contacts_(equations.contacts.size()), frictions_(equations.frictions.size()) {
   const size_t n = layout_.coordinates;
   auto index = [this](const sym::SymbolInfo &s) { return layout_.index(s); };
   std::vector<sym::Expr> state = contactExpressions(equations), restitution;
@@ -135,6 +119,8 @@ ContactFunctions::ContactFunctions(const Equations &equations, size_t params)
     restitution.push_back(c.restitution);
   state_ = sym::Program(state, index);
   restitution_ = sym::Program(restitution, index);
+  friction_ = sym::Program(frictionExpressions(equations), index);
+  frictionOut_.resize(4 * frictions_);
   for (const Equations::Event &e : equations.events) {
     std::vector<sym::Expr> values;
     std::vector<const Equations::Reset *> targets;
@@ -155,6 +141,11 @@ const double *ContactFunctions::inputs(double t, const double *x,
   std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
   inputs_[layout_.time()] = t;
   return inputs_.data();
+}
+
+void ContactFunctions::evaluateFrictions(double t, const double *x,
+                                         const std::vector<double> &params) {
+  friction_.evaluate(inputs(t, x, params), frictionOut_.data(), scratch_);
 }
 
 void ContactFunctions::evaluate(double t, const double *x, const std::vector<double> &params) {

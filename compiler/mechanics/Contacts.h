@@ -1,4 +1,4 @@
-// The numbers a run with contacts and resets needs beyond the model's
+// The numbers a run with contacts, frictions and resets needs beyond the model's
 // kernels: the equations of a contact mode (the resting contacts held as
 // constraints, the events to watch in it), and, on the interpreter (they
 // are evaluated at the switches, not per step), the contacts' gaps, rates,
@@ -44,26 +44,6 @@ ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t even
 // for all frictions in turn (what FrictionFunctions evaluates).
 std::vector<sym::Expr> frictionExpressions(const Equations &equations);
 
-// The frictions' slips, normal forces and coefficients at a state, on the
-// interpreter (evaluated at the switches and the samples).
-class FrictionFunctions {
-public:
-  FrictionFunctions(const Equations &equations, size_t params);
-  // At (t, x) with `params` (the inputs at t filled in): valid until the
-  // next evaluate.
-  void evaluate(double t, const double *x, const std::vector<double> &params);
-  const double *slips() const { return out_.data(); }
-  const double *normals() const { return out_.data() + count_; }
-  const double *staticCoefficients() const { return out_.data() + 2 * count_; }
-  const double *kineticCoefficients() const { return out_.data() + 3 * count_; }
-
-private:
-  InputLayout layout_;
-  size_t count_ = 0;
-  sym::Program program_;
-  std::vector<double> out_, inputs_, scratch_;
-};
-
 // Per contact: the gap, its rate, gamma (phi'' = C q'' - gamma), each for
 // all contacts in turn, then the rows C = dphi/dq (contacts * n, by rows):
 // what ContactFunctions evaluates and a built library's contacts kernel
@@ -85,6 +65,13 @@ public:
   const double *rates() const { return out_.data() + contacts_; }
   const double *gammas() const { return out_.data() + 2 * contacts_; }
   const double *rows() const { return out_.data() + 3 * contacts_; }
+  // At (t, x) with `params`: per friction its slip, normal force and
+  // coefficients, valid until the next evaluateFrictions.
+  void evaluateFrictions(double t, const double *x, const std::vector<double> &params);
+  const double *slips() const { return frictionOut_.data(); }
+  const double *normals() const { return frictionOut_.data() + frictions_; }
+  const double *staticCoefficients() const { return frictionOut_.data() + 2 * frictions_; }
+  const double *kineticCoefficients() const { return frictionOut_.data() + 3 * frictions_; }
   // The contacts' restitutions at `params`.
   std::vector<double> restitutions(const std::vector<double> &params) const;
   // The state after event `event`'s resets, all computed from the state
@@ -97,11 +84,12 @@ private:
   const double *inputs(double t, const double *x, const std::vector<double> &params) const;
 
   InputLayout layout_;
-  size_t contacts_ = 0;
-  sym::Program state_, restitution_;
+  size_t contacts_ = 0, frictions_ = 0;
+  sym::Program state_, restitution_, friction_;
   std::vector<sym::Program> resets_; // per event
   std::vector<std::vector<const Equations::Reset *>> resetTargets_;
-  std::vector<double> out_; // gaps, rates, gammas, then the rows
+  std::vector<double> out_;         // gaps, rates, gammas, then the rows
+  std::vector<double> frictionOut_; // slips, normal forces, mu_s, mu_k
   mutable std::vector<double> inputs_, scratch_, values_;
 };
 

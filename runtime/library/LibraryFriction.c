@@ -11,18 +11,11 @@
 /* A force at the cone's edge is held: the relative rounding of mu_s N. */
 static const double kConeTolerance = 1e-12;
 
-/* The mode's count of sticking frictions after friction_ changed. */
-static void recount(mechrt_switching *w) {
-  w->nstick = 0;
-  for (long f = 0; f < w->F; ++f)
-    w->nstick += w->friction[f] == 0;
-}
-
 /* Friction i's slip is 0 at (t, x): it sticks if the force holding it is
  * within the cone, else it slips the other way. */
 static int settle(mechrt_switching *w, const mechrt_system *s, long i, double t, const double *x) {
   w->friction[i] = 0;
-  recount(w);
+  mechrt_mode_count(w);
   const double *p = mechrt_params_at(s, t);
   int status = mechrt_mode_solve(w, t, x, p, 1);
   if (status != MECHRT_OK)
@@ -33,7 +26,7 @@ static int settle(mechrt_switching *w, const mechrt_system *s, long i, double t,
   const int sticks = fabs(force) <= w->fvalues[2 * w->F + i] * normal * (1 + kConeTolerance);
   if (!sticks)
     w->friction[i] = force > 0 ? -1 : 1;
-  recount(w);
+  mechrt_mode_count(w);
   mechrt_record(w, t, sticks ? MECHRT_EVENT_STICK : MECHRT_EVENT_SLIP, i, 0, 0, x, x);
   return MECHRT_OK;
 }
@@ -53,7 +46,7 @@ int mechrt_start_frictions(mechrt_switching *w, const mechrt_system *s, double t
       return MECHRT_NORMAL_NEGATIVE;
     w->friction[f] = w->fvalues[f] > 0 ? 1 : -1;
   }
-  recount(w);
+  mechrt_mode_count(w);
   /* Those at rest are settled in order, in the mode the others set. */
   for (long f = 0; f < F; ++f) {
     if ((status = mechrt_friction_values(w, t, x, mechrt_params_at(s, t))) != MECHRT_OK)
@@ -72,7 +65,7 @@ int mechrt_friction_switch(mechrt_switching *w, const mechrt_system *s, long i, 
     return settle(w, s, i, t, x);
   /* Its force beyond mu_s N: it slips back; below -mu_s N: ahead. */
   w->friction[i] = which == 2 ? 1 : -1;
-  recount(w);
+  mechrt_mode_count(w);
   mechrt_record(w, t, MECHRT_EVENT_SLIP, i, 0, 0, x, x);
   return MECHRT_OK;
 }

@@ -99,9 +99,7 @@ static void resting_after(mechrt_switching *s, const mechrt_system *sys, impact 
   double a[k];
   for (long c = 0; c < touching; ++c)
     s->resting[w->touching[c]] = 0;
-  s->nresting = 0;
-  for (long c = 0; c < k; ++c)
-    s->nresting += s->resting[c];
+  mechrt_mode_count(s);
   mechrt_gap_accelerations(s, sys, t, x, a);
   for (long c = 0; c < touching; ++c) {
     long i = w->touching[c];

@@ -62,22 +62,43 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
   w->record_states = options->event_states;
 }
 
-int mechrt_friction_values(mechrt_switching *w, double t, const double *x, const double *p) {
-  if (w->F == 0)
+/* The `count` values of `kernel` at (t, x), checked finite (none when
+ * `count` is 0: the model has no such elements). */
+static int kernel_values(mechrt_kernel kernel, long count, double t, const double *x,
+                         const double *p, double *out) {
+  if (count == 0)
     return MECHRT_OK;
-  int status = w->model->frictions(t, x, p, w->fvalues);
+  int status = kernel(t, x, p, out);
   if (status != MECHRT_OK)
     return status;
-  return mechrt_all_finite(w->fvalues, 5 * w->F + w->F * w->n) ? MECHRT_OK : MECHRT_NON_FINITE;
+  return mechrt_all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+int mechrt_friction_values(mechrt_switching *w, double t, const double *x, const double *p) {
+  return kernel_values(w->model->frictions, w->F == 0 ? 0 : 5 * w->F + w->F * w->n, t, x, p,
+                       w->fvalues);
 }
 
 int mechrt_contact_values(mechrt_switching *w, double t, const double *x, const double *p) {
-  if (w->k == 0)
-    return MECHRT_OK;
-  int status = w->model->contacts(t, x, p, w->contact);
-  if (status != MECHRT_OK)
-    return status;
-  return mechrt_all_finite(w->contact, 4 * w->k + w->k * w->n) ? MECHRT_OK : MECHRT_NON_FINITE;
+  return kernel_values(w->model->contacts, w->k == 0 ? 0 : 4 * w->k + w->k * w->n, t, x, p,
+                       w->contact);
+}
+
+/* Whether the mode adds forces to the model's solution (a resting contact,
+ * a friction): mechrt_mode_solve then leaves the contacts' and frictions'
+ * values evaluated at its state. */
+static int forced(const mechrt_switching *w) {
+  return w->nresting > 0 || w->F > 0;
+}
+
+void mechrt_mode_count(mechrt_switching *w) {
+  w->nresting = w->nstick = 0;
+  for (long c = 0; c < w->k; ++c)
+    if (w->resting[c])
+      w->holonomic[w->m + w->nresting++] = 1;
+  for (long f = 0; f < w->F; ++f)
+    if (w->friction[f] == 0)
+      w->holonomic[w->m + w->nresting + w->nstick++] = 0;
 }
 
 /* One row of the mode's KKT matrix K (size s) at `row`: the constraint row
@@ -158,15 +179,13 @@ int mechrt_mode_solve(mechrt_switching *w, double t, const double *x, const doub
   if (status != MECHRT_OK)
     return status;
   memset(w->forces, 0, sizeof(double) * (size_t)(w->k + w->F));
-  const int forced = w->nresting > 0 || w->F > 0;
-  if (full || forced) {
+  if (full || forced(w)) {
     memcpy(w->xs, x, sizeof(double) * (size_t)(2 * n));
     memcpy(w->xs + 2 * n, w->xdot + n, sizeof(double) * (size_t)n);
-    if (m > 0 && (full || forced) &&
-        (status = model->multipliers(t, x, p, w->xs + 3 * n)) != MECHRT_OK)
+    if (m > 0 && (status = model->multipliers(t, x, p, w->xs + 3 * n)) != MECHRT_OK)
       return status;
   }
-  if (forced) {
+  if (forced(w)) {
     if ((status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK ||
         (status = mechrt_friction_values(w, t, x, p)) != MECHRT_OK ||
         (status = add_mode_forces(w, t, x, p)) != MECHRT_OK)
@@ -180,7 +199,7 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
   const mechrt_model *model = w->model;
   const double *p = mechrt_params_at(s, t);
   int status;
-  int solve = w->nresting > 0 || w->F > 0 || (w->E > 0 && model->events_read_solution);
+  int solve = forced(w) || (w->E > 0 && model->events_read_solution);
   if (solve && (status = mechrt_mode_solve(w, t, x, p, 1)) != MECHRT_OK)
     return status;
   if (w->E > 0) {
@@ -191,14 +210,13 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
     if ((status = model->events_at(t, w->xs, p, g)) != MECHRT_OK)
       return status;
   }
-  if (w->k > 0 && (status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK)
+  /* A forced mode's solve left the contacts' and frictions' values at x. */
+  if (!forced(w) && (status = mechrt_contact_values(w, t, x, p)) != MECHRT_OK)
     return status;
   for (long c = 0; c < w->k; ++c)
     g[w->E + c] = w->resting[c] ? w->forces[c] : w->contact[c];
   /* Per friction: N; sticking mu_s N - F, mu_s N + F; slipping s, 1. */
   const long F = w->F;
-  if (F > 0 && (status = mechrt_friction_values(w, t, x, p)) != MECHRT_OK)
-    return status;
   for (long f = 0; f < F; ++f) {
     double *at = g + w->E + w->k + 3 * f, normal = w->fvalues[F + f];
     double limit = w->fvalues[2 * F + f] * normal, force = w->forces[w->k + f];
@@ -215,8 +233,9 @@ void mechrt_gap_accelerations(mechrt_switching *w, const mechrt_system *s, doubl
   const double *p = mechrt_params_at(s, t);
   for (long c = 0; c < k; ++c)
     a[c] = 0;
-  int solved = mechrt_mode_solve(w, t, x, p, 0) == MECHRT_OK;
-  if (mechrt_contact_values(w, t, x, p) != MECHRT_OK || !solved)
+  const int solved = mechrt_mode_solve(w, t, x, p, 0) == MECHRT_OK;
+  /* The values at x either way (a forced mode's solve left them). */
+  if (((!solved || !forced(w)) && mechrt_contact_values(w, t, x, p) != MECHRT_OK) || !solved)
     return;
   const double *gamma = w->contact + 2 * k, *G = w->contact + 3 * k;
   for (long c = 0; c < k; ++c) {
@@ -260,13 +279,7 @@ int mechrt_mode_constraints(mechrt_switching *w, double t, const double *x, cons
 }
 
 void mechrt_mode_changed(mechrt_switching *w, mechrt_projection *projection) {
-  w->nresting = w->nstick = 0;
-  for (long c = 0; c < w->k; ++c)
-    if (w->resting[c])
-      w->holonomic[w->m + w->nresting++] = 1;
-  for (long f = 0; f < w->F; ++f)
-    if (w->friction[f] == 0)
-      w->holonomic[w->m + w->nresting + w->nstick++] = 0;
+  mechrt_mode_count(w);
   projection->m = w->m + w->nresting + w->nstick;
   projection->holonomic = w->holonomic;
   projection->switching = w->nresting + w->nstick > 0 ? w : NULL;

@@ -33,7 +33,8 @@ typedef struct {
    * first-kind residual r at the solved q'' and multipliers. */
   mechrt_kernel jacobian_parts;
   /* The switches of a run (LibrarySwitches.c), as `mech simulate` makes
-   * them. */
+   * them. The contacts, frictions, events_at, outputs_at and resets
+   * kernels are NULL in a model without events, contacts and frictions. */
   mechrt_kernel energy; /* T, V */
   long ncontacts, nevents;
   /* Per contact: gap, rate, gamma (phi'' = G q'' - gamma) for all contacts

@@ -137,6 +137,10 @@ int mechrt_crossed_unseen(mechrt_switching *w, const mechrt_system *s, double t,
 /* g of the mode's events at the start of a segment, and their signs. */
 int mechrt_events_begin(mechrt_switching *w, const mechrt_system *s, double t, const double *x);
 
+/* After the resting flags or the frictions' states changed: the counts
+ * of resting contacts and sticking frictions and the projection's flags. */
+void mechrt_mode_count(mechrt_switching *w);
+
 /* After `resting` changed: the count, the flags, the projection's rows. */
 void mechrt_mode_changed(mechrt_switching *w, mechrt_projection *projection);
 
