@@ -11,11 +11,6 @@
 
 namespace mech::runtime {
 
-namespace {
-
-// LDL^T of the symmetric n*n matrix A in place (the strict lower triangle
-// holds L, the diagonal D); false on a pivot that is not positive relative
-// to the largest diagonal entry.
 bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   double largest = 0;
   for (size_t j = 0; j < n; ++j)
@@ -38,7 +33,6 @@ bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   return true;
 }
 
-// Solves with a factored A, b in place.
 void substituteLdlt(size_t n, const double *A, double *b) {
   for (size_t i = 0; i < n; ++i)
     for (size_t k = 0; k < i; ++k)
@@ -49,8 +43,6 @@ void substituteLdlt(size_t n, const double *A, double *b) {
     for (size_t k = i + 1; k < n; ++k)
       b[i] -= A[k * n + i] * b[k];
 }
-
-} // namespace
 
 int solveLdlt(size_t n, double *M, double *b) {
   if (!factorLdlt(n, M, kPivotTolerance))

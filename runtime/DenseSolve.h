@@ -11,12 +11,21 @@ namespace mech::runtime {
 inline constexpr int kSolveOk = 0;
 inline constexpr int kSolveSingular = 1;  // M (or M + s C^T C) is singular
 inline constexpr int kSolveRedundant = 3; // C has dependent rows at the state
+// A contact whose force drives a sliding friction has no unique force: its
+// acceleration does not grow with its force (Painleve's paradox).
+inline constexpr int kSolveInconsistent = 4;
 
 // Pivots of M below this fraction of its largest diagonal entry count as
 // zero; so do pivots of the Schur complement below kSchurTolerance of its
 // largest (a looser bound: its entries carry the rounding of a solve).
 inline constexpr double kPivotTolerance = 1e-13;
 inline constexpr double kSchurTolerance = 1e-10;
+
+// LDL^T of the symmetric n*n matrix A in place (the strict lower triangle
+// holds L, the diagonal D); false on a pivot that is not positive relative
+// to the largest diagonal entry. substituteLdlt solves with it, b in place.
+bool factorLdlt(size_t n, double *A, double relativeTolerance);
+void substituteLdlt(size_t n, const double *A, double *b);
 
 // Solves M y = b in place (b becomes y) by LDL^T without pivoting; M is
 // overwritten. Returns kSolveSingular on a pivot that is not positive
@@ -32,6 +41,19 @@ int solveLdlt(size_t n, double *M, double *b);
 // kSolveSingular or kSolveRedundant on failure.
 int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
                      const double *gamma, double *qdd, double *lambda);
+
+// As solveConstrained, where the multipliers act along the rows of W
+// (m*n) instead of C: M q'' = f + W^T lambda, C q'' = gamma (a resting
+// contact whose force also drives a sliding friction). The rows listed in
+// `checked` (such contacts) must respond to their own accelerations as a
+// contact does: the block of d lambda / d gamma on them is a P-matrix (for
+// one contact, C M^-1 W^T > 0 on the directions the other rows allow), or
+// their forces have no or several solutions: kSolveInconsistent, with
+// `culprit` the first checked row whose own response is not positive (or
+// the first checked row, when only the block fails).
+int solveWithReactions(size_t n, size_t m, double *M, const double *f, const double *C,
+                       const double *W, const double *gamma, const size_t *checked,
+                       size_t checkedCount, double *qdd, double *lambda, size_t *culprit);
 
 // The scale s of C^T C against M that solveConstrained (and the JIT) use.
 double constraintScale(size_t n, size_t m, const double *M, const double *C);

@@ -33,10 +33,11 @@ const ContactModes::Mode &ContactModes::operator()(const mechanics::ModeKey &key
     mode.programs->addJacobian(mode.equations);
   std::string name;
   for (size_t i = 0; i < key.size(); ++i)
-    name += i < model_.contacts.size() ? (key[i] ? '1' : '0')
-                                       : (key[i] == 0  ? 's'
-                                          : key[i] > 0 ? '+'
-                                                       : '-');
+    name += i < model_.contacts.size()          ? (key[i] ? '1' : '0')
+            : key[i] == 0                       ? 's'
+            : key[i] == mechanics::kFrictionOff ? 'o'
+            : key[i] > 0                        ? '+'
+                                                : '-';
   mode.kernels = compile_(*mode.programs, name);
   return mode;
 }
@@ -48,6 +49,9 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
       fill_(std::move(fill)), projection_(projection), hooks_(std::move(hooks)),
       contacts_(equations, params.size()), restitution_(contacts_.restitutions(params)),
       resting_(equations.contacts.size(), false), friction_(equations.frictions.size(), 1) {
+  for (size_t i = 0; i < equations.frictions.size(); ++i)
+    if (equations.frictions[i].contact >= 0)
+      friction_[i] = mechanics::kFrictionOff;
   report_.impactsPerContact.assign(equations.contacts.size(), 0);
   report_.sticksPerFriction.assign(equations.frictions.size(), 0);
   report_.slipsPerFriction.assign(equations.frictions.size(), 0);
@@ -235,7 +239,10 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
       hooks_.chattered(event, times, a, b);
   };
   runtime::RightHandSide rhs = [&mode, this](double t, const double *x, double *dx) {
-    return mode.kernels->rhs(t, x, params_.data(), dx);
+    const int status = mode.kernels->rhs(t, x, params_.data(), dx);
+    if (status == mechanics::kStatusInconsistentReactions)
+      paradoxState_.assign(x, x + 2 * eq_.coordinates.size());
+    return status;
   };
   runtime::SampleCallback sample = [&](double t, const double *x) {
     return hooks_.sample(t, x) && !crossedUnseen(t, x, missed);
@@ -280,11 +287,11 @@ bool ContactRun::applySwitch(const mechanics::ModeEvent &what, Progress &at, lon
     report_.switches.push_back({at.t, what.index, false});
     if (hooks_.contact)
       hooks_.contact(what.index, "lifts off", at.t, at.x.data(), nullptr);
-    return true;
+    return contactFrictionsFollow(at.t, at.x, error);
   }
   bool ok = what.kind == mechanics::ModeEvent::Declared ? reset(what.index, at.t, at.x, error)
                                                         : impact(what.index, at.t, at.x, error);
-  if (!ok)
+  if (!ok || !contactFrictionsFollow(at.t, at.x, error))
     return false;
   Mode &next = modeFor(key());
   hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
@@ -318,7 +325,8 @@ runtime::IntegrationResult ContactRun::segments(const std::vector<double> &x0,
                                                 std::string &error) {
   runtime::IntegrationResult total;
   Progress at{x0, options.t0};
-  if (!startFrictions(at.t, at.x, error) || !startModes(at.t, at.x.data(), error))
+  if (!startFrictions(at.t, at.x, error) || !startModes(at.t, at.x.data(), error) ||
+      !contactFrictionsFollow(at.t, at.x, error))
     return endedAt(total, at.t, error);
   // Contacts that touch at the start while closing collide there.
   if (std::optional<size_t> closing = closingAtStart(at.t, at.x)) {
@@ -335,6 +343,11 @@ runtime::IntegrationResult ContactRun::segments(const std::vector<double> &x0,
     runtime::IntegrationResult result = segment(options, at, atEvent, missed, total);
     if (!missed.empty()) {
       error = missed;
+      return endedAt(total, result.failureTime, error);
+    }
+    if (result.outcome == runtime::Outcome::RhsFailed &&
+        result.rhsStatus == mechanics::kStatusInconsistentReactions && !paradoxState_.empty()) {
+      error = paradox(modeFor(key()), paradoxState_.data());
       return endedAt(total, result.failureTime, error);
     }
     at.first = false;

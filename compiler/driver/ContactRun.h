@@ -162,6 +162,11 @@ private:
   bool settleFriction(size_t i, double t, const std::vector<double> &x, std::string &error);
   bool frictionSwitch(const mechanics::ModeEvent &what, double t, const std::vector<double> &x,
                       std::string &error);
+  // The frictions whose normal force is a contact's (driver/ContactFriction.cpp).
+  double normalForce(size_t i, double t, const double *x);
+  bool contactFrictionsFollow(double t, const std::vector<double> &x, std::string &error);
+  bool frictionConsistent(double t, const std::vector<double> &x, std::string &error);
+  std::string paradox(Mode &mode, const double *x) const;
   const std::vector<double> &filledParams(double t);
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
@@ -199,8 +204,12 @@ private:
   mechanics::ContactFunctions contacts_;
   std::vector<double> restitution_;
   std::vector<bool> resting_;
-  std::vector<signed char> friction_; // per friction: 0 sticks, +1 / -1 slips with that sign
-  std::vector<double> stuckSince_;    // per friction: when it came to stick, NaN slipping
+  // Per friction: 0 sticks, +1 / -1 slips with that sign, or
+  // mechanics::kFrictionOff (its contact is open).
+  std::vector<signed char> friction_;
+  // Where a mode's solve last found Painleve's paradox (the rhs refused).
+  std::vector<double> paradoxState_;
+  std::vector<double> stuckSince_; // per friction: when it came to stick, NaN slipping
   std::map<mechanics::ModeKey, std::unique_ptr<Mode>> modes_;
   ContactReport report_;
   double shortFlight_ = 0; // the next segment's first step, when a flight is short

@@ -160,7 +160,12 @@ std::string frictionLines(const Equations &eq) {
          "with a force within mu_s*N, named after it):\n";
   for (const Equations::Friction &f : eq.frictions) {
     std::string unit = forceUnit(f.slip.multiplierDim);
-    out << "  " << f.slip.name << ": s = " << toMech(f.slip.psi) << ", N = " << toMech(f.normal)
+    const std::string normal = f.contact < 0
+                                   ? toMech(f.normal)
+                                   : "the force of contact '" +
+                                         eq.contacts[static_cast<size_t>(f.contact)].gap.name +
+                                         "' (acting while it rests)";
+    out << "  " << f.slip.name << ": s = " << toMech(f.slip.psi) << ", N = " << normal
         << ", mu_s = " << toMech(f.staticCoefficient) << ", mu_k = " << toMech(f.kineticCoefficient)
         << (unit.empty() ? "" : ", force in " + unit) << "\n";
     for (size_t j = 0; j < eq.coordinates.size(); ++j)

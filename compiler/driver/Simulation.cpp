@@ -302,7 +302,9 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
                                                 SimulationSummary &summary,
                                                 const std::string &sourceKey) {
   summary.cache = "off";
-  if (options.backend == Backend::Interpreter)
+  // A contact mode whose contact force drives a sliding friction solves a
+  // non-symmetric system with its consistency check, on the interpreter.
+  if (options.backend == Backend::Interpreter || !programs.reactionRows.empty())
     return mechanics::interpretedKernels(programs);
   jit::KernelSelection selection = kernelSelection(options.integrator.method);
   // LLVM's optimiser takes time superlinear in the size of a function: past

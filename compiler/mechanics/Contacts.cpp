@@ -13,14 +13,54 @@ sym::Expr slotSymbol(const sym::Expr &force, const std::string &name, size_t slo
 
 } // namespace
 
+namespace {
+
+// Whether friction i acts in the mode: always, or while its contact rests.
+bool acts(const Equations &equations, const ModeKey &mode, size_t i) {
+  const int contact = equations.frictions[i].contact;
+  return contact < 0 || mode[static_cast<size_t>(contact)] == 1;
+}
+
+// The events of friction i in the mode (as modeEquations lists them).
+size_t frictionEvents(const Equations &equations, const ModeKey &mode, size_t i) {
+  if (!acts(equations, mode, i))
+    return 0;
+  const bool sticks = mode[equations.contacts.size() + i] == 0;
+  const bool ownNormal = equations.frictions[i].contact < 0;
+  return (sticks ? 2 : 1) + (ownNormal ? 1 : 0);
+}
+
+// A sliding friction's force -mu_k N sigma C^T: on f where N is an
+// expression, else on the reaction of the contact's constraint (its
+// multiplier N then acts along C_contact - mu_k sigma C_slip).
+void slidingForce(const Equations::Friction &f, int sigma, Equations &out,
+                  Equations::Constraint *contact) {
+  const sym::Expr &mu = f.kineticCoefficient;
+  if (contact) {
+    if (contact->reaction.empty())
+      contact->reaction = contact->C;
+    for (size_t j = 0; j < contact->reaction.size(); ++j)
+      contact->reaction[j] = sigma > 0 ? contact->reaction[j] - mu * f.slip.C[j]
+                                       : contact->reaction[j] + mu * f.slip.C[j];
+    return;
+  }
+  const sym::Expr magnitude = mu * f.normal;
+  for (size_t j = 0; j < out.f.size(); ++j)
+    out.f[j] = sigma > 0 ? out.f[j] - magnitude * f.slip.C[j] : out.f[j] + magnitude * f.slip.C[j];
+}
+
+} // namespace
+
 Equations modeEquations(const Equations &equations, const ModeKey &mode) {
   Equations out = equations;
   const size_t k = equations.contacts.size();
   for (Equations::Event &e : out.events)
     e.stop = e.stop || !e.resets.empty();
+  std::vector<int> contactSlot(k, -1);
   for (size_t i = 0; i < k; ++i) {
     const Equations::Contact &c = equations.contacts[i];
     if (mode[i]) {
+      contactSlot[i] = static_cast<int>(out.constraints.size());
       sym::Expr force = slotSymbol(c.force, c.gap.name, out.constraints.size());
       out.constraints.push_back(c.gap);
       out.multipliers.push_back(force);
@@ -30,26 +70,27 @@ Equations modeEquations(const Equations &equations, const ModeKey &mode) {
     }
   }
   for (size_t i = 0; i < equations.frictions.size(); ++i) {
+    if (!acts(equations, mode, i))
+      continue;
     const Equations::Friction &f = equations.frictions[i];
     const std::string &name = f.slip.name;
     const int sigma = mode[k + i];
-    // First its normal force (an error where it falls below 0; listed
+    const int slot = f.contact < 0 ? -1 : contactSlot[static_cast<size_t>(f.contact)];
+    // Its normal force: an expression watched for falling below 0 (listed
     // first, it wins a tie with the cone's events where N and the force
-    // reach 0 together).
-    out.events.push_back({name + " normal", f.normal, -1, true, f.normalLocation, {}});
+    // reach 0 together), or the contact's force, which lifts it off.
+    const sym::Expr normal = slot < 0 ? f.normal : out.multipliers[static_cast<size_t>(slot)];
+    if (slot < 0)
+      out.events.push_back({name + " normal", f.normal, -1, true, f.normalLocation, {}});
     if (sigma == 0) {
       sym::Expr force = slotSymbol(f.force, name, out.constraints.size());
-      sym::Expr limit = f.staticCoefficient * f.normal;
+      sym::Expr limit = f.staticCoefficient * normal;
       out.constraints.push_back(f.slip);
       out.multipliers.push_back(force);
       out.events.push_back({name + " slips back", limit - force, -1, true, f.slip.location, {}});
       out.events.push_back({name + " slips ahead", limit + force, -1, true, f.slip.location, {}});
     } else {
-      // -mu_k N sigma along C^T, the slip's gradient in the velocities.
-      sym::Expr magnitude = f.kineticCoefficient * f.normal;
-      for (size_t j = 0; j < out.f.size(); ++j)
-        out.f[j] =
-            sigma > 0 ? out.f[j] - magnitude * f.slip.C[j] : out.f[j] + magnitude * f.slip.C[j];
+      slidingForce(f, sigma, out, slot < 0 ? nullptr : &out.constraints[static_cast<size_t>(slot)]);
       out.events.push_back({name + " stops", f.slip.psi, -sigma, true, f.slip.location, {}});
     }
   }
@@ -64,21 +105,24 @@ ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t even
     size_t contact = event - declared;
     return {mode[contact] ? ModeEvent::LiftOff : ModeEvent::Impact, contact};
   }
-  // Per friction: its normal force, then sticking its force beyond mu_s N
-  // (it slips back) and below -mu_s N (ahead), slipping its slip reaching 0.
+  // Per friction that acts: its normal force (an expression's), then
+  // sticking its force beyond mu_s N (it slips back) and below -mu_s N
+  // (ahead), slipping its slip reaching 0.
   size_t at = event - declared - k;
   for (size_t friction = 0; friction < equations.frictions.size(); ++friction) {
-    const bool sticks = mode[k + friction] == 0;
-    const size_t count = sticks ? 3 : 2;
+    const size_t count = frictionEvents(equations, mode, friction);
     if (at >= count) {
       at -= count;
       continue;
     }
-    if (at == 0)
-      return {ModeEvent::NormalNegative, friction};
-    if (!sticks)
+    if (equations.frictions[friction].contact < 0) {
+      if (at == 0)
+        return {ModeEvent::NormalNegative, friction};
+      --at;
+    }
+    if (mode[k + friction] != 0)
       return {ModeEvent::SlipStops, friction};
-    return {ModeEvent::Slips, friction, at == 2 ? 1 : -1};
+    return {ModeEvent::Slips, friction, at == 1 ? 1 : -1};
   }
   return {ModeEvent::Declared, event}; // not reached: the mode has no such event
 }

@@ -14,17 +14,22 @@
 namespace mech::mechanics {
 
 // A run's mode: per contact 1 when it rests, then per friction its state:
-// 0 while it sticks, +1 or -1 while it slips with that sign of the slip.
+// 0 while it sticks, +1 or -1 while it slips with that sign of the slip, 2
+// while it does not act (its normal force is a contact's that is open).
 using ModeKey = std::vector<signed char>;
+inline constexpr signed char kFrictionOff = 2;
 
 // The equations of a mode. A resting contact and a sticking friction are
 // appended to the constraints (their forces the multipliers after the
 // model's, in that order); a slipping friction adds the force
-// -mu_k N sigma C^T to f. The events are the model's (an event with resets
+// -mu_k N sigma C^T to f, or, where N is a resting contact's force, to the
+// direction that contact's multiplier acts along (its reaction). A
+// friction whose contact is open does not act. The events are the model's (an event with resets
 // stops the segment, which the run continues from the reset), then one per
 // contact (its impact: a free contact's gap falling through 0; or its
 // lift-off: a resting contact's force falling through 0), then per
-// friction its normal force falling below 0 and, sticking, its force
+// friction that acts its normal force falling below 0 (where N is an
+// expression; a contact's force lifts it off) and, sticking, its force
 // leaving the cone (rising through mu_s N, then falling through -mu_s N),
 // or, slipping, the slip falling back to 0.
 Equations modeEquations(const Equations &equations, const ModeKey &mode);

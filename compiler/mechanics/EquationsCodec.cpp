@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 4; // raised when the layout below changes
+constexpr uint32_t kFormat = 5; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -189,9 +189,10 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   for (size_t i = 0; ok && i < eq.frictions.size(); ++i) {
     auto &f = eq.frictions[i];
     auto &k = f.slip;
-    ok = plain(k.name) && one(k.phi) && one(k.psi) && exprList(k.C) && one(k.gamma) &&
-         plain(k.multiplierDim) && where(k.location) && one(f.normal) && one(f.staticCoefficient) &&
-         one(f.kineticCoefficient) && one(f.force) && where(f.normalLocation);
+    ok = plain(k.name) && plain(k.holonomic) && one(k.phi) && one(k.psi) && exprList(k.C) &&
+         one(k.gamma) && plain(k.multiplierDim) && where(k.location) && one(f.normal) &&
+         one(f.staticCoefficient) && one(f.kineticCoefficient) && one(f.force) &&
+         where(f.normalLocation) && plain(f.contact);
   }
   ok = ok && count(eq.constraints);
   for (size_t i = 0; ok && i < eq.constraints.size(); ++i) {
@@ -282,7 +283,8 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
   for (const Equations::Friction &f : eq.frictions)
     if (!f.slip.phi || !f.slip.psi || !f.slip.gamma || !perCoordinate(f.slip.C) ||
         !placed(f.slip.location) || !f.normal || !f.staticCoefficient || !f.kineticCoefficient ||
-        !f.force || !placed(f.normalLocation))
+        !f.force || !placed(f.normalLocation) || f.contact < -1 ||
+        f.contact >= static_cast<int>(eq.contacts.size()))
       return false;
   for (const Equations::Input &u : eq.inputs)
     if (u.param >= model.params.size())

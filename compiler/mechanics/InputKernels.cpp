@@ -16,7 +16,9 @@ public:
     params = base_->params;
     outputCount = base_->outputCount;
     constraintCount = base_->constraintCount;
+    hasReactions = base_->hasReactions;
   }
+  size_t inconsistentConstraint() const override { return base_->inconsistentConstraint(); }
   int massMatrix(double t, const double *q, const double *p, double *M) override {
     return base_->massMatrix(t, q, at(t, p), M);
   }

@@ -129,6 +129,16 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params, 
     residuals.push_back(k.psi);
   for (const Equations::Constraint &k : equations.constraints)
     residuals.insert(residuals.end(), k.C.begin(), k.C.end());
+  // Non-ideal reactions: W (m*n) after gamma, C's rows where a constraint
+  // has none.
+  for (size_t i = 0; i < m; ++i)
+    if (!equations.constraints[i].reaction.empty())
+      programs.reactionRows.push_back(i);
+  if (!programs.reactionRows.empty())
+    for (const Equations::Constraint &k : equations.constraints) {
+      const std::vector<sym::Expr> &w = k.reaction.empty() ? k.C : k.reaction;
+      dynamics.insert(dynamics.end(), w.begin(), w.end());
+    }
   programs.dynamics = sym::Program(dynamics, inputs);
   // Entries of M and f proven identically zero are not computed (the top's
   // M[phi, theta]).
@@ -160,8 +170,10 @@ void KernelPrograms::addJacobian(const Equations &equations) {
     std::vector<sym::Expr> terms{equations.f[j]};
     for (size_t i = 0; i < n; ++i)
       terms.push_back(-(equations.M[j][i] * q[i].qdd));
-    for (size_t k = 0; k < m; ++k)
-      terms.push_back(equations.constraints[k].C[j] * equations.multipliers[k]);
+    for (size_t k = 0; k < m; ++k) {
+      const Equations::Constraint &row = equations.constraints[k];
+      terms.push_back((row.reaction.empty() ? row.C : row.reaction)[j] * equations.multipliers[k]);
+    }
     r.push_back(c.add(terms));
   }
   for (size_t k = 0; k < m; ++k) {
@@ -189,10 +201,11 @@ public:
     coordinates = programs.coordinates;
     params = programs.params;
     constraintCount = programs.constraints;
+    hasReactions = !programs.reactionRows.empty();
     outputCount = programs.outputs.outputs().size();
     size_t n = coordinates, m = constraintCount;
     inputs_.assign(layout_.size(), 0.0);
-    values_.resize(n * n + n + m * n + m);
+    values_.resize(n * n + n + m * n + m + (hasReactions ? m * n : 0));
     qdd_.resize(n);
     lambda_.resize(m);
   }
@@ -251,6 +264,8 @@ public:
     return status;
   }
 
+  size_t inconsistentConstraint() const override { return culprit_; }
+
   int jacobianParts(double t, const double *x, const double *p, double *out) override {
     if (!programs_.hasJacobian)
       return kStatusKernelNotCompiled;
@@ -261,9 +276,13 @@ public:
     std::copy(values_.begin(), values_.begin() + static_cast<long>(n * n), out);
     std::copy(values_.begin() + static_cast<long>(n * n + n),
               values_.begin() + static_cast<long>(n * n + n + m * n), out + n * n);
+    const size_t reactions = hasReactions ? m * n : 0; // W after C
+    std::copy(values_.begin() + static_cast<long>(n * n + n + m * n + m),
+              values_.begin() + static_cast<long>(n * n + n + m * n + m + reactions),
+              out + n * n + m * n);
     int status = solveLoaded();
     loadSolution();
-    programs_.jacobian.evaluate(inputs_.data(), out + n * n + m * n, scratch_);
+    programs_.jacobian.evaluate(inputs_.data(), out + n * n + m * n + reactions, scratch_);
     return status;
   }
 
@@ -301,12 +320,18 @@ private:
       std::copy(f, f + n, qdd_.begin());
       return solveLdlt(n, M, qdd_.data());
     }
+    if (hasReactions) {
+      const std::vector<size_t> &rows = programs_.reactionRows;
+      return runtime::solveWithReactions(n, m, M, f, C, gamma + m, gamma, rows.data(), rows.size(),
+                                         qdd_.data(), lambda_.data(), &culprit_);
+    }
     return solveConstrained(n, m, M, f, C, gamma, qdd_.data(), lambda_.data());
   }
 
   const KernelPrograms &programs_;
   InputLayout layout_;
   std::vector<double> inputs_, values_, scratch_, qdd_, lambda_;
+  size_t culprit_ = 0;
 };
 
 } // namespace

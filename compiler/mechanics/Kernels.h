@@ -20,6 +20,8 @@ inline constexpr int kStatusSingularMassMatrix = runtime::kSolveSingular;
 inline constexpr int kStatusKernelNotCompiled = 2;
 // The constraint Jacobian C has dependent rows at the state.
 inline constexpr int kStatusRedundantConstraints = runtime::kSolveRedundant;
+// A reaction row's force does not grow with its acceleration (Kernels::culprit).
+inline constexpr int kStatusInconsistentReactions = runtime::kSolveInconsistent;
 
 class Kernels {
 public:
@@ -36,8 +38,9 @@ public:
   virtual int multipliers(double t, const double *x, const double *p, double *lambda) = 0;
   virtual int constraints(double t, const double *x, const double *p, double *out) = 0;
   // The parts of the state Jacobian dF/dx (mechanics/StateJacobian.h): M
-  // (n*n) and C (m*n), then dr/dq and dr/dq' ((n+m)*n each, row-major) of
-  // the residual r = (f + C^T lambda - M q'', gamma - C q'') with q'' and
+  // (n*n) and C (m*n), W (m*n) with reactions, then dr/dq and dr/dq'
+  // ((n+m)*n each, row-major) of the residual r = (f + W^T lambda - M q'',
+  // gamma - C q'') (W = C without reactions) with q'' and
   // lambda held at their solved values. kStatusKernelNotCompiled unless the
   // programs have the Jacobian (KernelPrograms::addJacobian) and the back
   // end compiled it.
@@ -45,6 +48,12 @@ public:
     return kStatusKernelNotCompiled;
   }
   size_t coordinates = 0, params = 0, outputCount = 0, constraintCount = 0;
+  // After kStatusInconsistentReactions: the constraint whose force has no
+  // unique value.
+  virtual size_t inconsistentConstraint() const { return 0; }
+  // Some multipliers act along a reaction W other than C (KernelPrograms::
+  // reactionRows).
+  bool hasReactions = false;
 };
 
 // The programs every back end compiles: M (row-major) and f together, T and
@@ -52,8 +61,15 @@ public:
 // and the momenta with the forces.
 struct KernelPrograms {
   size_t coordinates = 0, params = 0, constraints = 0;
-  sym::Program dynamics; // n*n entries of M, n of f, then m*n of C (by rows) and m of gamma
-  sym::Program energy;   // T, V
+  // n*n entries of M, n of f, then m*n of C (by rows) and m of gamma, then
+  // with reactions m*n of W (by rows).
+  sym::Program dynamics;
+  // The constraints whose multipliers act along a reaction other than C
+  // (mechanics::Equations::Constraint::reaction): the JIT does not compile
+  // such programs, the interpreter solves them with their consistency
+  // check (runtime::solveWithReactions).
+  std::vector<size_t> reactionRows;
+  sym::Program energy; // T, V
   sym::Program outputs;
   sym::Program momentumForce; // n momenta, then n forces
   sym::Program residuals;     // m of Phi, m of psi, m*n of C

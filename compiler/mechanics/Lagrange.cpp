@@ -120,6 +120,15 @@ void deriveContacts(const sema::CheckedModel &model, Lowering &lower,
   }
 }
 
+// `normal floor`: the friction's N is the contact's force (sema checked
+// that it is a force along the slip).
+void normalFromContact(const sema::CheckedModel &model, const sema::Friction &source,
+                       Equations::Friction &friction) {
+  for (size_t i = 0; i < model.contacts.size(); ++i)
+    if (model.contacts[i].name == source.normalContact)
+      friction.contact = static_cast<int>(i);
+}
+
 // The frictions' slips in the forms of a velocity constraint, with their
 // force symbols numbered after the contacts'; false (with the error said)
 // when a slip is not affine in the velocities.
@@ -151,6 +160,7 @@ bool deriveFrictions(const sema::CheckedModel &model, Lowering &lower,
     friction.staticCoefficient = lower.scalar(source.staticCoefficient);
     friction.kineticCoefficient = lower.scalar(source.kineticCoefficient);
     friction.normalLocation = source.normalLocation;
+    normalFromContact(model, source, friction);
     friction.force = c.symbol(
         source.name, sym::SymbolKind::Multiplier,
         static_cast<int>(model.constraints.size() + model.contacts.size() + eq.frictions.size()));

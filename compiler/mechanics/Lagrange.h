@@ -87,6 +87,11 @@ struct Equations {
     // Its Phi without the constant, where the coefficients are constant
     // (sum a_j q_j + b t); the analyses keep it at its value at the start.
     std::optional<sym::Expr> integral;
+    // The direction its multiplier's generalized force acts along, where
+    // that is not C: a resting contact whose force also drives a sliding
+    // friction (C - mu_k sigma C_slip). Empty: C (an ideal constraint).
+    // Only a contact mode's equations have one (mechanics/Contacts.h).
+    std::vector<sym::Expr> reaction;
   };
   std::vector<Constraint> constraints;
   std::vector<sym::Expr> multipliers; // the symbols lambda_i, named after the constraints
@@ -109,11 +114,14 @@ struct Equations {
   // coefficients; the symbol of its force while it sticks (a multiplier
   // numbered after the contacts'). Slipping with the sign sigma of s, the
   // generalized force -mu_k N sigma C^T acts.
+  // With `normal floor` (contact >= 0) N is that contact's force: the
+  // friction acts only while the contact rests, and `normal` is 0.
   struct Friction {
     Constraint slip;
     sym::Expr normal, staticCoefficient, kineticCoefficient;
     sym::Expr force;
     Location normalLocation;
+    int contact = -1;
   };
   std::vector<Friction> frictions;
 

@@ -8,7 +8,7 @@ namespace mech::mechanics {
 
 StateJacobian::StateJacobian(Kernels &kernels)
     : kernels_(kernels), n_(kernels.coordinates), m_(kernels.constraintCount) {
-  parts_.resize(n_ * n_ + m_ * n_ + 2 * (n_ + m_) * n_);
+  parts_.resize(n_ * n_ + (kernels.hasReactions ? 2 : 1) * m_ * n_ + 2 * (n_ + m_) * n_);
 }
 
 int StateJacobian::operator()(double t, const double *x, const double *p, double *J) {
@@ -16,12 +16,15 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
   if (int status = kernels_.jacobianParts(t, x, p, parts_.data()); status != kStatusOk)
     return status;
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const RowMajor> M(parts_.data(), n, n), C(parts_.data() + n * n, m, n);
-  Eigen::Map<const RowMajor> byQ(parts_.data() + n * n + m * n, size, n),
-      byQd(parts_.data() + n * n + m * n + size * n, size, n);
+  // W (the reactions) follows C where the kernels have reactions.
+  const long w = kernels_.hasReactions ? m * n : 0;
+  Eigen::Map<const RowMajor> M(parts_.data(), n, n), C(parts_.data() + n * n, m, n),
+      W(parts_.data() + n * n + (w ? m * n : 0), m, n);
+  Eigen::Map<const RowMajor> byQ(parts_.data() + n * n + m * n + w, size, n),
+      byQd(parts_.data() + n * n + m * n + w + size * n, size, n);
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(size, size);
   K.topLeftCorner(n, n) = M;
-  K.topRightCorner(n, m) = -C.transpose();
+  K.topRightCorner(n, m) = -W.transpose();
   K.bottomLeftCorner(m, n) = C;
   Eigen::MatrixXd rhs(size, 2 * n);
   rhs << byQ, byQd;

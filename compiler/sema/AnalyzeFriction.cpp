@@ -31,9 +31,27 @@ std::optional<double> coefficient(Resolver &resolver, Diagnostics &diagnostics,
 
 } // namespace
 
+// `normal floor`: the normal force is contact floor's force (a bare name of
+// a contact, which is no value elsewhere); "" otherwise.
+std::string Analyzer::normalContact(const ast::FrictionDecl &f) const {
+  const auto *name = f.normal->kind == ast::ExprKind::Name
+                         ? static_cast<const ast::Name *>(f.normal.get())
+                         : nullptr;
+  if (!name)
+    return "";
+  auto found = resolver_.symbols.find(name->name);
+  return found != resolver_.symbols.end() && found->second.kind == SymbolKind::Contact ? name->name
+                                                                                       : "";
+}
+
 void Analyzer::checkDecl(const ast::FrictionDecl &f, const Instance &instance) {
   const std::string what = "friction '" + instance.name + "'";
-  ExprRef slip = resolve(*f.slip, instance), normal = resolve(*f.normal, instance, false, true);
+  const std::string contact = normalContact(f);
+  ExprRef slip = resolve(*f.slip, instance);
+  // A contact's force: a placeholder of the contact's unit, checked against
+  // the force along the slip when the equations are derived.
+  ExprRef normal = contact.empty() ? resolve(*f.normal, instance, false, true)
+                                   : resolve(ast::Number(f.normal->location, "0"), instance);
   ExprRef mus = resolve(*f.staticCoefficient, instance);
   ExprRef muk = f.kineticCoefficient ? resolve(*f.kineticCoefficient, instance) : mus;
   if (!slip || !normal || !mus || !muk)
@@ -77,12 +95,30 @@ void Analyzer::checkDecl(const ast::FrictionDecl &f, const Instance &instance) {
   if (std::optional<Dimension> slipDim = slip->dim.effective(); slipDim && slip->dim.isKnown())
     if (std::optional<Dimension> force = Dimension::power().over(*slipDim)) {
       forceDim = DimInfo::known(*force);
-      if (!expectDimension(normal, f.normal->location, "the normal force of " + what, *force,
+      if (contact.empty() &&
+          !expectDimension(normal, f.normal->location, "the normal force of " + what, *force,
                            "a force along the slip"))
         return;
     }
-  model_->frictions.push_back(
-      {instance.name, f.name.location, slip, normal, mus, muk, f.normal->location, forceDim});
+  model_->frictions.push_back({instance.name, f.name.location, slip, normal, mus, muk,
+                               f.normal->location, forceDim, contact});
+}
+
+// A contact's force as a friction's normal force has the unit of a force
+// along the slip (checked once every contact is: they may come later).
+void Analyzer::checkFrictionNormals() {
+  for (const Friction &f : model_->frictions) {
+    if (f.normalContact.empty())
+      continue;
+    for (const Contact &c : model_->contacts)
+      if (c.name == f.normalContact && c.forceDim.isKnown() && f.forceDim.isKnown() &&
+          !(c.forceDim.dimension == f.forceDim.dimension))
+        diagnostics_.error(f.normalLocation, "the force of contact '" + c.name + "' is in " +
+                                                 c.forceDim.dimension.toString() +
+                                                 ", not a force along the slip of friction '" +
+                                                 f.name + "' (" + f.forceDim.dimension.toString() +
+                                                 ")");
+  }
 }
 
 } // namespace mech::sema

@@ -30,6 +30,7 @@ std::unique_ptr<CheckedModel> Analyzer::run() {
       check(instance);
     resolver_.resolveAllLets();
     checkGravityShapes();
+    checkFrictionNormals();
   } catch (const ExpansionLimit &limit) {
     if (limit.tree)
       diagnostics_.error(limit.at,

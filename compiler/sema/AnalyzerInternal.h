@@ -151,6 +151,8 @@ private:
   void checkDecl(const ast::EventDecl &e, const Instance &instance);
   void checkDecl(const ast::ContactDecl &c, const Instance &instance);
   void checkDecl(const ast::FrictionDecl &f, const Instance &instance);
+  std::string normalContact(const ast::FrictionDecl &f) const;
+  void checkFrictionNormals();
   std::vector<Reset> checkResets(const ast::EventDecl &e, const Instance &instance);
   bool checkRestitution(const ExprRef &value, const Location &at, const std::string &what);
 

@@ -280,6 +280,9 @@ struct Friction {
   ExprRef slip, normal, staticCoefficient, kineticCoefficient;
   Location normalLocation;
   DimInfo forceDim; // of its force while it sticks, a multiplier's: power over the slip
+  // `normal floor`: the name of the contact whose force is N (`normal` is
+  // then 0); the friction acts while that contact rests. "" otherwise.
+  std::string normalContact;
 };
 
 // A `draw` hint: a shape `mech animate` draws besides what it derives from

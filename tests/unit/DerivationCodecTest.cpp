@@ -60,13 +60,25 @@ std::vector<std::string> printedAll(const mechanics::Equations &eq) {
     out.push_back(u.name + " " + std::to_string(u.param));
   for (const auto &w : eq.where)
     out.push_back(printed(w.name) + " = " + printed(w.definition));
-  for (const auto &c : eq.constraints) {
+  auto constraint = [&](const mechanics::Equations::Constraint &c) {
     out.push_back(c.name + " " + std::to_string(c.holonomic) + std::to_string(c.integrable) + " " +
                   printed(c.phi) + " " + printed(c.psi) + " " + printed(c.gamma) + " " +
                   (c.integral ? printed(*c.integral) : "-") + " " +
                   (c.location.file ? c.location.file->path() : "") + ":" +
                   std::to_string(c.location.line));
     all(c.C);
+  };
+  for (const auto &c : eq.constraints)
+    constraint(c);
+  for (const auto &c : eq.contacts) {
+    constraint(c.gap);
+    out.push_back(printed(c.restitution) + " " + printed(c.force));
+  }
+  for (const auto &f : eq.frictions) {
+    constraint(f.slip);
+    out.push_back(printed(f.normal) + " " + printed(f.staticCoefficient) + " " +
+                  printed(f.kineticCoefficient) + " " + printed(f.force) + " " +
+                  std::to_string(f.contact));
   }
   return out;
 }
