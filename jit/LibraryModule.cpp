@@ -151,13 +151,15 @@ private:
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
     auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr,
                                                   ptr, i64, ptr, ptr, i64, i64, ptr, ptr, ptr,
-                                                  ptr, ptr, ptr, ptr, ptr, i64, i64, ptr});
+                                                  ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
     std::vector<int64_t> offsets(switches_.resetOffsets.begin(), switches_.resetOffsets.end()),
         targets(switches_.resetTargets.begin(), switches_.resetTargets.end());
     std::vector<int32_t> directions(switches_.directions.begin(), switches_.directions.end());
+    std::vector<int32_t> frictionContacts(switches_.frictionContacts.begin(),
+                                          switches_.frictionContacts.end());
     std::vector<uint8_t> stops(switches_.stops.begin(), switches_.stops.end());
     // A kernel, or null where the model has none (the switching ones).
     auto kernel = [&](const char *name) -> llvm::Constant * {
@@ -191,7 +193,8 @@ private:
                                          integers(stops),
                                          b_.getInt64(switches_.eventsReadSolution ? 1 : 0),
                                          b_.getInt64(switches_.frictions),
-                                         kernel("frictions")});
+                                         kernel("frictions"),
+                                         integers(frictionContacts)});
     return constantGlobal(value, "model");
   }
 

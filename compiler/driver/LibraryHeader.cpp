@@ -221,6 +221,9 @@ void writeStatusCodes(std::ostringstream &out, const std::string &p, const std::
                                         and resets, or more than 1000 at one instant */
 #define )"
       << P << R"(_NORMAL_NEGATIVE 15      /* simulate: a friction's normal force fell below 0 */
+#define )"
+      << P << R"(_FRICTION_PARADOX 16     /* simulate: a contact's force that drives a sliding
+                                        friction has no unique value (Painleve's paradox) */
 )";
 }
 

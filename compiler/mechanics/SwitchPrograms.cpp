@@ -20,6 +20,8 @@ SwitchPrograms SwitchPrograms::build(const Equations &equations, size_t params) 
     contact.push_back(c.restitution);
   programs.contact = sym::Program(contact, index);
   programs.frictions = equations.frictions.size();
+  for (const Equations::Friction &f : equations.frictions)
+    programs.frictionContacts.push_back(f.contact);
   std::vector<sym::Expr> friction = frictionExpressions(equations);
   for (const Equations::Friction &f : equations.frictions)
     friction.push_back(f.slip.gamma);

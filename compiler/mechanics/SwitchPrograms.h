@@ -30,9 +30,10 @@ struct SwitchPrograms {
   sym::Program resets;
   std::vector<long> resetOffsets; // events + 1 entries
   std::vector<long> resetTargets;
-  std::vector<int> directions;      // per event: -1, 0 or 1
-  std::vector<unsigned char> stops; // per event: the run (or the segment) ends there
-  bool eventsReadSolution = false;  // some g reads q'' or a multiplier
+  std::vector<int> directions;       // per event: -1, 0 or 1
+  std::vector<int> frictionContacts; // per friction: the contact of its normal force, or -1
+  std::vector<unsigned char> stops;  // per event: the run (or the segment) ends there
+  bool eventsReadSolution = false;   // some g reads q'' or a multiplier
 
   static SwitchPrograms build(const Equations &equations, size_t params);
 };

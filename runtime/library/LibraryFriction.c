@@ -20,7 +20,8 @@ static int settle(mechrt_switching *w, const mechrt_system *s, long i, double t,
   int status = mechrt_mode_solve(w, t, x, p, 1);
   if (status != MECHRT_OK)
     return status;
-  const double force = w->forces[w->k + i], normal = w->fvalues[w->F + i];
+  const long c = mechrt_friction_contact(w, i);
+  const double force = w->forces[w->k + i], normal = c >= 0 ? w->forces[c] : w->fvalues[w->F + i];
   if (normal < 0)
     return MECHRT_NORMAL_NEGATIVE;
   const int sticks = fabs(force) <= w->fvalues[2 * w->F + i] * normal * (1 + kConeTolerance);
@@ -42,6 +43,10 @@ int mechrt_start_frictions(mechrt_switching *w, const mechrt_system *s, double t
     const double mus = w->fvalues[2 * F + f], muk = w->fvalues[3 * F + f];
     if (!(muk >= 0 && muk <= mus))
       return MECHRT_INVALID_ARGUMENT;
+    if (mechrt_friction_contact(w, f) >= 0) { /* acts once its contact rests */
+      w->friction[f] = MECHRT_FRICTION_OFF;
+      continue;
+    }
     if (w->fvalues[F + f] < 0)
       return MECHRT_NORMAL_NEGATIVE;
     w->friction[f] = w->fvalues[f] > 0 ? 1 : -1;
@@ -49,11 +54,40 @@ int mechrt_start_frictions(mechrt_switching *w, const mechrt_system *s, double t
   mechrt_mode_count(w);
   /* Those at rest are settled in order, in the mode the others set. */
   for (long f = 0; f < F; ++f) {
+    if (w->friction[f] == MECHRT_FRICTION_OFF)
+      continue;
     if ((status = mechrt_friction_values(w, t, x, mechrt_params_at(s, t))) != MECHRT_OK)
       return status;
     if (fabs(w->fvalues[f]) <= MECHRT_RESTING_RATE && (status = settle(w, s, f, t, x)) != MECHRT_OK)
       return status;
   }
+  return MECHRT_OK;
+}
+
+int mechrt_contact_frictions_follow(mechrt_switching *w, const mechrt_system *s, double t,
+                                    const double *x) {
+  for (long f = 0; f < w->F; ++f) {
+    const long c = mechrt_friction_contact(w, f);
+    if (c < 0)
+      continue;
+    if (!w->resting[c]) {
+      w->friction[f] = MECHRT_FRICTION_OFF;
+      continue;
+    }
+    if (w->friction[f] != MECHRT_FRICTION_OFF)
+      continue;
+    int status = mechrt_friction_values(w, t, x, mechrt_params_at(s, t));
+    if (status != MECHRT_OK)
+      return status;
+    const double slip = w->fvalues[f];
+    w->friction[f] = slip > 0 ? 1 : -1;
+    mechrt_mode_count(w);
+    if (fabs(slip) <= MECHRT_RESTING_RATE && (status = settle(w, s, f, t, x)) != MECHRT_OK)
+      return status;
+    if ((status = mechrt_mode_solve(w, t, x, mechrt_params_at(s, t), 1)) != MECHRT_OK)
+      return status;
+  }
+  mechrt_mode_count(w);
   return MECHRT_OK;
 }
 

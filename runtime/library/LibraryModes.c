@@ -18,7 +18,7 @@ size_t mechrt_switching_doubles(const mechrt_model *model) {
                   + 4 * k + k * n                             /* contact */
                   + 5 * F + F * n                             /* fvalues */
                   + 2 * n + 3 * n + m + k + F                 /* xdot, xs, forces */
-                  + n * n + 2 * m + m * n + s * s + s         /* M, residuals, kkt, kkt_rhs */
+                  + n * n + 2 * m + m * n + s * s + 2 * s     /* M, residuals, kkt, rhs, probe */
                   + 3 * ne + (MECHRT_MAX_GRID_PARTS + 1) * ne /* g_old, g_new, g_probe, grid */
                   + 2 * 2 * n);                               /* probe, at_event */
 }
@@ -48,6 +48,7 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
   w->residuals = d, d += 2 * m + m * n;
   w->kkt = d, d += s * s;
   w->kkt_rhs = d, d += s;
+  w->kkt_probe = d, d += s;
   w->g_old = d, d += w->ne;
   w->g_new = d, d += w->ne;
   w->g_probe = d, d += w->ne;
@@ -101,6 +102,73 @@ void mechrt_mode_count(mechrt_switching *w) {
       w->holonomic[w->m + w->nresting + w->nstick++] = 0;
 }
 
+long mechrt_friction_contact(const mechrt_switching *w, long f) {
+  return w->model->friction_contacts ? w->model->friction_contacts[f] : -1;
+}
+
+/* The row of resting contact c in the mode's KKT system. */
+static long contact_row(const mechrt_switching *w, long c) {
+  long row = w->n + w->m;
+  for (long i = 0; i < c; ++i)
+    row += w->resting[i] ? 1 : 0;
+  return row;
+}
+
+/* Whether resting contact c's force drives a sliding friction. */
+static int drives_sliding(const mechrt_switching *w, long c) {
+  for (long f = 0; f < w->F; ++f)
+    if (mechrt_friction_contact(w, f) == c && (w->friction[f] == 1 || w->friction[f] == -1))
+      return 1;
+  return 0;
+}
+
+/* Whether every principal minor of the r*r matrix B is positive. */
+static int p_matrix(const double *B, long r) {
+  for (unsigned long subset = 1; subset < (1ul << r); ++subset) {
+    long size = 0, rows[r];
+    for (long i = 0; i < r; ++i)
+      if (subset & (1ul << i))
+        rows[size++] = i;
+    double A[size * size], det = 1;
+    long pivots[size];
+    for (long i = 0; i < size; ++i)
+      for (long j = 0; j < size; ++j)
+        A[i * size + j] = B[rows[i] * r + rows[j]];
+    if (!mechrt_lu_factor(A, size, pivots))
+      return 0;
+    for (long i = 0; i < size; ++i)
+      det *= (pivots[i] != i ? -1 : 1) * A[i * size + i];
+    if (!(det > 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* With the mode's KKT matrix factored (size s): whether the resting
+ * contacts whose forces drive sliding frictions respond to their own
+ * accelerations as contacts do, d lambda / d gamma on them a P-matrix (for
+ * one, positive), as the CLI's runtime::solveWithReactions checks. */
+static int contacts_consistent(mechrt_switching *w, long s) {
+  long rows[w->k > 0 ? w->k : 1], r = 0;
+  for (long c = 0; c < w->k; ++c)
+    if (w->resting[c] && drives_sliding(w, c))
+      rows[r++] = contact_row(w, c);
+  if (r == 0)
+    return 1;
+  double B[r * r];
+  for (long b = 0; b < r; ++b) {
+    memset(w->kkt_probe, 0, sizeof(double) * (size_t)s);
+    w->kkt_probe[rows[b]] = 1;
+    mechrt_lu_solve(w->kkt, s, w->pivots, w->kkt_probe);
+    for (long a = 0; a < r; ++a)
+      B[a * r + b] = w->kkt_probe[rows[a]];
+  }
+  for (long a = 0; a < r; ++a)
+    if (!(B[a * r + a] > 0))
+      return 0;
+  return r == 1 || r > 16 || p_matrix(B, r);
+}
+
 /* One row of the mode's KKT matrix K (size s) at `row`: the constraint row
  * `g` (n values) and its transpose, with the right-hand side `rhs`. */
 static void kkt_row(double *K, double *b, long s, long n, long row, const double *g, double rhs) {
@@ -148,15 +216,27 @@ static int add_mode_forces(mechrt_switching *w, double t, const double *x, const
     if (w->resting[c])
       kkt_row(K, b, s, n, row++, G + c * n, row_residual(w, G + c * n, gamma[c]));
   for (long f = 0; f < F; ++f) {
+    const long c = mechrt_friction_contact(w, f);
+    if (w->friction[f] == MECHRT_FRICTION_OFF)
+      continue;
     if (w->friction[f] == 0) {
       kkt_row(K, b, s, n, row++, Cf + f * n, row_residual(w, Cf + f * n, fgamma[f]));
       continue;
     }
-    for (long j = 0; j < n; ++j) // a slip's force on the first block
-      b[j] -= w->friction[f] * muk[f] * N[f] * Cf[f * n + j];
+    /* A slip's force: known on the first block, or with the contact's
+     * unknown force N its column's share. */
+    const long column = c >= 0 ? contact_row(w, c) : -1;
+    for (long j = 0; j < n; ++j) {
+      if (column >= 0)
+        K[j * s + column] += w->friction[f] * muk[f] * Cf[f * n + j];
+      else
+        b[j] -= w->friction[f] * muk[f] * N[f] * Cf[f * n + j];
+    }
   }
   if (!mechrt_lu_factor(K, s, w->pivots))
     return MECHRT_SINGULAR_MASS_MATRIX;
+  if (!contacts_consistent(w, s))
+    return MECHRT_FRICTION_PARADOX;
   mechrt_lu_solve(K, s, w->pivots, b);
   for (long j = 0; j < n; ++j) {
     w->xdot[n + j] += b[j];
@@ -167,8 +247,15 @@ static int add_mode_forces(mechrt_switching *w, double t, const double *x, const
   row = n + m;
   for (long c = 0; c < k; ++c)
     w->forces[c] = w->resting[c] ? b[row++] : 0;
-  for (long f = 0; f < F; ++f)
-    w->forces[k + f] = w->friction[f] == 0 ? b[row++] : -w->friction[f] * muk[f] * N[f];
+  for (long f = 0; f < F; ++f) {
+    const long c = mechrt_friction_contact(w, f);
+    if (w->friction[f] == MECHRT_FRICTION_OFF)
+      w->forces[k + f] = 0;
+    else if (w->friction[f] == 0)
+      w->forces[k + f] = b[row++];
+    else
+      w->forces[k + f] = -w->friction[f] * muk[f] * (c >= 0 ? w->forces[c] : N[f]);
+  }
   return MECHRT_OK;
 }
 
@@ -217,10 +304,18 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
     g[w->E + c] = w->resting[c] ? w->forces[c] : w->contact[c];
   /* Per friction: N; sticking mu_s N - F, mu_s N + F; slipping s, 1. */
   const long F = w->F;
+  /* A friction whose N is a contact's: its contact's lift-off, not N, and
+   * nothing while the contact is open. */
   for (long f = 0; f < F; ++f) {
-    double *at = g + w->E + w->k + 3 * f, normal = w->fvalues[F + f];
+    double *at = g + w->E + w->k + 3 * f;
+    const long c = mechrt_friction_contact(w, f);
+    if (w->friction[f] == MECHRT_FRICTION_OFF) {
+      at[0] = at[1] = at[2] = 1;
+      continue;
+    }
+    double normal = c >= 0 ? w->forces[c] : w->fvalues[F + f];
     double limit = w->fvalues[2 * F + f] * normal, force = w->forces[w->k + f];
-    at[0] = normal;
+    at[0] = c >= 0 ? 1 : normal;
     at[1] = w->friction[f] == 0 ? limit - force : w->fvalues[f];
     at[2] = w->friction[f] == 0 ? limit + force : 1;
   }

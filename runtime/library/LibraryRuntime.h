@@ -53,6 +53,9 @@ typedef struct {
   /* Per friction: slip, normal force, mu_s, mu_k, gamma (s' = C q'' -
    * gamma), each for all frictions in turn, then the rows C = ds/dq'. */
   mechrt_kernel frictions;
+  /* Per friction: the contact whose force is its normal force (it acts
+   * while that contact rests), or -1 (its normal force is an expression). */
+  const int *friction_contacts;
 } mechrt_model;
 
 /* Writes the inputs' values at t into u (nu values). */
@@ -119,7 +122,9 @@ enum {
   MECHRT_RESET_FAILED = 13,      /* an event's resets break the constraints */
   MECHRT_TOO_MANY_SWITCHES = 14, /* impacts, rests, lift-offs and resets beyond the step budget,
                                     or more than 1000 at one instant */
-  MECHRT_NORMAL_NEGATIVE = 15    /* a friction's normal force fell below 0 */
+  MECHRT_NORMAL_NEGATIVE = 15,   /* a friction's normal force fell below 0 */
+  MECHRT_FRICTION_PARADOX = 16   /* a contact's force driving a sliding friction has no
+                                    unique value (Painleve's paradox) */
 };
 
 /* Calls `kernel` after checking the pointers (p may be null only when

@@ -153,6 +153,8 @@ static int apply_switch(run_state *run, long event, double t, double *x) {
   } else {
     status = mechrt_impact(w, run->s, event - w->E, t, x);
   }
+  if (status == MECHRT_OK && event < w->E + w->k)
+    status = mechrt_contact_frictions_follow(w, run->s, t, x);
   mechrt_mode_changed(w, run->projection);
   return status;
 }
@@ -174,6 +176,8 @@ int mechrt_run_switching(mechrt_switching *w, const mechrt_system *s, mechrt_pro
   mechrt_mode_changed(w, projection);
   if (status == MECHRT_OK)
     status = start_modes(w, s, t, y);
+  if (status == MECHRT_OK)
+    status = mechrt_contact_frictions_follow(w, s, t, y);
   mechrt_mode_changed(w, projection);
   if (status == MECHRT_OK)
     status = mechrt_write_row(r, s, t, y);

@@ -16,6 +16,9 @@
 #define MECHRT_SHORTEST_FLIGHT 1e-10
 #define MECHRT_MAX_SWITCHES_AT_ONE_TIME 1000
 
+/* A friction's state while its normal force is an open contact's. */
+#define MECHRT_FRICTION_OFF 2
+
 /* A crossing found in a step: its time and the mode event's index. */
 typedef struct {
   double t;
@@ -30,7 +33,9 @@ struct mechrt_switching {
   /* The mode: which contacts rest, their count, the projection's flags. */
   unsigned char *resting; /* k */
   long nresting;
-  signed char *friction; /* F: 0 sticks, +1 or -1 slips with that sign of the slip */
+  /* F: 0 sticks, +1 or -1 slips with that sign of the slip, or
+   * MECHRT_FRICTION_OFF (its normal force is an open contact's). */
+  signed char *friction;
   long nstick;
   unsigned char *holonomic; /* m + k + F: the model's, then 1 per resting contact, 0 per
                                sticking friction */
@@ -49,6 +54,7 @@ struct mechrt_switching {
    * -sigma mu_k N while it slips). */
   double *xdot, *xs, *forces;
   double *M, *residuals, *kkt, *kkt_rhs; /* n*n, 2m + m*n, s*s, s (s = n + m + k + F) */
+  double *kkt_probe;                     /* s: a column of the KKT inverse (the paradox check) */
   long *pivots;                          /* s */
 
   /* The events of the mode: E declared, then one per contact (its impact
@@ -95,6 +101,14 @@ int mechrt_friction_values(mechrt_switching *w, double t, const double *x, const
  * normal forces checked, each slipping with the sign of its slip or, where
  * that is 0, settled as where a slip reaches 0. */
 int mechrt_start_frictions(mechrt_switching *w, const mechrt_system *s, double t, const double *x);
+/* The frictions whose normal force is a contact's follow it at (t, x):
+ * where it rests they stick or slip (as at the start), where it is open
+ * they do not act; MECHRT_FRICTION_PARADOX where the mode then has no
+ * contact force. */
+int mechrt_contact_frictions_follow(mechrt_switching *w, const mechrt_system *s, double t,
+                                    const double *x);
+/* Friction f's contact (its normal force), or -1. */
+long mechrt_friction_contact(const mechrt_switching *w, long f);
 /* Friction i's event `which` (0: its normal force; 1, 2: its force leaving
  * the cone, or its slip reaching 0) at (t, x): the switch made. */
 int mechrt_friction_switch(mechrt_switching *w, const mechrt_system *s, long i, int which, double t,

@@ -16,6 +16,9 @@
 #  d. a second run reads the derivation from the cache and makes the same
 #     switches (a sticking slip is a velocity constraint there too)
 #  e. bad declarations get located errors; equations name the contact
+#  f. a built library (tests/cli/library/run_events.c) runs the belt on the
+#     floor and the rod as mech simulate does, and ends the paradox with
+#     FRICTION_PARADOX (16)
 # Usage: test_friction_contact.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -164,5 +167,35 @@ expect "an event is no normal force" 1 "$mech" check notcontact.mech
 contains "located" err "notcontact.mech:6:"
 expect "equations name the contact" 0 "$mech" equations painleve_rod.mech
 contains "N is the contact's force" out "N = the force of contact 'tip' (acting while it rests)"
+
+# --- f. built libraries ----------------------------------------------------------------
+helpers="$root/tests/cli/library"
+# library NAME MODEL: libNAME.so and run_NAME; same NAME UNTIL DT STATES TOLERANCE: the
+# library's rows and events against mech simulate's.
+library() {
+  expect "build $1" 0 "$mech" build "$2" -o "$work/lib$1.so" --header "$work/$1.h"
+  expect "compile run_events for $1" 0 cc -std=c99 -Wall -Wextra -O1 -I"$helpers" \
+    -include "$work/$1.h" "$helpers/run_events.c" -o "$work/run_$1" "$work/lib$1.so" \
+    -Wl,-rpath,"$work" -lm
+}
+same() {
+  expect "mech simulate $1" 0 "$mech" simulate "$1.mech" --until "$2" --dt "$3" --rtol 1e-10 \
+    --atol 1e-10 -o "$1.cli.csv" --events "$1.cli.ev"
+  expect "the library runs $1" 0 "./run_$1" "$2" "$3" 1e-10 1e-10 "$1.lib.ev"
+  cp out "$1.lib.csv"
+  expect "$1: the library agrees with mech simulate" 0 python3 "$helpers/compare_events.py" \
+    "$1.cli.csv" "$1.cli.ev" "$1.lib.csv" "$1.lib.ev" "$3" "$4" "$5"
+}
+library floor_belt floor_belt.mech
+same floor_belt 100 0.5 2 1e-11
+sed 's/v0 = -1 \[m\/s\]/v0 = 1 [m\/s]/' painleve_rod.mech >forward.mech
+library forward forward.mech
+# The floor's force reaches 60 N as the rod falls: its rows agree to 1e-11 relative.
+same forward 1 0.01 3 1e-9
+library rod painleve_rod.mech
+expect "the paradox in the library (mu = 1.34)" 1 ./run_rod 0.1 0.01 1e-10 1e-10 rod.lib.ev mu=1.34
+contains "FRICTION_PARADOX" err "status 16 after 0 rows"
+expect "the header names the code" 0 grep -q "MECH_FRICTION_PARADOX 16" rod.h
+expect "no paradox at mu = 1.33" 0 ./run_rod 0.1 0.01 1e-10 1e-10 rod.lib.ev mu=1.33
 
 finish
