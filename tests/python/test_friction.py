@@ -24,3 +24,15 @@ def test_stick_slip_phases(root):
     for i in range(len(t)):
         if 1 < t[i] < 39:
             assert math.isclose(force[i], x[i], abs_tol=1e-9)
+
+
+def test_contact_normal_and_paradox(root):
+    models = root / "tests" / "cli" / "models"
+    belt = mech.load(str(models / "floor_belt.mech")).simulate(until=50, dt=0.5)
+    assert belt.summary["frictions"]["belt"]["slips"] == 1
+    assert all(math.isclose(n, 9.81, abs_tol=1e-9) for n in belt["floor"])
+    # Painleve's rod at tan(th) = 2 with mu = 1.5 > 4/3, sliding back.
+    rod = mech.load(str(models / "painleve_rod.mech")).simulate(until=0.1)
+    failure = rod.summary["failure"]
+    assert "contact 'tip' has no unique value" in failure and "Painleve" in failure, failure
+    assert failure.endswith("at t = 0"), failure
