@@ -14,12 +14,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
-namespace mech::jit {
+#include <mutex>
 
-struct Jit::State {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::unique_ptr<llvm::TargetMachine> machine;
-};
+namespace mech::jit {
 
 namespace {
 
@@ -27,12 +24,19 @@ std::string message(llvm::Error error) {
   return llvm::toString(std::move(error));
 }
 
-} // namespace
+// One LLJIT for the process: creating one (its target machines, the
+// session, the process's symbols) costs about a millisecond, as much as
+// linking a cached object, and a run with contacts or friction loads a
+// kernel set per mode. Each Jit is a JITDylib of its own in it (the kernel
+// sets define the same names), removed with the Jit.
+struct Session {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::mutex codegen; // the target machine is not reentrant
+  unsigned next = 0;  // names the JITDylibs
+};
 
-Jit::Jit(std::unique_ptr<State> state) : state_(std::move(state)) {}
-Jit::~Jit() = default;
-
-std::unique_ptr<Jit> Jit::create(std::string &error) {
+std::shared_ptr<Session> createSession(std::string &error) {
   initializeNativeTarget();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
@@ -58,30 +62,80 @@ std::unique_ptr<Jit> Jit::create(std::string &error) {
     return nullptr;
   }
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  auto session = std::make_shared<Session>();
+  session->jit = std::move(*jit);
+  session->machine = std::move(*machine);
+  return session;
+}
+
+// The process's session, made at the first use (a failure is not kept:
+// the next use tries again and says why).
+std::shared_ptr<Session> sharedSession(std::string &error) {
+  static std::mutex guard;
+  static std::shared_ptr<Session> session;
+  std::lock_guard lock(guard);
+  if (!session)
+    session = createSession(error);
+  return session;
+}
+
+} // namespace
+
+struct Jit::State {
+  std::shared_ptr<Session> session;
+  llvm::orc::JITDylib *library = nullptr;
+};
+
+Jit::Jit(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Jit::~Jit() {
+  if (state_->library)
+    llvm::consumeError(
+        state_->session->jit->getExecutionSession().removeJITDylib(*state_->library));
+}
+
+std::unique_ptr<Jit> Jit::create(std::string &error) {
+  std::shared_ptr<Session> session = sharedSession(error);
+  if (!session)
+    return nullptr;
+  std::string name;
+  {
+    std::lock_guard lock(session->codegen);
+    name = "mech_kernels_" + std::to_string(session->next++);
+  }
+  auto library = session->jit->getExecutionSession().createJITDylib(name);
+  if (!library) {
+    error = message(library.takeError());
+    return nullptr;
+  }
+  // Its objects resolve libm and the like through the main JITDylib.
+  library->addToLinkOrder(session->jit->getMainJITDylib());
   auto state = std::make_unique<State>();
-  state->jit = std::move(*jit);
-  state->machine = std::move(*machine);
+  state->session = std::move(session);
+  state->library = &*library;
   return std::unique_ptr<Jit>(new Jit(std::move(state)));
 }
 
 void Jit::prepare(llvm::Module &module) {
-  module.setDataLayout(state_->jit->getDataLayout());
-  module.setTargetTriple(state_->jit->getTargetTriple().str());
+  module.setDataLayout(state_->session->jit->getDataLayout());
+  module.setTargetTriple(state_->session->jit->getTargetTriple().str());
 }
 
 void Jit::optimize(llvm::Module &module) {
   prepare(module);
-  optimizeModule(module, *state_->machine);
+  std::lock_guard lock(state_->session->codegen);
+  optimizeModule(module, *state_->session->machine);
 }
 
 std::string Jit::emitObject(llvm::Module &module, std::string &error) {
   prepare(module);
-  return emitObjectCode(module, *state_->machine, error);
+  std::lock_guard lock(state_->session->codegen);
+  return emitObjectCode(module, *state_->session->machine, error);
 }
 
 bool Jit::addObject(const std::string &object, std::string &error) {
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, "mech_model.o");
-  if (llvm::Error e = state_->jit->addObjectFile(std::move(buffer))) {
+  if (llvm::Error e = state_->session->jit->addObjectFile(*state_->library, std::move(buffer))) {
     error = message(std::move(e));
     return false;
   }
@@ -89,13 +143,13 @@ bool Jit::addObject(const std::string &object, std::string &error) {
 }
 
 std::string Jit::targetDescription() const {
-  const llvm::TargetMachine &machine = *state_->machine;
+  const llvm::TargetMachine &machine = *state_->session->machine;
   return std::string("LLVM ") + LLVM_VERSION_STRING + "; " + machine.getTargetTriple().str() +
          "; " + machine.getTargetCPU().str() + "; " + machine.getTargetFeatureString().str();
 }
 
 void *Jit::lookup(const std::string &name, std::string &error) {
-  auto address = state_->jit->lookup(name);
+  auto address = state_->session->jit->lookup(*state_->library, name);
   if (!address) {
     error = message(address.takeError());
     return nullptr;

@@ -1,7 +1,9 @@
 // A small wrapper around ORC's LLJIT: create (for the host CPU), add a
 // module's object code (optimized at O2 for the host), look up a symbol;
-// destroying the Jit removes what it holds. Every llvm::Expected is checked
-// and turned into a message at this edge; callers see std::string errors only.
+// destroying the Jit removes what it holds. The process has one LLJIT (made
+// at the first create, about a millisecond); each Jit is a JITDylib of its
+// own in it. Every llvm::Expected is checked and turned into a message at
+// this edge; callers see std::string errors only.
 #pragma once
 
 #include <memory>
