@@ -4,6 +4,7 @@
 // a sample is an impact the event search missed: an error, not a body
 // passing through.
 #include "driver/ContactRun.h"
+#include "driver/ChatterWatch.h"
 #include "driver/ContactRunMode.h"
 #include "driver/ContactTolerances.h"
 
@@ -224,12 +225,25 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
   }
   for (const mechanics::Equations::Event &e : mode.eq->events)
     o.events.events.push_back({e.direction, e.stop});
-  o.events.functions = [&mode](double t, const double *x, double *g) {
-    return (*mode.events)(t, x, g);
+  // After the mode's events, the watched switches (driver/ChatterWatch.h):
+  // once one chatters the event functions fail, which ends the segment.
+  const size_t own = mode.eq->events.size(), watched = watch_ ? watch_->size() : 0;
+  o.events.events.insert(o.events.events.end(), watched, {0, false});
+  o.events.functions = [&mode, this, own, watched](double t, const double *x, double *g) {
+    if (watched && watch_->chattering())
+      return 1;
+    if (int status = (*mode.events)(t, x, g); status != 0 || !watched)
+      return status;
+    watch_->evaluate(t, x, filledParams(t), g + own);
+    return 0;
   };
   const size_t declared = eq_.events.size();
   atEvent.resize(at.x.size());
-  o.events.record = [&, declared](int event, double t, const double *x) {
+  o.events.record = [&, declared, own](int event, double t, const double *x) {
+    if (static_cast<size_t>(event) >= own) {
+      watch_->crossed(static_cast<size_t>(event) - own, t);
+      return;
+    }
     std::copy(x, x + atEvent.size(), atEvent.begin());
     if (static_cast<size_t>(event) < declared && hooks_.declared)
       hooks_.declared(event, t, x);
@@ -343,6 +357,10 @@ runtime::IntegrationResult ContactRun::segments(const std::vector<double> &x0,
     runtime::IntegrationResult result = segment(options, at, atEvent, missed, total);
     if (!missed.empty()) {
       error = missed;
+      return endedAt(total, result.failureTime, error);
+    }
+    if (watch_ && watch_->chattering()) {
+      error = "a force chatters"; // the caller says which, at its declaration
       return endedAt(total, result.failureTime, error);
     }
     if (result.outcome == runtime::Outcome::RhsFailed &&

@@ -30,6 +30,8 @@ class EventFunctions;
 
 namespace mech::driver {
 
+class ChatterWatch;
+
 // One impact: its time, the contacts that pushed (with their impulses),
 // the velocities before and after, and the kinetic energy it took.
 struct ImpactRecord {
@@ -135,6 +137,9 @@ public:
   runtime::IntegrationResult run(const std::vector<double> &x0,
                                  const runtime::IntegratorOptions &options, std::string &error);
   const ContactReport &report() const { return report_; }
+  // Watches the forces that jump with a velocity in every segment
+  // (driver/ChatterWatch.h): once one chatters the run ends there.
+  void watch(ChatterWatch &watch) { watch_ = &watch; }
   // The force of friction `i` while it slips, -sigma mu_k N, at (t, x).
   double slipForce(size_t i, double t, const double *x);
 
@@ -213,6 +218,7 @@ private:
   std::map<mechanics::ModeKey, std::unique_ptr<Mode>> modes_;
   ContactReport report_;
   double shortFlight_ = 0; // the next segment's first step, when a flight is short
+  ChatterWatch *watch_ = nullptr;
 };
 
 } // namespace mech::driver

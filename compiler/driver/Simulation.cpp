@@ -732,9 +732,19 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
                       std::move(hooks));
   sampler.useSlipForce(
       [&contacts](size_t i, double t, const double *x) { return contacts.slipForce(i, t, x); });
+  ChatterWatch watch(run.eq, run.params.size());
+  contacts.watch(watch);
   std::string error;
   runtime::IntegrationResult result = contacts.run(start, integrator, error);
-  if (!error.empty()) {
+  if (watch.chattering()) {
+    // Located at the force, as in a smooth run; the rows up to it are kept.
+    const size_t i = *watch.chattering();
+    loaded.diagnostics().error(run.eq.velocitySwitches[i].location, watch.message(run.eq));
+    error = "the run stopped at t = " + shortestNumber(result.failureTime) +
+            ", where a force chatters (the error above)";
+    result.outcome = runtime::Outcome::Finished;
+    run.summary.failure = error;
+  } else if (!error.empty()) {
     result.outcome = runtime::Outcome::Finished; // the failure is `error`, set below
     run.summary.failure = error + " at t = " + shortestNumber(result.failureTime);
   }

@@ -19,6 +19,8 @@
 #  f. a built library (tests/cli/library/run_events.c) runs the belt on the
 #     floor and the rod as mech simulate does, and ends the paradox with
 #     FRICTION_PARADOX (16)
+#  g. a sign() of a velocity chatters in a run with contacts too: the run
+#     stops where the block should stick (x' = 0 at t = pi), at the force
 # Usage: test_friction_contact.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -197,5 +199,30 @@ expect "the paradox in the library (mu = 1.34)" 1 ./run_rod 0.1 0.01 1e-10 1e-10
 contains "FRICTION_PARADOX" err "status 16 after 0 rows"
 expect "the header names the code" 0 grep -q "MECH_FRICTION_PARADOX 16" rod.h
 expect "no paradox at mu = 1.33" 0 ./run_rod 0.1 0.01 1e-10 1e-10 rod.lib.ev mu=1.33
+
+# --- g. chattering beside a contact ------------------------------------------------------
+cat >dry.mech <<'EOF'
+model FloorDry {
+  param m = 1 [kg], g = 9.81 [m/s^2], k = 1 [N/m], mu = 0.4
+  coord x [m], y [m]
+  kinetic m * (x'^2 + y'^2) / 2
+  potential k * x^2 / 2 + m * g * y
+  generalized -mu * m * g * sign(x') on x
+  contact floor: y >= 0 restitution 0
+  init x = 10, x' = 0, y = 0, y' = 0
+}
+EOF
+expect "sign(x') on a block resting on a floor" 1 "$mech" simulate dry.mech --until 10 -o dry.csv
+contains "located at the force" err "dry.mech:6:3: error: the force with sign(x') switches back and forth: 20 times"
+contains "where it stops" err "between t = 3.14159"
+contains "points to friction" err "write the force as a friction that sticks and slips"
+contains "the run ends there" err "error: the run stopped at t = 3.14159"
+check_py "the rows up to there are kept: x = mu g + (10 - mu g) cos t" '
+rows = list(csv.DictReader(open(W + "/dry.csv")))
+assert 3.1 < float(rows[-1]["t"]) <= math.pi, rows[-1]
+for r in rows[1:]:  # at the default tolerances
+    t, x = float(r["t"]), float(r["x"])
+    assert abs(x - (3.924 + 6.076 * math.cos(t))) <= 1e-5, r
+'
 
 finish
