@@ -121,9 +121,9 @@ if have_scipy:
         me, sp = best[("mech", m, "0.1")], best[("scipy", s, "0.1")]
         two = best[("mech", m, UNTIL)]
         print(f"SciPy {s} / mech {m}: whole process {sp['wall'] / me['wall']:.1f}x (CPU "
-              f"{sp['cpu'] / me['cpu']:.1f}x); solve loop / integrate {sp['alone'] / max(me['alone'], 1e-3):.0f}x "
-              f"(with the samples), {sp['alone'] / max(two['alone'], 1e-3):.0f}x (two samples; mech's "
-              f"integrate is printed in whole ms)")
+              f"{sp['cpu'] / me['cpu']:.1f}x); solve loop / integrate {sp['alone'] / max(me['alone'], 1e-4):.0f}x "
+              f"(with the samples), {sp['alone'] / max(two['alone'], 1e-4):.0f}x (two samples; mech's "
+              f"integrate is printed to 0.1 ms)")
 else:
     print(f"SciPy is not importable with {python}: the SciPy rows are skipped")
 EOF2

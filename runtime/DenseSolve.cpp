@@ -66,11 +66,9 @@ double constraintScale(size_t n, size_t m, const double *M, const double *C) {
   return (inertia > 0 ? inertia : 1) / rows;
 }
 
-int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
-                     const double *gamma, double *qdd, double *lambda) {
-  double s = constraintScale(n, m, M, C);
+bool factorRegularized(size_t n, size_t m, double *M, const double *C, const double *gamma,
+                       double s, double *y) {
   // M + s C^T C and f + s C^T gamma: the same solutions, since C q'' = gamma.
-  std::vector<double> y(f, f + n), Z(m * n), S(m * m), r(m);
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j) {
       y[j] += s * C[i * n + j] * gamma[i];
@@ -78,8 +76,17 @@ int solveConstrained(size_t n, size_t m, double *M, const double *f, const doubl
         M[j * n + k] += s * C[i * n + j] * C[i * n + k];
     }
   if (!factorLdlt(n, M, kPivotTolerance))
+    return false;
+  substituteLdlt(n, M, y);
+  return true;
+}
+
+int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
+                     const double *gamma, double *qdd, double *lambda) {
+  double s = constraintScale(n, m, M, C);
+  std::vector<double> y(f, f + n), Z(m * n), S(m * m), r(m);
+  if (!factorRegularized(n, m, M, C, gamma, s, y.data()))
     return kSolveSingular;
-  substituteLdlt(n, M, y.data());
   // Z = (M + s C^T C)^-1 C^T, one row of C at a time.
   std::copy(C, C + m * n, Z.begin());
   for (size_t i = 0; i < m; ++i)

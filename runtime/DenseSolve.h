@@ -55,6 +55,12 @@ int solveWithReactions(size_t n, size_t m, double *M, const double *f, const dou
                        const double *W, const double *gamma, const size_t *checked,
                        size_t checkedCount, double *qdd, double *lambda, size_t *culprit);
 
+// M + s C^T C in place, factored by LDL^T, and y (f on entry) becomes
+// (M + s C^T C)^-1 (f + s C^T gamma): where both constrained solves start
+// (C q'' = gamma makes the added terms cancel). False when it is singular.
+bool factorRegularized(size_t n, size_t m, double *M, const double *C, const double *gamma,
+                       double s, double *y);
+
 // The scale s of C^T C against M that solveConstrained (and the JIT) use.
 double constraintScale(size_t n, size_t m, const double *M, const double *C);
 

@@ -87,15 +87,8 @@ int solveWithReactions(size_t n, size_t m, double *M, const double *f, const dou
                        size_t checkedCount, double *qdd, double *lambda, size_t *culprit) {
   const double s = constraintScale(n, m, M, C);
   std::vector<double> y(f, f + n), Z(W, W + m * n), S(m * m), r(m);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      y[j] += s * C[i * n + j] * gamma[i];
-      for (size_t k = 0; k < n; ++k)
-        M[j * n + k] += s * C[i * n + j] * C[i * n + k];
-    }
-  if (!factorLdlt(n, M, kPivotTolerance))
+  if (!factorRegularized(n, m, M, C, gamma, s, y.data()))
     return kSolveSingular;
-  substituteLdlt(n, M, y.data());
   for (size_t i = 0; i < m; ++i)
     substituteLdlt(n, M, Z.data() + i * n); // Z = (M + s C^T C)^-1 W^T, by rows
   for (size_t i = 0; i < m; ++i) {

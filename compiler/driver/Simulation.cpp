@@ -1012,7 +1012,7 @@ std::string summaryText(const SimulationSummary &s) {
     out << line;
   }
   std::snprintf(line, sizeof line,
-                "time: derive %.3f s%s, compile %.3f s (cache %s), integrate %.3f s; first step "
+                "time: derive %.3f s%s, compile %.3f s (cache %s), integrate %.4f s; first step "
                 "%.3f s after start\n",
                 s.deriveSeconds, s.derivationCached ? " (cached)" : "", s.compileSeconds,
                 s.cache.c_str(), s.integrateSeconds, s.firstStepSeconds);
