@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mech::runtime {
 
@@ -21,7 +22,7 @@ struct ConstraintProjector::Linearization {
   Eigen::MatrixXd C; // the rows in use
   Eigen::VectorXd r; // their residuals
   Eigen::MatrixXd W; // the metric
-  double scale = 1;  // of the residuals, for the tolerance
+  double scale = 1;  // of the residuals, for the tolerance: 1 + max |C|
 };
 
 namespace {
@@ -74,7 +75,7 @@ double ConstraintProjector::residual(double t, const double *x) {
   return worst;
 }
 
-bool ConstraintProjector::linearize(double t, const double *x, bool positions, Linearization &out) {
+bool ConstraintProjector::rowsAt(double t, const double *x, bool positions, Linearization &out) {
   size_t n = system_.coordinates(), m = system_.constraintCount();
   system_.constraints(t, x, residuals_.data());
   std::vector<size_t> rows;
@@ -89,6 +90,12 @@ bool ConstraintProjector::linearize(double t, const double *x, bool positions, L
     for (size_t j = 0; j < n; ++j)
       out.C(static_cast<long>(k), static_cast<long>(j)) = residuals_[2 * m + i * n + j];
   }
+  out.scale = 1 + (rows.empty() || n == 0 ? 0 : out.C.cwiseAbs().maxCoeff());
+  return !rows.empty();
+}
+
+void ConstraintProjector::metricAt(double t, const double *x, Linearization &out) {
+  size_t n = system_.coordinates();
   system_.massMatrix(t, x, M_.data());
   out.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
       M_.data(), static_cast<long>(n), static_cast<long>(n));
@@ -101,7 +108,6 @@ bool ConstraintProjector::linearize(double t, const double *x, bool positions, L
       n && factors.info() == Eigen::Success && factors.vectorD().minCoeff() > 1e-12 * largest;
   if (!regular)
     out.W.diagonal().array() += (largest > 0 ? largest : 1) * 1e-6;
-  return !rows.empty();
 }
 
 ProjectionResult
@@ -128,12 +134,12 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
   bool nudged = false;
   Linearization lin;
   for (; result.iterations < kMaxIterations; ++result.iterations) {
-    if (!linearize(t, x, /*positions=*/true, lin))
+    if (!rowsAt(t, x, /*positions=*/true, lin))
       return result; // no holonomic constraints
-    double scale = 1 + lin.C.cwiseAbs().maxCoeff();
     result.residual = lin.r.cwiseAbs().maxCoeff();
-    if (result.residual <= kTolerance * scale)
+    if (result.residual <= kTolerance * lin.scale)
       return result;
+    metricAt(t, x, lin);
     freeze(lin.C, lin.W, frozen);
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
@@ -185,8 +191,15 @@ ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *
   size_t n = system_.coordinates();
   ProjectionResult result;
   Linearization lin;
-  if (!linearize(t, x, /*positions=*/false, lin))
+  if (!rowsAt(t, x, /*positions=*/false, lin))
     return result;
+  // Already on them to rounding (a sticking slip that the mode's equations
+  // keep exactly): the step would move nothing.
+  if (lin.r.cwiseAbs().maxCoeff() <= std::numeric_limits<double>::epsilon() * lin.scale) {
+    result.residual = lin.r.cwiseAbs().maxCoeff();
+    return result;
+  }
+  metricAt(t, x, lin);
   freeze(lin.C, lin.W, frozen);
   // psi is linear in q': one step is exact.
   Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);

@@ -64,7 +64,11 @@ private:
   struct Linearization;
   ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
   ProjectionResult projectVelocitiesMoving(double t, double *x, const std::vector<bool> &frozen);
-  bool linearize(double t, const double *x, bool positions, Linearization &out);
+  // The rows in use (the holonomic ones for positions), their residuals and
+  // scale; false when there are none. Then the metric: M, regularized when
+  // singular.
+  bool rowsAt(double t, const double *x, bool positions, Linearization &out);
+  void metricAt(double t, const double *x, Linearization &out);
 
   ConstrainedSystem &system_;
   std::vector<double> residuals_, M_;
