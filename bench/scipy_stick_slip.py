@@ -65,7 +65,8 @@ def main():
         nfev += sol.nfev
         if sol.status < 0:
             sys.exit(f"scipy_stick_slip.py: solve_ivp failed: {sol.message}")
-        pieces.append(np.column_stack([sol.t, sol.y.T]))
+        # A piece with no grid time inside has an empty sol.y (a list).
+        pieces.append(np.column_stack([sol.t, np.asarray(sol.y).reshape(2, -1).T]))
         if sol.status != 1:
             break
         t, y = float(sol.t_events[0][0]), [float(v) for v in sol.y_events[0][0]]
