@@ -106,69 +106,6 @@ long mechrt_friction_contact(const mechrt_switching *w, long f) {
   return w->model->friction_contacts ? w->model->friction_contacts[f] : -1;
 }
 
-/* The row of resting contact c in the mode's KKT system. */
-static long contact_row(const mechrt_switching *w, long c) {
-  long row = w->n + w->m;
-  for (long i = 0; i < c; ++i)
-    row += w->resting[i] ? 1 : 0;
-  return row;
-}
-
-/* Whether resting contact c's force drives a sliding friction. */
-static int drives_sliding(const mechrt_switching *w, long c) {
-  for (long f = 0; f < w->F; ++f)
-    if (mechrt_friction_contact(w, f) == c && (w->friction[f] == 1 || w->friction[f] == -1))
-      return 1;
-  return 0;
-}
-
-/* Whether every principal minor of the r*r matrix B is positive. */
-static int p_matrix(const double *B, long r) {
-  for (unsigned long subset = 1; subset < (1ul << r); ++subset) {
-    long size = 0, rows[r];
-    for (long i = 0; i < r; ++i)
-      if (subset & (1ul << i))
-        rows[size++] = i;
-    double A[size * size], det = 1;
-    long pivots[size];
-    for (long i = 0; i < size; ++i)
-      for (long j = 0; j < size; ++j)
-        A[i * size + j] = B[rows[i] * r + rows[j]];
-    if (!mechrt_lu_factor(A, size, pivots))
-      return 0;
-    for (long i = 0; i < size; ++i)
-      det *= (pivots[i] != i ? -1 : 1) * A[i * size + i];
-    if (!(det > 0))
-      return 0;
-  }
-  return 1;
-}
-
-/* With the mode's KKT matrix factored (size s): whether the resting
- * contacts whose forces drive sliding frictions respond to their own
- * accelerations as contacts do, d lambda / d gamma on them a P-matrix (for
- * one, positive), as the CLI's runtime::solveWithReactions checks. */
-static int contacts_consistent(mechrt_switching *w, long s) {
-  long rows[w->k > 0 ? w->k : 1], r = 0;
-  for (long c = 0; c < w->k; ++c)
-    if (w->resting[c] && drives_sliding(w, c))
-      rows[r++] = contact_row(w, c);
-  if (r == 0)
-    return 1;
-  double B[r * r];
-  for (long b = 0; b < r; ++b) {
-    memset(w->kkt_probe, 0, sizeof(double) * (size_t)s);
-    w->kkt_probe[rows[b]] = 1;
-    mechrt_lu_solve(w->kkt, s, w->pivots, w->kkt_probe);
-    for (long a = 0; a < r; ++a)
-      B[a * r + b] = w->kkt_probe[rows[a]];
-  }
-  for (long a = 0; a < r; ++a)
-    if (!(B[a * r + a] > 0))
-      return 0;
-  return r == 1 || r > 16 || p_matrix(B, r);
-}
-
 /* One row of the mode's KKT matrix K (size s) at `row`: the constraint row
  * `g` (n values) and its transpose, with the right-hand side `rhs`. */
 static void kkt_row(double *K, double *b, long s, long n, long row, const double *g, double rhs) {
@@ -225,7 +162,7 @@ static int add_mode_forces(mechrt_switching *w, double t, const double *x, const
     }
     /* A slip's force: known on the first block, or with the contact's
      * unknown force N its column's share. */
-    const long column = c >= 0 ? contact_row(w, c) : -1;
+    const long column = c >= 0 ? mechrt_contact_row(w, c) : -1;
     for (long j = 0; j < n; ++j) {
       if (column >= 0)
         K[j * s + column] += w->friction[f] * muk[f] * Cf[f * n + j];
@@ -235,7 +172,7 @@ static int add_mode_forces(mechrt_switching *w, double t, const double *x, const
   }
   if (!mechrt_lu_factor(K, s, w->pivots))
     return MECHRT_SINGULAR_MASS_MATRIX;
-  if (!contacts_consistent(w, s))
+  if (!mechrt_contacts_consistent(w, s))
     return MECHRT_FRICTION_PARADOX;
   mechrt_lu_solve(K, s, w->pivots, b);
   for (long j = 0; j < n; ++j) {

@@ -109,6 +109,14 @@ int mechrt_contact_frictions_follow(mechrt_switching *w, const mechrt_system *s,
                                     const double *x);
 /* Friction f's contact (its normal force), or -1. */
 long mechrt_friction_contact(const mechrt_switching *w, long f);
+/* The row of resting contact c in the mode's KKT system (LibraryConsistency.c). */
+long mechrt_contact_row(const mechrt_switching *w, long c);
+/* With the mode's KKT matrix factored in w->kkt (size s): whether the
+ * resting contacts whose forces drive sliding frictions respond to their
+ * own accelerations as contacts do, d lambda / d gamma on them (the KKT
+ * inverse on their rows) a P-matrix; for one, positive
+ * (LibraryConsistency.c). */
+int mechrt_contacts_consistent(mechrt_switching *w, long s);
 /* Friction i's event `which` (0: its normal force; 1, 2: its force leaving
  * the cone, or its slip reaching 0) at (t, x): the switch made. */
 int mechrt_friction_switch(mechrt_switching *w, const mechrt_system *s, long i, int which, double t,
