@@ -21,17 +21,15 @@ set -euo pipefail
 source "$(dirname "$0")/mech.sh"
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-10}" PYTHON="$python" "$driver" - <<'EOF2'
-import csv, json, math, os, re, subprocess, sys, tempfile
+import csv, json, math, os, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "bench"))
-from timing import timed  # noqa: E402
+from timing import mech_summary, timed  # noqa: E402
 
 mech, root, python = os.environ["MECH"], os.environ["ROOT"], os.environ["PYTHON"]
 runs = int(os.environ["RUNS"])
 model, scipy_script = f"{root}/examples/stick_slip.mech", f"{root}/bench/scipy_stick_slip.py"
 work = tempfile.mkdtemp(prefix="mech-friction-")
 UNTIL, TOL = "1000", "1e-10"
-SUMMARY = re.compile(r"(\d+) steps accepted, (\d+) rejected, (\d+) rhs evaluations.*?"
-                     r"compile [\d.]+ s \(cache (\w+)\), integrate ([\d.]+) s", re.S)
 
 
 def exact_switches():
@@ -63,11 +61,11 @@ def run(config, cache):
         wall, cpu, _, err = timed([mech, "simulate", model, "--until", UNTIL, "--dt", dt, "--method",
                                    method, "--rtol", TOL, "--atol", TOL, "-o", out, "--events", events],
                                   dict(os.environ, XDG_CACHE_HOME=cache))
-        acc, rej, nfev, state, integ = SUMMARY.search(err).groups()
-        if state != "hit":
-            print(f"warning: {config}: cache {state}", file=sys.stderr)
-        return dict(wall=wall, cpu=cpu, alone=float(integ), nfev=int(nfev),
-                    steps=f"{acc} + {rej} rejected", times=switch_times(events))
+        s = mech_summary(err)
+        if s["cache"] != "hit":
+            print(f"warning: {config}: cache {s['cache']}", file=sys.stderr)
+        return dict(wall=wall, cpu=cpu, alone=s["integrate"], nfev=s["nfev"],
+                    steps=f"{s['accepted']} + {s['rejected']} rejected", times=switch_times(events))
     if tool == "scipy":
         wall, cpu, text, _ = timed([python, scipy_script, "--method", method, "--until", UNTIL,
                                     "--dt", dt, "--rtol", TOL, "--atol", TOL, "-o", out, "--events", events])

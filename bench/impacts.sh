@@ -45,7 +45,7 @@ source "$(dirname "$0")/mech.sh"
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-20}" PYTHON="$python" "$driver" - <<'EOF'
 import csv, json, math, os, re, shutil, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "bench"))
-from timing import timed  # noqa: E402
+from timing import mech_summary, timed  # noqa: E402
 
 mech, root, python = os.environ["MECH"], os.environ["ROOT"], os.environ["PYTHON"]
 runs = int(os.environ["RUNS"])
@@ -56,9 +56,6 @@ work = tempfile.mkdtemp(prefix="mech-impacts-")
 STEPS = 100
 TOL = "1e-10"
 
-SUMMARY = re.compile(r"(\d+) steps accepted, (\d+) rejected, (\d+) rhs evaluations.*?"
-                     r"derive ([\d.]+) s(?: \(cached\))?, compile ([\d.]+) s \(cache (\w+)\), "
-                     r"integrate ([\d.]+) s", re.S)
 CONTACT = re.compile(r"contact floor: (\d+) impacts.*?came to rest at t = ([\d.eE+-]+)")
 
 
@@ -66,12 +63,9 @@ CONTACT = re.compile(r"contact floor: (\d+) impacts.*?came to rest at t = ([\d.e
 
 def run_mech(argv, cache):
     wall, cpu, _, err = timed([mech, "simulate"] + argv, dict(os.environ, XDG_CACHE_HOME=cache))
-    m = SUMMARY.search(err)
-    if not m:
-        raise RuntimeError(f"no summary from mech:\n{err}")
-    acc, rej, nfev, derive, comp, state, integ = m.groups()
-    r = dict(wall=wall, cpu=cpu, nfev=int(nfev), steps=f"{acc} + {rej} rejected",
-             integrate=float(integ), cache=state, stderr=err)
+    s = mech_summary(err)
+    r = dict(wall=wall, cpu=cpu, nfev=s["nfev"], steps=f"{s['accepted']} + {s['rejected']} rejected",
+             integrate=s["integrate"], cache=s["cache"], stderr=err)
     c = CONTACT.search(err)
     if c:
         r["impacts"], r["rest"] = int(c.group(1)), float(c.group(2))

@@ -26,9 +26,9 @@ set -euo pipefail
 source "$(dirname "$0")/mech.sh"
 
 MECH="$mech" ROOT="$root" RUNS="${MECH_BENCH_RUNS:-5}" PYTHON="$python" "$driver" - <<'EOF'
-import csv, json, os, re, shutil, subprocess, sys, tempfile, time
+import csv, json, os, shutil, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "bench"))
-from timing import timed  # noqa: E402
+from timing import mech_summary, timed  # noqa: E402
 
 mech, root, python = os.environ["MECH"], os.environ["ROOT"], os.environ["PYTHON"]
 runs = int(os.environ["RUNS"])
@@ -36,9 +36,6 @@ model = f"{root}/examples/double_pendulum.mech"
 scipy_script = f"{root}/bench/scipy_double_pendulum.py"
 work = tempfile.mkdtemp(prefix="mech-vs-scipy-")
 
-SUMMARY = re.compile(r"(\d+) steps accepted, (\d+) rejected, (\d+) rhs evaluations.*?"
-                     r"derive ([\d.]+) s(?: \(cached\))?, compile ([\d.]+) s \(cache (\w+)\), "
-                     r"integrate ([\d.]+) s; first step ([\d.]+) s after start", re.S)
 
 
 
@@ -47,12 +44,9 @@ def run_mech(method, csv_path, cache, tol="1e-10"):
     argv = [mech, "simulate", model, "--until", "10", "--method", method,
             "--rtol", tol, "--atol", tol, "-o", csv_path]
     wall, cpu, _, err = timed(argv, dict(os.environ, XDG_CACHE_HOME=cache))
-    m = SUMMARY.search(err)
-    if not m:
-        raise RuntimeError(f"no summary from mech:\n{err}")
-    acc, rej, nfev, derive, comp, state, integ, first = m.groups()
-    return dict(wall=wall, cpu=cpu, nfev=int(nfev), steps=f"{acc} + {rej} rejected",
-                integrate=float(integ), first=float(first), cache=state)
+    s = mech_summary(err)
+    return dict(wall=wall, cpu=cpu, nfev=s["nfev"], steps=f"{s['accepted']} + {s['rejected']} rejected",
+                integrate=s["integrate"], first=s["first"], cache=s["cache"])
 
 
 def run_scipy(method, csv_path, tol="1e-10"):

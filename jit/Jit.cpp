@@ -14,6 +14,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <atomic>
 #include <mutex>
 
 namespace mech::jit {
@@ -32,8 +33,8 @@ std::string message(llvm::Error error) {
 struct Session {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> machine;
-  std::mutex codegen; // the target machine is not reentrant
-  unsigned next = 0;  // names the JITDylibs
+  std::mutex codegen;             // the target machine is not reentrant
+  std::atomic<unsigned> next = 0; // names the JITDylibs
 };
 
 std::shared_ptr<Session> createSession(std::string &error) {
@@ -98,12 +99,8 @@ std::unique_ptr<Jit> Jit::create(std::string &error) {
   std::shared_ptr<Session> session = sharedSession(error);
   if (!session)
     return nullptr;
-  std::string name;
-  {
-    std::lock_guard lock(session->codegen);
-    name = "mech_kernels_" + std::to_string(session->next++);
-  }
-  auto library = session->jit->getExecutionSession().createJITDylib(name);
+  auto library = session->jit->getExecutionSession().createJITDylib(
+      "mech_kernels_" + std::to_string(session->next++));
   if (!library) {
     error = message(library.takeError());
     return nullptr;

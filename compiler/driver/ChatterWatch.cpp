@@ -22,14 +22,18 @@ std::vector<sym::Expr> argumentsOf(const mechanics::Equations &equations) {
 
 } // namespace
 
-ChatterWatch::ChatterWatch(const mechanics::Equations &equations, size_t params)
-    : coordinates_(equations.coordinates.size()),
-      arguments_(argumentsOf(equations), params, equations.coordinates.size()),
+ChatterWatch::ChatterWatch(const mechanics::Equations &equations, const std::vector<double> &params,
+                           mechanics::InputFill fill)
+    : coordinates_(equations.coordinates.size()), params_(params), fill_(std::move(fill)),
+      arguments_(argumentsOf(equations), params.size(), equations.coordinates.size()),
       recent_(equations.velocitySwitches.size()) {}
 
-void ChatterWatch::evaluate(double t, const double *x, const std::vector<double> &params,
-                            double *g) {
-  const std::vector<double> &values = arguments_(params, t, x, x + coordinates_);
+void ChatterWatch::evaluate(double t, const double *x, double *g) {
+  if (fill_) {
+    filled_ = params_;
+    fill_(t, filled_.data());
+  }
+  const std::vector<double> &values = arguments_(fill_ ? filled_ : params_, t, x, x + coordinates_);
   std::copy(values.begin(), values.end(), g);
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "driver/StateProgram.h"
+#include "mechanics/InputKernels.h"
 #include "mechanics/Lagrange.h"
 
 #include <deque>
@@ -22,12 +23,13 @@ inline constexpr double kChatterWindow = 1e-6;
 
 class ChatterWatch {
 public:
-  ChatterWatch(const mechanics::Equations &equations, size_t params);
+  // With the run's params (kept by reference) and its inputs' values at t.
+  ChatterWatch(const mechanics::Equations &equations, const std::vector<double> &params,
+               mechanics::InputFill fill);
 
   size_t size() const { return recent_.size(); }
-  // Each switch's argument at (t, x) with `params` (the inputs at t filled
-  // in) into g.
-  void evaluate(double t, const double *x, const std::vector<double> &params, double *g);
+  // Each switch's argument at (t, x) into g.
+  void evaluate(double t, const double *x, double *g);
   // Switch i crossed 0 at t.
   void crossed(size_t i, double t);
   // The switch that chatters, once one does.
@@ -37,6 +39,9 @@ public:
 
 private:
   size_t coordinates_;
+  const std::vector<double> &params_;
+  mechanics::InputFill fill_;
+  std::vector<double> filled_; // params_ with the inputs' values at t
   StateProgram arguments_;
   std::vector<std::deque<double>> recent_; // per switch: its last crossings' times
   std::optional<size_t> chattering_;

@@ -29,37 +29,39 @@ void ContactRun::frictionChanged(size_t i, bool sticks, double t, const double *
     stuckSince_[i] = t;
   } else {
     ++report_.slipsPerFriction[i];
-    if (!std::isnan(stuckSince_[i]))
-      report_.stuckTime[i] += t - stuckSince_[i];
-    stuckSince_[i] = NAN;
+    endStick(i, t);
   }
   if (hooks_.friction)
     hooks_.friction(i, sticks, t, x);
+}
+
+void ContactRun::endStick(size_t i, double t) {
+  if (!std::isnan(stuckSince_[i]))
+    report_.stuckTime[i] += t - stuckSince_[i];
+  stuckSince_[i] = NAN;
 }
 
 double ContactRun::slipForce(size_t i, double t, const double *x) {
   if (friction_[i] == mechanics::kFrictionOff)
     return 0;
   contacts_.evaluateFrictions(t, x, filledParams(t));
-  return -friction_[i] * contacts_.kineticCoefficients()[i] * normalForce(i, t, x);
+  double normal = contacts_.normals()[i];
+  if (eq_.frictions[i].contact >= 0) { // the contact's force in the mode now
+    Mode &mode = modeFor(key());
+    std::vector<double> lambda(mode.eq->constraints.size());
+    normal = mode.kernels->multipliers(t, x, params_.data(), lambda.data()) == 0
+                 ? contactForce(mode, lambda, static_cast<size_t>(eq_.frictions[i].contact))
+                 : NAN;
+  }
+  return -friction_[i] * contacts_.kineticCoefficients()[i] * normal;
 }
 
-// N of friction i at (t, x): its expression's value, or its contact's force
-// in the current mode (NaN where the mode cannot be solved for).
-double ContactRun::normalForce(size_t i, double t, const double *x) {
-  const int contact = eq_.frictions[i].contact;
-  if (contact < 0) {
-    contacts_.evaluateFrictions(t, x, filledParams(t));
-    return contacts_.normals()[i];
-  }
-  Mode &mode = modeFor(key());
-  const int slot = mode.slots[static_cast<size_t>(contact)];
-  if (slot < 0)
-    return 0;
-  std::vector<double> lambda(mode.eq->constraints.size());
-  if (mode.kernels->multipliers(t, x, params_.data(), lambda.data()) != 0)
-    return NAN;
-  return lambda[eq_.constraints.size() + static_cast<size_t>(slot)];
+// Resting contact c's force among a mode's multipliers `lambda` (0 where
+// it does not rest).
+double ContactRun::contactForce(const Mode &mode, const std::vector<double> &lambda,
+                                size_t c) const {
+  const int slot = mode.slots[c];
+  return slot < 0 ? 0 : lambda[eq_.constraints.size() + static_cast<size_t>(slot)];
 }
 
 // The frictions whose normal force is a contact's follow it: where it rests
@@ -72,9 +74,7 @@ bool ContactRun::contactFrictionsFollow(double t, const std::vector<double> &x,
       continue;
     const bool rests = resting_[static_cast<size_t>(contact)];
     if (!rests && friction_[i] != mechanics::kFrictionOff) {
-      if (!std::isnan(stuckSince_[i]))
-        report_.stuckTime[i] += t - stuckSince_[i];
-      stuckSince_[i] = NAN;
+      endStick(i, t);
       friction_[i] = mechanics::kFrictionOff;
     } else if (rests && friction_[i] == mechanics::kFrictionOff) {
       contacts_.evaluateFrictions(t, x.data(), filledParams(t));
@@ -117,8 +117,10 @@ bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x
   }
   const double force =
       lambda[eq_.constraints.size() + static_cast<size_t>(mode.slots[resting_.size() + i])];
-  const double normal = normalForce(i, t, x.data());
   contacts_.evaluateFrictions(t, x.data(), filledParams(t));
+  const int contact = eq_.frictions[i].contact;
+  const double normal = contact < 0 ? contacts_.normals()[i]
+                                    : contactForce(mode, lambda, static_cast<size_t>(contact));
   const double limit = contacts_.staticCoefficients()[i] * normal;
   if (normal < 0) {
     error =

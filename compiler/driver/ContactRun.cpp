@@ -234,7 +234,7 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
       return 1;
     if (int status = (*mode.events)(t, x, g); status != 0 || !watched)
       return status;
-    watch_->evaluate(t, x, filledParams(t), g + own);
+    watch_->evaluate(t, x, g + own);
     return 0;
   };
   const size_t declared = eq_.events.size();
@@ -329,8 +329,7 @@ runtime::IntegrationResult ContactRun::run(const std::vector<double> &x0,
   const double end =
       result.outcome == runtime::Outcome::Finished ? options.tEnd : result.failureTime;
   for (size_t i = 0; i < friction_.size(); ++i)
-    if (!std::isnan(stuckSince_[i]))
-      report_.stuckTime[i] += end - stuckSince_[i];
+    endStick(i, end);
   return result;
 }
 

@@ -167,8 +167,10 @@ private:
   bool settleFriction(size_t i, double t, const std::vector<double> &x, std::string &error);
   bool frictionSwitch(const mechanics::ModeEvent &what, double t, const std::vector<double> &x,
                       std::string &error);
+  // Friction i's stick ends at t: its time stuck counted.
+  void endStick(size_t i, double t);
   // The frictions whose normal force is a contact's (driver/ContactFriction.cpp).
-  double normalForce(size_t i, double t, const double *x);
+  double contactForce(const Mode &mode, const std::vector<double> &lambda, size_t c) const;
   bool contactFrictionsFollow(double t, const std::vector<double> &x, std::string &error);
   bool frictionConsistent(double t, const std::vector<double> &x, std::string &error);
   std::string paradox(Mode &mode, const double *x) const;

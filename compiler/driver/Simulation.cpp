@@ -533,6 +533,19 @@ private:
   std::vector<double> multipliers_;
 };
 
+// Once a force chatters (driver/ChatterWatch.h): the error located at it
+// and the run's failure at t (its rows up to there are kept). False when
+// none does.
+bool reportChatter(LoadedModel &loaded, const mechanics::Equations &eq, const ChatterWatch &watch,
+                   double t, SimulationSummary &summary) {
+  if (!watch.chattering())
+    return false;
+  loaded.diagnostics().error(eq.velocitySwitches[*watch.chattering()].location, watch.message(eq));
+  summary.failure =
+      "the run stopped at t = " + shortestNumber(t) + ", where a force chatters (the error above)";
+  return true;
+}
+
 // The model's events for the integrator: their functions (interpreted,
 // with the inputs' values at t), and each event found recorded in `log`
 // with the CSV's columns there.
@@ -551,21 +564,14 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
     events.events.push_back({e.direction, e.stop});
   for (size_t i = 0; i < watch.size(); ++i)
     events.events.push_back({0, false});
-  mechanics::InputFill fill = inputFill(loaded);
-  events.functions = [&functions, &watch, &run, declared, fill, filled = std::vector<double>()](
-                         double t, const double *x, double *g) mutable {
+  events.functions = [&functions, &watch, declared](double t, const double *x, double *g) {
     if (watch.chattering())
       return 1;
     if (functions)
       if (int status = (*functions)(t, x, g); status != 0)
         return status;
-    if (watch.size() == 0)
-      return 0;
-    if (fill) { // the inputs' values at t, in a copy kept between calls
-      filled = run.params;
-      fill(t, filled.data());
-    }
-    watch.evaluate(t, x, fill ? filled : run.params, g + declared);
+    if (watch.size() > 0)
+      watch.evaluate(t, x, g + declared);
     return 0;
   };
   events.record = [&log, &sampler, &watch, declared](int event, double t, const double *x) {
@@ -732,18 +738,12 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
                       std::move(hooks));
   sampler.useSlipForce(
       [&contacts](size_t i, double t, const double *x) { return contacts.slipForce(i, t, x); });
-  ChatterWatch watch(run.eq, run.params.size());
+  ChatterWatch watch(run.eq, run.params, inputFill(loaded));
   contacts.watch(watch);
   std::string error;
   runtime::IntegrationResult result = contacts.run(start, integrator, error);
-  if (watch.chattering()) {
-    // Located at the force, as in a smooth run; the rows up to it are kept.
-    const size_t i = *watch.chattering();
-    loaded.diagnostics().error(run.eq.velocitySwitches[i].location, watch.message(run.eq));
-    error = "the run stopped at t = " + shortestNumber(result.failureTime) +
-            ", where a force chatters (the error above)";
+  if (reportChatter(loaded, run.eq, watch, result.failureTime, run.summary)) {
     result.outcome = runtime::Outcome::Finished;
-    run.summary.failure = error;
   } else if (!error.empty()) {
     result.outcome = runtime::Outcome::Finished; // the failure is `error`, set below
     run.summary.failure = error + " at t = " + shortestNumber(result.failureTime);
@@ -912,7 +912,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
       return std::nullopt;
     return finishContactSummary(summary, result.second, eq);
   }
-  ChatterWatch watch(eq, params.size());
+  ChatterWatch watch(eq, params, inputFill(loaded));
   watchEvents(run, loaded, eventFunctions, watch, sampler, eventLog, integrator.events);
   std::vector<double> momentumForce;
   runtime::LagrangianForm lagrangian = lagrangianFormOf(*kernels, params, n, momentumForce);
@@ -939,13 +939,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   summary.stats = result.stats;
   if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, samples))
     return std::nullopt;
-  if (watch.chattering()) {
-    // Located at the force; the run's rows up to it are kept.
-    const size_t i = *watch.chattering();
-    loaded.diagnostics().error(eq.velocitySwitches[i].location, watch.message(eq));
-    summary.failure = "the run stopped at t = " + shortestNumber(result.failureTime) +
-                      ", where a force chatters (the error above)";
-  }
+  reportChatter(loaded, eq, watch, result.failureTime, summary);
   return summary;
 }
 

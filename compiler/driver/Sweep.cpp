@@ -3,6 +3,7 @@
 // in run order.
 #include "driver/Sweep.h"
 
+#include "driver/AnalysisText.h"
 #include "driver/ContactRun.h"
 #include "driver/Interrupt.h"
 #include "driver/RunPieces.h"
@@ -428,10 +429,8 @@ bool checkSweep(LoadedModel &loaded, const SweepOptions &options) {
       for (const auto &c : eq.contacts)
         names.push_back(c.gap.name);
     if (std::find(names.begin(), names.end(), summary.contact) == names.end()) {
-      const std::string kind = summary.ofFriction() ? "friction" : "contact";
-      std::string list;
-      for (const std::string &name : names)
-        list += (list.empty() ? "" : ", ") + name;
+      const std::string kind = summary.ofFriction() ? "friction" : "contact",
+                        list = analysis_text::joined(names);
       loaded.diagnostics().error(
           {}, "--summary " + summary.name + ": model " + loaded.model().name + " has no " + kind +
                   " '" + summary.contact + "'" +
