@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin  # mech sweep over the ranks of an MPI job
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python package (python/)
   python3-distributed  # its optional test of sweeps on a Dask cluster
+  python3-scipy  # the periodic-motion tests' references, computed independently of mech
   chromium chromium-driver python3-selenium  # the animation pages tested in a real browser
   librsvg2-bin  # rsvg-convert: plots written as PNG (mech runs it; it is not linked)
 )

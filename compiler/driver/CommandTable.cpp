@@ -492,6 +492,86 @@ CommandSpec linearizeCommand() {
       true};
 }
 
+CommandSpec periodicCommand() {
+  return {
+      "periodic",
+      "FILE (--section EVENT | --period T) --guess \"q=v, q'=w, ...\" [--energy E | --fix NAME]\n"
+      "       [--sweep \"p=a..b:N\" [--plot FILE]] [--until T] [--set p=v ...] [--json]",
+      "a periodic motion as the fixed point of a return map (a Poincare section or the forcing's "
+      "period), by Newton's method on the variational equations; its period, Floquet "
+      "multipliers and stability; with --sweep its continuation in a param",
+      Operands::OneFile,
+      {{"--section",
+        "",
+        T::Text,
+        "EVENT",
+        "—",
+        "a declared event's name",
+        "the Poincare section: the event's crossings in its direction (its resets applied) end "
+        "each period. For a model that does not depend on t",
+        {}},
+       {"--period",
+        "",
+        T::PositiveNumber,
+        "T",
+        "—",
+        "a time in seconds",
+        "instead of a section, the period of a model's forcing in t: the stroboscopic map from "
+        "the guess's t (0 unless `--guess` gives t)",
+        {}},
+       {"--guess",
+        "",
+        T::List,
+        "\"...\"",
+        "the model's `init`",
+        kStateSyntax,
+        "the state at the start of a period that Newton's method starts from; on the section "
+        "for a section map",
+        {}},
+       {"--energy",
+        "",
+        T::Number,
+        "E",
+        "—",
+        "an energy in J (SI)",
+        "for a model whose return map keeps T + V (its periodic motions come in families): the "
+        "member with this energy",
+        {}},
+       {"--fix",
+        "",
+        T::Text,
+        "NAME",
+        "—",
+        "a coordinate, or a velocity as a name with a prime",
+        "for a family, like --energy: the member whose NAME at the start of a period is the "
+        "guess's (an amplitude, with a section where the velocity is 0)",
+        {}},
+       {"--sweep",
+        "",
+        T::Text,
+        "\"NAME=LO..HI[:N]\"",
+        "off",
+        "a param; `[UNIT]` may follow HI; N from 2 to 100000 (default 101)",
+        "follow the motion through N evenly spaced values of the param (each from the secant "
+        "through the two before) and locate where its stability changes (bisection to 1e-8 "
+        "relative), naming how: period doubling, fold or Neimark-Sacker",
+        {}},
+       plotOption("with --sweep: also draw the multipliers' moduli against the param, with the "
+                  "unit circle's 1 (SVG, or PNG for a .png name)"),
+       {"--until",
+        "",
+        T::PositiveNumber,
+        "T",
+        "`100`",
+        "a time in seconds",
+        "the longest time a section map waits for the next crossing",
+        {}},
+       setOption(),
+       jsonOption("periodic---json")},
+      {{"--section", "--period"}, {"--energy", "--fix"}},
+      true};
+}
+
 CommandSpec conservedCommand() {
   return {"conserved",
           "FILE [--set p=v ...] [--json]",
@@ -806,9 +886,10 @@ std::string stageList(bool derivingOnly) {
 
 const std::vector<CommandSpec> &commandTable() {
   static const std::vector<CommandSpec> table = {
-      checkCommand(),      fmtCommand(),     equationsCommand(), simulateCommand(),  evalCommand(),
-      equilibriaCommand(), steadyCommand(),  linearizeCommand(), conservedCommand(), solveCommand(),
-      sweepCommand(),      animateCommand(), replCommand(),      buildCommand(),     dumpCommand()};
+      checkCommand(),     fmtCommand(),        equationsCommand(), simulateCommand(),
+      evalCommand(),      equilibriaCommand(), steadyCommand(),    periodicCommand(),
+      linearizeCommand(), conservedCommand(),  solveCommand(),     sweepCommand(),
+      animateCommand(),   replCommand(),       buildCommand(),     dumpCommand()};
   return table;
 }
 

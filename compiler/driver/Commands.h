@@ -55,6 +55,7 @@ int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io)
 int runSimulate(const CommandLine &line, Session &session, const CommandIo &io);
 int runEquilibria(const CommandLine &line, Session &session, const CommandIo &io);
 int runSteady(const CommandLine &line, Session &session, const CommandIo &io);
+int runPeriodic(const CommandLine &line, Session &session, const CommandIo &io);
 int runLinearize(const CommandLine &line, Session &session, const CommandIo &io);
 int runConserved(const CommandLine &line, Session &session, const CommandIo &io);
 int runSolve(const CommandLine &line, Session &session, const CommandIo &io);

@@ -33,6 +33,11 @@ struct SweepSpec {
 // Nullopt with `error` set when the text is not of that form.
 std::optional<SweepSpec> parseSweep(const std::string &text, std::string &error);
 
+// The scale from a sweep's numbers to SI for param `p`: its declared unit,
+// or the sweep's [UNIT] (whose dimension must be the param's); nullopt
+// after reporting a mismatch.
+std::optional<double> paramScale(LoadedModel &loaded, const SweepSpec &spec, const sema::Param &p);
+
 // The --independent text: coordinate names, speeds primed. Nullopt (with an
 // error reported) on a name that is not a coordinate or is given twice.
 std::optional<mechanics::IndependentChoice> independentChoice(LoadedModel &loaded,

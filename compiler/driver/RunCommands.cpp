@@ -93,6 +93,8 @@ int runModelCommand(const CommandLine &line, Session &session, const CommandIo &
     return runEquilibria(line, session, io);
   if (c == "steady")
     return runSteady(line, session, io);
+  if (c == "periodic")
+    return runPeriodic(line, session, io);
   if (c == "linearize")
     return runLinearize(line, session, io);
   if (c == "conserved")

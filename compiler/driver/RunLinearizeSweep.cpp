@@ -94,25 +94,6 @@ std::optional<StateMatrix> Sweeper::at_(double value, std::string &why) {
   return matrices.at(*state, loaded.paramValues(), choice, why);
 }
 
-// The scale from the sweep's numbers to SI for a param: its declared unit,
-// or the sweep's [UNIT] (whose dimension must be the param's).
-std::optional<double> paramScale(LoadedModel &loaded, const SweepSpec &spec, const sema::Param &p) {
-  if (spec.unit.empty())
-    return p.unit ? p.unit->scale : 1.0;
-  auto assignments = sema::parseAssignments(*loaded.compilation, "--sweep",
-                                            spec.name + " = 1 [" + spec.unit + "]", nullptr);
-  if (!assignments)
-    return std::nullopt;
-  const sema::Assignment &a = assignments->front();
-  if (p.dim.isKnown() && a.dim.isKnown() && !(p.dim.dimension == a.dim.dimension)) {
-    loaded.diagnostics().error({}, "--sweep: '" + spec.name + "' has dimension " +
-                                       p.dim.dimension.toString() + ", [" + spec.unit + "] has " +
-                                       a.dim.dimension.toString());
-    return std::nullopt;
-  }
-  return a.value;
-}
-
 struct SweepResult {
   std::vector<double> values;
   std::vector<std::vector<std::complex<double>>> eigenvalues;
@@ -368,6 +349,25 @@ std::optional<SweepResult> sweep(Sweeper &s, std::string &why) {
 }
 
 } // namespace
+
+// The scale from the sweep's numbers to SI for a param: its declared unit,
+// or the sweep's [UNIT] (whose dimension must be the param's).
+std::optional<double> paramScale(LoadedModel &loaded, const SweepSpec &spec, const sema::Param &p) {
+  if (spec.unit.empty())
+    return p.unit ? p.unit->scale : 1.0;
+  auto assignments = sema::parseAssignments(*loaded.compilation, "--sweep",
+                                            spec.name + " = 1 [" + spec.unit + "]", nullptr);
+  if (!assignments)
+    return std::nullopt;
+  const sema::Assignment &a = assignments->front();
+  if (p.dim.isKnown() && a.dim.isKnown() && !(p.dim.dimension == a.dim.dimension)) {
+    loaded.diagnostics().error({}, "--sweep: '" + spec.name + "' has dimension " +
+                                       p.dim.dimension.toString() + ", [" + spec.unit + "] has " +
+                                       a.dim.dimension.toString());
+    return std::nullopt;
+  }
+  return a.value;
+}
 
 int runLinearizeSweep(const CommandLine &line, Session &session, const CommandIo &io) {
   std::string error;

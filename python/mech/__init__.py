@@ -177,8 +177,13 @@ def _arrays(value, key=None):
     and eigenvalues ([re, im] pairs) as complex arrays."""
     if isinstance(value, dict):
         return {k: _arrays(v, k) for k, v in value.items()}
+    if key == "multiplier" and isinstance(value, list) and len(value) == 2:
+        return complex(value[0], value[1])
+    if key == "multipliers" and value == []:
+        return _np.array([], dtype=complex)
     if isinstance(value, list) and value:
-        if key == "eigenvalues" and all(isinstance(v, list) and len(v) == 2 for v in value):
+        if key in ("eigenvalues", "multipliers") and \
+                all(isinstance(v, list) and len(v) == 2 for v in value):
             return _np.array([complex(re_, im) for re_, im in value])
         numbers = lambda row: all(isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa
                                   for v in row)
@@ -231,6 +236,20 @@ def _steady(self, **options):
     return _json_command(self, "steady", _words(options))
 
 
+def _periodic(self, guess=None, **options):
+    """periodic(section="up" | period=T, guess={"x": 0, "x'": 2}, energy=None, fix=None,
+    sweep=None, until=None, plot=None) -> dict
+
+    `mech periodic --json`: a periodic motion as the fixed point of the return
+    map through a declared event's section (or over a forcing period): its
+    'fixed_point' (the state at the start of a period, named by 'state'),
+    'period', the Floquet 'multipliers' as a complex array (the structural
+    ones listed in 'dropped'), 'stable', 'verdict' and 'criterion'. With
+    sweep="p=a..b:N": 'points' along the branch (each with 'value') and the
+    'changes' of stability with their 'kind'."""
+    return _json_command(self, "periodic", _words(dict(guess=guess, **options)))
+
+
 def _solve(self, at, unknowns, **options):
     """solve(at={...}, unknowns=["k"]) -> dict: `mech solve --json`, the params
     that make the configuration an equilibrium (statics by virtual work)."""
@@ -251,6 +270,7 @@ Model.linearize = _linearize
 Model.equilibria = _equilibria
 Model.conserved = _conserved
 Model.steady = _steady
+Model.periodic = _periodic
 Model.solve = _solve
 Model.build = _build
 

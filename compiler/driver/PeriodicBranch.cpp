@@ -1,0 +1,114 @@
+// The continuation of a periodic motion in a param (driver/PeriodicOrbit.h):
+// each value's fixed point corrected by Newton from a secant predictor
+// through the two before it; where the largest multiplier's modulus crosses
+// 1 between neighbours, the crossing bisected to 1e-8 relative.
+#include "driver/PeriodicOrbit.h"
+
+#include "driver/AnalysisText.h"
+
+#include <cmath>
+
+namespace mech::driver {
+
+namespace {
+
+constexpr double kBisectionTolerance = 1e-8;
+
+// The orbit at param value v from `guess`; nullopt with `error`.
+std::optional<PeriodicOrbit> orbitAt(ReturnMap &map, PeriodicRequest request,
+                                     const std::vector<double> &guess, double v,
+                                     const std::function<std::vector<double>(double)> &paramsAt,
+                                     std::string &error) {
+  map.setParams(paramsAt(v));
+  request.guess = guess;
+  return findPeriodicOrbit(map, request, error);
+}
+
+// Stability's sign: > 0 unstable, < 0 stable, 0 undecided (on the circle).
+int stabilitySign(const PeriodicOrbit &orbit) {
+  double m = largestModulus(orbit);
+  return m > 1 + 1e-6 ? 1 : m < 1 - 1e-6 ? -1 : 0;
+}
+
+std::vector<double> blend(const std::vector<double> &a, const std::vector<double> &b, double s) {
+  std::vector<double> out(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    out[i] = a[i] + s * (b[i] - a[i]);
+  return out;
+}
+
+// Bisects the change of stability between (va, a) and (vb, b).
+std::optional<BranchChange>
+locateChange(ReturnMap &map, const PeriodicRequest &request, double va, const PeriodicOrbit &a,
+             double vb, const PeriodicOrbit &b,
+             const std::function<std::vector<double>(double)> &paramsAt) {
+  const int signA = stabilitySign(a);
+  PeriodicOrbit left = a, right = b;
+  double lo = va, hi = vb;
+  while (std::abs(hi - lo) > kBisectionTolerance * std::max({std::abs(lo), std::abs(hi), 1e-300})) {
+    double mid = lo + (hi - lo) / 2;
+    std::string error;
+    auto orbit = orbitAt(map, request, blend(left.start, right.start, 0.5), mid, paramsAt, error);
+    if (!orbit)
+      return std::nullopt;
+    // The side by the modulus itself (no band): the crossing to 1e-8.
+    if ((largestModulus(*orbit) > 1 ? 1 : -1) == signA)
+      lo = mid, left = std::move(*orbit);
+    else
+      hi = mid, right = std::move(*orbit);
+  }
+  BranchChange change;
+  change.at = lo + (hi - lo) / 2;
+  change.losesStability = signA < 0;
+  // The multiplier that crossed: the unstable side's largest.
+  const PeriodicOrbit &unstable = signA < 0 ? right : left;
+  change.multiplier = unstable.multipliers.front();
+  change.kind = std::abs(change.multiplier.imag()) > 1e-6 * std::abs(change.multiplier)
+                    ? "Neimark-Sacker"
+                : change.multiplier.real() < 0 ? "period doubling"
+                                               : "fold";
+  return change;
+}
+
+} // namespace
+
+Branch continueBranch(ReturnMap &map, PeriodicRequest request,
+                      const std::function<std::vector<double>(double)> &paramsAt,
+                      const std::vector<double> &values) {
+  Branch branch;
+  std::vector<double> guess = request.guess;
+  for (size_t k = 0; k < values.size(); ++k) {
+    const double v = values[k];
+    const size_t found = branch.orbits.size();
+    if (found >= 2) {
+      // The secant through the last two fixed points.
+      double s =
+          (v - branch.values[found - 1]) / (branch.values[found - 1] - branch.values[found - 2]);
+      guess = blend(branch.orbits[found - 2].start, branch.orbits[found - 1].start, 1 + s);
+    } else if (found == 1) {
+      guess = branch.orbits[0].start;
+    }
+    std::string error;
+    auto orbit = orbitAt(map, request, guess, v, paramsAt, error);
+    if (!orbit && found >= 2) // the predictor overshot: correct from the last point
+      orbit = orbitAt(map, request, branch.orbits[found - 1].start, v, paramsAt, error);
+    if (!orbit) {
+      branch.lost = "at " + analysis_text::number(v) + ": " + error;
+      break;
+    }
+    branch.values.push_back(v);
+    branch.orbits.push_back(std::move(*orbit));
+  }
+  for (size_t k = 1; k < branch.orbits.size(); ++k) {
+    int a = stabilitySign(branch.orbits[k - 1]), b = stabilitySign(branch.orbits[k]);
+    if (a == 0 || b == 0 || a == b)
+      continue;
+    if (auto change = locateChange(map, request, branch.values[k - 1], branch.orbits[k - 1],
+                                   branch.values[k], branch.orbits[k], paramsAt))
+      branch.changes.push_back(*change);
+  }
+  map.setParams(paramsAt(values.front()));
+  return branch;
+}
+
+} // namespace mech::driver
