@@ -512,12 +512,12 @@ CommandSpec periodicCommand() {
         {}},
        {"--period",
         "",
-        T::PositiveNumber,
+        T::Text,
         "T",
         "—",
-        "a time in seconds",
+        "a time: numbers, units and params (`2*pi/w`)",
         "instead of a section, the period of a model's forcing in t: the stroboscopic map from "
-        "the guess's t (0 unless `--guess` gives t)",
+        "the guess's t (0 unless `--guess` gives t); with --sweep it follows the swept param",
         {}},
        {"--guess",
         "",
@@ -554,7 +554,8 @@ CommandSpec periodicCommand() {
         "a param; `[UNIT]` may follow HI; N from 2 to 100000 (default 101)",
         "follow the motion through N evenly spaced values of the param (each from the secant "
         "through the two before) and locate where its stability changes (bisection to 1e-8 "
-        "relative), naming how: period doubling, fold or Neimark-Sacker",
+        "relative), naming how: period doubling (a multiplier through -1), through +1, or "
+        "Neimark-Sacker (a complex pair)",
         {}},
        plotOption("with --sweep: also draw the multipliers' moduli against the param, with the "
                   "unit circle's 1 (SVG, or PNG for a .png name)"),

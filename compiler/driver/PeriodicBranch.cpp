@@ -24,10 +24,10 @@ std::optional<PeriodicOrbit> orbitAt(ReturnMap &map, PeriodicRequest request,
   return findPeriodicOrbit(map, request, error);
 }
 
-// Stability's sign: > 0 unstable, < 0 stable, 0 undecided (on the circle).
-int stabilitySign(const PeriodicOrbit &orbit) {
-  double m = largestModulus(orbit);
-  return m > 1 + 1e-6 ? 1 : m < 1 - 1e-6 ? -1 : 0;
+// Whether a multiplier lies outside the unit circle (beyond the band that
+// rounding may put one there that belongs on it).
+bool unstable(const PeriodicOrbit &orbit) {
+  return largestModulus(orbit) > 1 + 1e-6;
 }
 
 std::vector<double> blend(const std::vector<double> &a, const std::vector<double> &b, double s) {
@@ -42,7 +42,14 @@ std::optional<BranchChange>
 locateChange(ReturnMap &map, const PeriodicRequest &request, double va, const PeriodicOrbit &a,
              double vb, const PeriodicOrbit &b,
              const std::function<std::vector<double>(double)> &paramsAt) {
-  const int signA = stabilitySign(a);
+  const bool unstableA = unstable(a);
+  // Where the stable side's multipliers lie inside the circle (not on it,
+  // as a conservative map's do), the modulus itself decides the side: no
+  // band's bias in the located value.
+  const double stableModulus = largestModulus(unstableA ? b : a);
+  auto outsideAt = [&](const PeriodicOrbit &o) {
+    return stableModulus < 1 - 1e-6 ? largestModulus(o) > 1 : unstable(o);
+  };
   PeriodicOrbit left = a, right = b;
   double lo = va, hi = vb;
   while (std::abs(hi - lo) > kBisectionTolerance * std::max({std::abs(lo), std::abs(hi), 1e-300})) {
@@ -51,22 +58,21 @@ locateChange(ReturnMap &map, const PeriodicRequest &request, double va, const Pe
     auto orbit = orbitAt(map, request, blend(left.start, right.start, 0.5), mid, paramsAt, error);
     if (!orbit)
       return std::nullopt;
-    // The side by the modulus itself (no band): the crossing to 1e-8.
-    if ((largestModulus(*orbit) > 1 ? 1 : -1) == signA)
+    if (outsideAt(*orbit) == unstableA)
       lo = mid, left = std::move(*orbit);
     else
       hi = mid, right = std::move(*orbit);
   }
   BranchChange change;
   change.at = lo + (hi - lo) / 2;
-  change.losesStability = signA < 0;
+  change.losesStability = !unstableA;
   // The multiplier that crossed: the unstable side's largest.
-  const PeriodicOrbit &unstable = signA < 0 ? right : left;
-  change.multiplier = unstable.multipliers.front();
-  change.kind = std::abs(change.multiplier.imag()) > 1e-6 * std::abs(change.multiplier)
-                    ? "Neimark-Sacker"
+  const PeriodicOrbit &outside = unstableA ? left : right;
+  change.multiplier = outside.multipliers.front();
+  bool complexPair = std::abs(change.multiplier.imag()) > 1e-6 * std::abs(change.multiplier);
+  change.kind = complexPair                    ? "Neimark-Sacker"
                 : change.multiplier.real() < 0 ? "period doubling"
-                                               : "fold";
+                                               : "through +1";
   return change;
 }
 
@@ -100,8 +106,7 @@ Branch continueBranch(ReturnMap &map, PeriodicRequest request,
     branch.orbits.push_back(std::move(*orbit));
   }
   for (size_t k = 1; k < branch.orbits.size(); ++k) {
-    int a = stabilitySign(branch.orbits[k - 1]), b = stabilitySign(branch.orbits[k]);
-    if (a == 0 || b == 0 || a == b)
+    if (unstable(branch.orbits[k - 1]) == unstable(branch.orbits[k]))
       continue;
     if (auto change = locateChange(map, request, branch.values[k - 1], branch.orbits[k - 1],
                                    branch.values[k], branch.orbits[k], paramsAt))

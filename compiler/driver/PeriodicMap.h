@@ -60,6 +60,7 @@ public:
 
   size_t dimension() const { return N_; }
   void setParams(const std::vector<double> &params) { params_ = params; }
+  void setForcingPeriod(double period) { setup_.forcingPeriod = period; }
   const std::vector<double> &params() const { return params_; }
   const ReturnMapSetup &setup() const { return setup_; }
   // Whether the model's own equations keep T + V (no forces beyond the

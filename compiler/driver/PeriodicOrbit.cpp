@@ -139,9 +139,10 @@ void decide(PeriodicOrbit &orbit) {
         " (modulus " + number(largest) + ")";
   } else if (std::abs(top.imag()) > kCircleBand) {
     orbit.verdict = OrbitVerdict::LinearlyStable;
-    orbit.criterion = "the largest multipliers lie on the unit circle as a complex pair (modulus 1 "
-                      "to 1e-6), the others inside: stable to linear order (elliptic); the "
-                      "nonlinear terms decide beyond it";
+    orbit.criterion = std::string("the largest multipliers are a complex pair on the unit circle "
+                                  "(modulus 1 to 1e-6)") +
+                      (mu.size() > 2 ? ", the others inside it" : "") +
+                      ": stable to linear order (elliptic); the nonlinear terms decide beyond it";
   } else {
     orbit.verdict = OrbitVerdict::Undetermined;
     orbit.criterion = "a multiplier lies at " + std::string(top.real() > 0 ? "+1" : "-1") +

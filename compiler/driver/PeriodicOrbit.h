@@ -61,7 +61,10 @@ double largestModulus(const PeriodicOrbit &orbit);
 struct BranchChange {
   double at = 0;
   bool losesStability = true; // as the param grows
-  std::string kind;           // "period doubling", "fold", "Neimark-Sacker"
+  // How: "period doubling" (a real multiplier through -1), "through +1"
+  // (a real one through +1: a fold, pitchfork or transcritical, or a
+  // conservative pair meeting there), "Neimark-Sacker" (a complex pair).
+  std::string kind;
   std::complex<double> multiplier;
 };
 

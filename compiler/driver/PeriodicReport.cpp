@@ -38,7 +38,9 @@ std::string stateLine(const mechanics::Equations &eq, const std::vector<double> 
 std::string mapText(const PeriodicTitle &title) {
   if (title.setup.section)
     return "through section '" + title.eq.events[*title.setup.section].name + "'";
-  return "of the forcing's period " + number(title.setup.forcingPeriod) +
+  std::string period =
+      title.periodText.empty() ? number(title.setup.forcingPeriod) : title.periodText;
+  return "of the forcing's period " + period +
          " (the stroboscopic map from t = " + number(title.setup.t0) + ")";
 }
 

@@ -16,6 +16,7 @@ struct PeriodicTitle {
   const mechanics::Equations &eq;
   ReturnMapSetup setup;
   std::string parameter;
+  std::string periodText; // --period as given, when it follows the swept param
 };
 
 std::string orbitText(const PeriodicTitle &title, const PeriodicOrbit &orbit);

@@ -13,6 +13,8 @@
 #include "driver/Session.h"
 #include "driver/Simulation.h"
 #include "mechanics/Equilibria.h"
+#include "sema/Values.h"
+#include "support/NumberText.h"
 
 #include <cmath>
 
@@ -34,6 +36,24 @@ std::shared_ptr<mechanics::Kernels> periodicKernels(LoadedModel &loaded) {
   return kernels;
 }
 
+// --period's text, an expression of numbers, units and params ("2*pi/w"),
+// at the params' current values; nullopt after reporting an error.
+std::optional<double> forcingPeriod(LoadedModel &loaded, const std::string &text) {
+  auto values =
+      sema::parseAssignments(*loaded.compilation, "--period", "T = " + text, &loaded.model());
+  if (!values)
+    return std::nullopt;
+  const sema::Assignment &a = values->front();
+  if (!checkValueDimension(loaded.diagnostics(), a, sema::DimInfo::known(sema::Dimension::time())))
+    return std::nullopt;
+  if (!(a.value > 0) || !std::isfinite(a.value)) {
+    loaded.diagnostics().error(a.location, "--period: the period is " + shortestNumber(a.value) +
+                                               "; it must be a positive time");
+    return std::nullopt;
+  }
+  return a.value;
+}
+
 // The options that set up the map: the section's event or the forcing
 // period; nullopt after reporting an error (the exit status in `status`).
 std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loaded,
@@ -50,7 +70,6 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
   Diagnostics &diagnostics = loaded.diagnostics();
   const bool timed = mechanics::dependsOnTime(eq);
   if (line.has("--period")) {
-    setup.forcingPeriod = line.number("--period", 0);
     if (!timed) {
       diagnostics.error(loaded.model().location,
                         "the equations of " + eq.model +
@@ -58,6 +77,10 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
                             "section with --section EVENT instead of --period");
       return std::nullopt;
     }
+    std::optional<double> period = forcingPeriod(loaded, line.value("--period"));
+    if (!period)
+      return std::nullopt;
+    setup.forcingPeriod = *period;
     return setup;
   }
   const std::string name = line.value("--section");
@@ -165,18 +188,25 @@ int runBranch(const CommandLine &line, LoadedModel &loaded, ReturnMap &map,
     return kExitModelError;
   std::vector<sema::Param> &params = loaded.analysis.model->params;
   const double kept = params[plan->param].value;
+  // A period written with params ("2*pi/w") follows the swept one.
+  const std::string periodText = line.value("--period");
   auto paramsAt = [&](double v) {
     params[plan->param].value = v * plan->scale;
+    if (!periodText.empty())
+      if (std::optional<double> period = forcingPeriod(loaded, periodText))
+        map.setForcingPeriod(*period);
     return loaded.paramValues(map.setup().t0);
   };
   Branch branch = continueBranch(map, request, paramsAt, plan->values);
   params[plan->param].value = kept;
+  if (loaded.diagnostics().hasErrors())
+    return kExitModelError;
   map.setParams(loaded.paramValues(map.setup().t0));
   if (branch.orbits.empty()) {
     loaded.diagnostics().error({}, "--sweep: no periodic motion " + branch.lost);
     return kExitModelError;
   }
-  const PeriodicTitle title{loaded.equations(), map.setup(), plan->spec.name};
+  const PeriodicTitle title{loaded.equations(), map.setup(), plan->spec.name, periodText};
   if (std::string path = line.value("--plot"); !path.empty()) {
     std::string error;
     if (!writePlotFile(path, branchPlot(title, plan->spec, branch), error)) {
@@ -227,7 +257,7 @@ int runPeriodic(const CommandLine &line, Session &session, const CommandIo &io) 
     return fail(kExitModelError);
   }
   session.printDiagnostics(io.err);
-  const PeriodicTitle title{eq, *setup, ""};
+  const PeriodicTitle title{eq, *setup, "", ""};
   io.out << (line.has("--json") ? orbitJson(title, *orbit) : orbitText(title, *orbit));
   return kExitOk;
 }
