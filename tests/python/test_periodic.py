@@ -194,6 +194,24 @@ def test_kapitza_inverted_position(root, w):
         assert found["stable"] is False
 
 
+def test_kapitza_stability_threshold(root):
+    # The drive frequency above which the inverted position is stable: where
+    # the Mathieu monodromy's trace leaves [-2, 2], bisected here with SciPy
+    # (the high-frequency estimate a^2 w^2 = 2 g l gives 24.61 rad/s).
+    lo, hi = 24.0, 25.0
+    for _ in range(45):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if abs(np.trace(kapitza_monodromy(mid))) > 2 else (lo, mid)
+    m = load(root, "kapitza_pendulum")
+    branch = m.periodic(period="2*pi/w", guess={"th": math.pi, "th'": 0}, sweep="w=20..30:11")
+    changes = branch["changes"]
+    assert len(changes) == 1
+    assert changes[0]["kind"] == "through +1"
+    assert changes[0]["loses_stability"] is False
+    assert changes[0]["at"] == pytest.approx((lo + hi) / 2, rel=1e-7)
+    assert (lo + hi) / 2 > math.sqrt(2 * 9.81 * 1.0) / 0.18
+
+
 # --- The rimless wheel: McGeer's closed form ---------------------------------
 
 def test_rimless_wheel_step(root):
