@@ -15,6 +15,7 @@
 #include "mechanics/Equilibria.h"
 #include "sema/Values.h"
 #include "support/NumberText.h"
+#include "symbolic/ZeroTest.h"
 
 #include <cmath>
 
@@ -54,6 +55,27 @@ std::optional<double> forcingPeriod(LoadedModel &loaded, const std::string &text
   return a.value;
 }
 
+// Whether the motion a return map follows depends on t: the equations,
+// a contact's gap, or an event the map jumps at (the section, one with
+// resets, one that stops).
+bool motionDependsOnTime(const mechanics::Equations &eq, std::optional<size_t> section) {
+  if (mechanics::dependsOnTime(eq))
+    return true;
+  for (const mechanics::Equations::Contact &c : eq.contacts)
+    if (sym::dependsOnTime(c.gap.phi))
+      return true;
+  for (size_t i = 0; i < eq.events.size(); ++i) {
+    const mechanics::Equations::Event &e = eq.events[i];
+    bool watched = section == i || e.stop || !e.resets.empty();
+    if (watched && sym::dependsOnTime(e.g))
+      return true;
+    for (const mechanics::Equations::Reset &r : e.resets)
+      if (sym::dependsOnTime(r.value))
+        return true;
+  }
+  return false;
+}
+
 // The options that set up the map: the section's event or the forcing
 // period; nullopt after reporting an error (the exit status in `status`).
 std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loaded,
@@ -68,12 +90,12 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
     return std::nullopt;
   }
   Diagnostics &diagnostics = loaded.diagnostics();
-  const bool timed = mechanics::dependsOnTime(eq);
   if (line.has("--period")) {
-    if (!timed) {
+    if (!motionDependsOnTime(eq, std::nullopt)) {
       diagnostics.error(loaded.model().location,
-                        "the equations of " + eq.model +
-                            " do not depend on t, so every time is a period's start: give a "
+                        "the motion of " + eq.model +
+                            " (its equations, contacts and events) does not depend on t, so every "
+                            "time is a period's start: give a "
                             "section with --section EVENT instead of --period");
       return std::nullopt;
     }
@@ -103,10 +125,11 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
                       "--section: event '" + name + "' stops the run; a section must not");
     return std::nullopt;
   }
-  if (timed) {
+  if (motionDependsOnTime(eq, setup.section)) {
     diagnostics.error(loaded.model().location,
-                      "the equations of " + eq.model +
-                          " depend on t, so a return to the section need not repeat the motion: "
+                      "the motion of " + eq.model +
+                          " (its equations, a contact or an event) depends on t, so a return to "
+                          "the section need not repeat the motion: "
                           "give the forcing's period with --period T (the stroboscopic map)");
     return std::nullopt;
   }

@@ -72,6 +72,8 @@ const CommandHelp kCommands[] = {
      "the last :sim as the mechanism moving, as mech animate"},
     {":equilibria", ":equilibria [options]", "states of rest and their stability"},
     {":steady", ":steady --rates \"q'=w\"", "steady motions and their stability"},
+    {":periodic", ":periodic --section EVENT --guess \"q=v\"",
+     "a periodic motion, its multipliers and stability"},
     {":linearize", ":linearize --at \"q=v\"", "M, K, D and A at a state"},
     {":conserved", ":conserved", "cyclic coordinates and the energy integral"},
     {":solve", ":solve --at \"q=v\" --for P", "statics by virtual work"},
@@ -856,9 +858,10 @@ void ReplSession::command(const std::string &name, const std::string &rest) {
   std::vector<std::string> args = words(rest);
   // The commands the CLI has, under their REPL names, on the session's model.
   static const std::map<std::string, std::string> kModelCommands = {
-      {":eom", "equations"},       {":equilibria", "equilibria"}, {":steady", "steady"},
-      {":linearize", "linearize"}, {":conserved", "conserved"},   {":solve", "solve"},
-      {":build", "build"}};
+      {":eom", "equations"},       {":equilibria", "equilibria"},
+      {":steady", "steady"},       {":periodic", "periodic"},
+      {":linearize", "linearize"}, {":conserved", "conserved"},
+      {":solve", "solve"},         {":build", "build"}};
   if (auto found = kModelCommands.find(name); found != kModelCommands.end())
     runCommand(found->second, args);
   else if (name == ":eval")

@@ -17,9 +17,7 @@
 #     stdout
 #  d. --sweep on the simplest walker: its period doubling, --plot, and the
 #     model file refused as the plot's name
-#  e. --json's keys
-# Not here: the REPL has no :periodic (`:periodic ...` answers "unknown
-# command"), so nothing of it is tested.
+#  e. --json's keys, and :periodic in the REPL
 # Usage: test_periodic.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -205,17 +203,13 @@ assert j['stable'] == (moduli[0] < 1), (j['stable'], moduli)
 "
 }
 
-# The ball on the table, as the brief writes it: the contact's gap is the
-# model's only dependence on t.
-# BUG (fails today): mech periodic looks for t in the equations only
-# (mechanics::dependsOnTime), not in the contacts' gaps, and refuses
-# --period ("the equations of BouncingTable do not depend on t").
+# The ball on the table in the lab frame: the contact's gap is the model's
+# only dependence on t, which the stroboscopic map must see.
 expect "--period on the ball on the moving table" 0 "$mech" periodic bouncing_table.mech \
   --period 1 --guess "t=$t_plus, y=0.5, y'=3.5" --json
 check_bounce "the fixed point of phase +phi (the table rising, slowing), closed form" 1 False 0 "$t_plus"
-# BUG (fails today), the same cause: a section through a model whose
-# contact moves with t is taken as a return map, and a "periodic motion" of
-# period 0.39 (the table's period is 1) is reported.
+# A section through a model whose contact moves with t is refused: a return
+# to the section at another phase of the table does not repeat the motion.
 expect "--section on a model whose contact moves with t" 1 "$mech" periodic bouncing_table.mech \
   --section apex --guess "y=1.5, y'=0"
 
@@ -253,11 +247,11 @@ contains "lists the events" err "'nosuch' is not an event of VanDerPol (its even
 expect "--period on a model without t" 1 "$mech" periodic pendulum_turn.mech --period 1 \
   --guess "th=1, th'=0"
 located "--period without t"
-contains "explains --period" err "do not depend on t, so every time is a period's start"
+contains "explains --period" err "does not depend on t, so every time is a period's start"
 expect "--section on a t-dependent model" 1 "$mech" periodic bouncing_table_frame.mech \
   --section apex --guess "z=1, z'=0"
 located "--section with t"
-contains "explains --section" err "depend on t, so a return to the section need not repeat"
+contains "explains --section" err "depends on t, so a return to the section need not repeat"
 expect "--plot without --sweep" 2 "$mech" periodic "$vdp" --section up --guess "x=0, x'=2" \
   --plot p.svg
 usage "--plot alone"
@@ -328,5 +322,9 @@ assert j['state'] == ['x', \"x'\"] and j['stable'] is True, j
 "
 cp out periodic.json
 expect "json.tool reads it" 0 python3 -m json.tool periodic.json
+
+printf '%s\n' ":load $vdp" ":periodic --section up --guess \"x=0, x'=2\"" >repl.in
+expect "the REPL's :periodic" 0 "$mech" repl <repl.in
+contains "the REPL finds van der Pol's cycle" out "period 6.66328685932"
 
 finish
