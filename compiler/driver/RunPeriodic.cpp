@@ -120,6 +120,13 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
                                          : " (its events: " + analysis_text::joined(names) + ")"));
     return std::nullopt;
   }
+  if (eq.events[*setup.section].direction == 0) {
+    diagnostics.error(eq.events[*setup.section].location,
+                      "--section: event '" + name +
+                          "' counts crossings either way, so the next one is the way back (half "
+                          "a period): give it a direction (`direction up` or `direction down`)");
+    return std::nullopt;
+  }
   if (eq.events[*setup.section].stop) {
     diagnostics.error(eq.events[*setup.section].location,
                       "--section: event '" + name + "' stops the run; a section must not");

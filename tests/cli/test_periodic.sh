@@ -327,4 +327,10 @@ printf '%s\n' ":load $vdp" ":periodic --section up --guess \"x=0, x'=2\"" >repl.
 expect "the REPL's :periodic" 0 "$mech" repl <repl.in
 contains "the REPL finds van der Pol's cycle" out "period 6.66328685932"
 
+# A section without a direction would end at the crossing back.
+sed 's/ direction up//' "$vdp" >both_ways.mech
+expect "a section without a direction" 1 "$mech" periodic both_ways.mech --section up \
+  --guess "x=0, x'=2"
+contains "asks for a direction" err "give it a direction"
+
 finish
