@@ -43,25 +43,25 @@ def step(x, gamma):
     return np.array([-th, -2 * th, c * thd, c * (1 - c) * thd]), t
 
 
-def fixed_point(x, gamma):
-    for _ in range(30):
-        px, period = step(x, gamma)
-        r = px - x
-        if np.max(np.abs(r)) <= 1e-10 * max(1.0, np.max(np.abs(x))):
-            break
-        J = np.zeros((4, 4))
-        for j in range(4):
-            h = 1e-7 * max(1.0, abs(x[j]))
-            xp = x.copy()
-            xp[j] += h
-            J[:, j] = (step(xp, gamma)[0] - px) / h
-        x = x + np.linalg.lstsq(J - np.eye(4), -r, rcond=None)[0]
+def jacobian(x, px, gamma):
+    """dP/dx by forward differences, P(x) = px given."""
     J = np.zeros((4, 4))
     for j in range(4):
         h = 1e-7 * max(1.0, abs(x[j]))
         xp = x.copy()
         xp[j] += h
         J[:, j] = (step(xp, gamma)[0] - px) / h
+    return J
+
+
+def fixed_point(x, gamma):
+    for _ in range(30):
+        px, period = step(x, gamma)
+        r = px - x
+        if np.max(np.abs(r)) <= 1e-10 * max(1.0, np.max(np.abs(x))):
+            break
+        x = x + np.linalg.lstsq(jacobian(x, px, gamma) - np.eye(4), -r, rcond=None)[0]
+    J = jacobian(x, px, gamma)
     return x, period, sorted(np.abs(np.linalg.eigvals(J)), reverse=True)
 
 

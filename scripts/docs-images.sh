@@ -34,6 +34,11 @@ cd "$root"
   --window 90..95 --plot-vars "r,r'" --plot "$images/spring_pendulum_window.svg"
 "$mech" equilibria examples/rotating_hoop.mech --plot "$images/rotating_hoop_landscape.svg" \
   >/dev/null
+# The tutorial's "Periodic motions": the simplest walker's multipliers
+# against the slope, through its period doubling.
+"$mech" periodic examples/simplest_walker.mech --section heel \
+  --guess "th=0.2, ph=0.4, th'=-0.2, ph'=-0.016" --sweep "gamma=0.009..0.02:23" \
+  --plot "$images/walker_multipliers.svg" >/dev/null
 # The animation page as a browser shows it 1.3 s in (headless Chromium,
 # when installed: the page itself is not committed, it is made in a second).
 "$mech" animate examples/double_pendulum.mech --until 10 --trace p2 -o "$work/dp.html" 2>/dev/null

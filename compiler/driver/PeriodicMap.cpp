@@ -38,10 +38,13 @@ void multiply(const std::vector<double> &A, const double *x, size_t rows, size_t
 
 } // namespace
 
-std::string returnMapRefusal(const mechanics::Equations &eq, std::optional<size_t> section) {
-  if (!eq.constraints.empty())
+std::string returnMapRefusal(const mechanics::Equations &eq, std::optional<size_t> section,
+                             Location &where) {
+  if (!eq.constraints.empty()) {
+    where = eq.constraints.front().location;
     return eq.model + " has constraints (" + eq.constraints.front().name +
            "): periodic motions are found for models whose coordinates are independent";
+  }
   if (!eq.frictions.empty())
     return eq.model +
            " has frictions: periodic motions are found for motions in free flight between "
@@ -51,10 +54,12 @@ std::string returnMapRefusal(const mechanics::Equations &eq, std::optional<size_
            "): write a periodic forcing as a function of t for mech periodic";
   for (size_t e = 0; e < eq.events.size(); ++e)
     if ((section == e || !eq.events[e].resets.empty()) &&
-        eq.events[e].g.has(sym::kHasAcceleration | sym::kHasMultiplier))
+        eq.events[e].g.has(sym::kHasAcceleration | sym::kHasMultiplier)) {
+      where = eq.events[e].location;
       return "event '" + eq.events[e].name +
              "' reads accelerations or multipliers, so a perturbation's passage through it "
              "has no derivative: write it with coordinates, velocities and t";
+    }
   return "";
 }
 
@@ -128,6 +133,23 @@ int ReturnMap::augmentedRhs(double t, const double *y, double *ydot) {
     }
   }
   return 0;
+}
+
+std::string ReturnMap::restingAt(const std::vector<double> &x) {
+  double scale = 1;
+  for (double v : x)
+    scale = std::max(scale, std::abs(v));
+  const double tiny = 1e-8 * scale;
+  std::vector<double> xdot(N_);
+  if (kernels_.rhs(setup_.t0, x.data(), params_.data(), xdot.data()) == 0 &&
+      std::all_of(xdot.begin(), xdot.end(), [&](double v) { return std::abs(v) <= tiny; }))
+    return "a state of rest (its velocities and accelerations 0 to 1e-8)";
+  if (!eq_.contacts.empty())
+    contacts_.evaluate(setup_.t0, x.data(), params_);
+  for (size_t c = 0; c < eq_.contacts.size(); ++c)
+    if (std::abs(contacts_.gaps()[c]) <= tiny && std::abs(contacts_.rates()[c]) <= tiny)
+      return watchedName({Watched::Impact, c}) + " at rest (its gap and rate 0 to 1e-8)";
+  return "";
 }
 
 double ReturnMap::energy(const double *x) {

@@ -71,6 +71,9 @@ public:
   // event, a contact that comes to rest, a failed step).
   std::optional<ReturnMapValue> operator()(const std::vector<double> &x0, bool jacobian,
                                            std::string &error);
+  // What rests at x, or "": the whole state (x' = F(t0, x) vanishes to
+  // 1e-8 of x), or a contact (its gap and rate vanish so).
+  std::string restingAt(const std::vector<double> &x);
   // T + V at (t0, x).
   double energy(const double *x);
   // The terms' scale |T| + |V| at (t0, x), against which energy changes are judged.
@@ -118,7 +121,9 @@ private:
 // when they can: its motion must follow its own equations between jumps
 // (no constraints, frictions or inputs), and the functions of the events
 // it jumps at (the section's, those with resets) must not read
-// accelerations or multipliers.
-std::string returnMapRefusal(const mechanics::Equations &equations, std::optional<size_t> section);
+// accelerations or multipliers. `where` gets the declaration at fault,
+// when one is.
+std::string returnMapRefusal(const mechanics::Equations &equations, std::optional<size_t> section,
+                             Location &where);
 
 } // namespace mech::driver

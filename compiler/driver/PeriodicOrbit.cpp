@@ -241,6 +241,11 @@ std::optional<PeriodicOrbit> findPeriodicOrbit(ReturnMap &map, const PeriodicReq
       return std::nullopt;
     }
   }
+  if (std::string rest = map.setup().section ? map.restingAt(x) : ""; !rest.empty()) {
+    error = "Newton's method converged to " + rest +
+            ", whose returns to the section are no periodic motion: start from a guess on one";
+    return std::nullopt;
+  }
   PeriodicOrbit orbit;
   orbit.start = x;
   orbit.iterations = iteration;

@@ -82,9 +82,12 @@ void jsonComplex(JsonWriter &json, std::complex<double> z) {
   json.beginArray().value(z.real()).value(z.imag()).endArray();
 }
 
-void orbitFields(JsonWriter &json, const PeriodicOrbit &o) {
+void orbitFields(JsonWriter &json, const PeriodicOrbit &o, bool section) {
   jsonList(json, "fixed_point", o.start);
-  jsonList(json, "before_section", o.map.before);
+  if (section)
+    jsonList(json, "before_section", o.map.before);
+  else
+    json.key("before_section").null();
   json.key("period").value(o.map.period);
   json.key("energy").value(o.energy);
   json.key("multipliers").beginArray();
@@ -131,7 +134,7 @@ std::string orbitText(const PeriodicTitle &title, const PeriodicOrbit &orbit) {
 std::string orbitJson(const PeriodicTitle &title, const PeriodicOrbit &orbit) {
   JsonWriter json;
   jsonHeader(json, title);
-  orbitFields(json, orbit);
+  orbitFields(json, orbit, title.setup.section.has_value());
   json.endObject();
   return json.str() + "\n";
 }
@@ -143,8 +146,10 @@ std::string branchText(const PeriodicTitle &title, const Branch &branch) {
   for (size_t k = 0; k < branch.orbits.size(); ++k) {
     const PeriodicOrbit &o = branch.orbits[k];
     out << "   " << title.parameter << " = " << number(branch.values[k]) << ": period "
-        << number(o.map.period) << ", largest |multiplier| " << number(largestModulus(o)) << ", "
-        << verdictText(o.verdict) << "\n";
+        << number(o.map.period) << ", "
+        << (o.multipliers.empty() ? "no multiplier besides the family's"
+                                  : "largest |multiplier| " + number(largestModulus(o)))
+        << ", " << verdictText(o.verdict) << "\n";
   }
   for (const BranchChange &c : branch.changes)
     out << "stability " << (c.losesStability ? "lost" : "gained") << " at " << title.parameter
@@ -164,7 +169,7 @@ std::string branchJson(const PeriodicTitle &title, const Branch &branch) {
   json.key("points").beginArray();
   for (size_t k = 0; k < branch.orbits.size(); ++k) {
     json.beginObject().key("value").value(branch.values[k]);
-    orbitFields(json, branch.orbits[k]);
+    orbitFields(json, branch.orbits[k], title.setup.section.has_value());
     json.endObject();
   }
   json.endArray().key("changes").beginArray();

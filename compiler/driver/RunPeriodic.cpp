@@ -41,7 +41,7 @@ std::shared_ptr<mechanics::Kernels> periodicKernels(LoadedModel &loaded) {
 // at the params' current values; nullopt after reporting an error.
 std::optional<double> forcingPeriod(LoadedModel &loaded, const std::string &text) {
   auto values =
-      sema::parseAssignments(*loaded.compilation, "--period", "T = " + text, &loaded.model());
+      sema::parseAssignments(*loaded.compilation, "--period", "period = " + text, &loaded.model());
   if (!values)
     return std::nullopt;
   const sema::Assignment &a = values->front();
@@ -182,7 +182,7 @@ std::optional<SweepPlan> sweepPlan(const CommandLine &line, LoadedModel &loaded)
   std::string error;
   std::optional<SweepSpec> spec = parseSweep(line.value("--sweep"), error);
   if (!spec) {
-    loaded.diagnostics().error({}, "--sweep: " + error);
+    loaded.diagnostics().error({}, error);
     return std::nullopt;
   }
   SweepPlan plan{*spec, 0, 1, {}};
@@ -267,8 +267,9 @@ int runPeriodic(const CommandLine &line, Session &session, const CommandIo &io) 
   std::optional<ReturnMapSetup> setup = mapSetup(line, loaded, io, status);
   if (!setup)
     return fail(status);
-  if (std::string why = returnMapRefusal(eq, setup->section); !why.empty()) {
-    loaded.diagnostics().error(loaded.model().location, why);
+  Location where = loaded.model().location;
+  if (std::string why = returnMapRefusal(eq, setup->section, where); !why.empty()) {
+    loaded.diagnostics().error(where, why);
     return fail(kExitModelError);
   }
   PeriodicRequest request;

@@ -113,6 +113,14 @@ std::vector<double> InputLayout::inputs(const std::vector<double> &params,
   return values;
 }
 
+const double *InputLayout::fill(std::vector<double> &buffer, double t, const double *x,
+                                const std::vector<double> &params) const {
+  std::copy(params.begin(), params.begin() + static_cast<long>(this->params), buffer.begin());
+  std::copy(x, x + 2 * coordinates, buffer.begin() + static_cast<long>(this->params));
+  buffer[time()] = t;
+  return buffer.data();
+}
+
 Evaluator::Evaluator(const Equations &equations, std::vector<double> params)
     : equations_(equations), params_(std::move(params)) {
   layout_.params = params_.size();

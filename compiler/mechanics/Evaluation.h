@@ -44,6 +44,10 @@ struct InputLayout {
   // The inputs for params and a state (velocities missing from it are 0;
   // accelerations and multipliers 0).
   std::vector<double> inputs(const std::vector<double> &params, const State &state) const;
+  // The same into `buffer` (of size()) for a state x = (q, q') at t, the
+  // accelerations and multipliers left as they are; returns buffer's data.
+  const double *fill(std::vector<double> &buffer, double t, const double *x,
+                     const std::vector<double> &params) const;
 };
 
 // Names the non-finite values among those checked, so that a message can

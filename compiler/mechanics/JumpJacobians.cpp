@@ -50,10 +50,7 @@ JumpJacobians::JumpJacobians(const Equations &equations, size_t params)
 
 const double *JumpJacobians::inputs(double t, const double *x,
                                     const std::vector<double> &params) const {
-  std::copy(params.begin(), params.begin() + static_cast<long>(layout_.params), inputs_.begin());
-  std::copy(x, x + 2 * layout_.coordinates, inputs_.begin() + static_cast<long>(layout_.params));
-  inputs_[layout_.time()] = t;
-  return inputs_.data();
+  return layout_.fill(inputs_, t, x, params);
 }
 
 void JumpJacobians::eventGradient(size_t event, double t, const double *x,

@@ -27,31 +27,22 @@ vdp="$root/examples/van_der_pol.mech"
 cp "$models/pendulum_turn.mech" "$models/bouncing_table.mech" "$models/bouncing_table_frame.mech" \
   "$models/bouncing_table_forced.mech" .
 
-# located NAME: the first line of the last command's stderr is a located
-# error (FILE:LINE:COL: error: ...) and nothing went to stdout.
-located() {
+# first_line NAME PATTERN WHAT: the last command wrote nothing on stdout
+# and the first line of its stderr matches PATTERN (it is WHAT).
+first_line() {
   empty "$1: nothing on stdout" out
-  if head -1 "$work/err" | grep -qE '^[^:]+:[0-9]+:[0-9]+: error: '; then
+  if head -1 "$work/err" | grep -qE "$2"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
-    echo "FAIL: $1: not a located error"
+    echo "FAIL: $1: not $3"
     sed 's/^/  | /' "$work/err" | head -5
   fi
 }
-
-# usage NAME: the last command printed a usage error (mech: ...) on stderr
-# only.
-usage() {
-  empty "$1: nothing on stdout" out
-  if head -1 "$work/err" | grep -qE '^mech: '; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $1: not a usage error"
-    sed 's/^/  | /' "$work/err" | head -5
-  fi
-}
+# located NAME: a located error (FILE:LINE:COL: error: ...).
+located() { first_line "$1" '^[^:]+:[0-9]+:[0-9]+: error: ' "a located error"; }
+# usage NAME: a usage error (mech: ...).
+usage() { first_line "$1" '^mech: ' "a usage error"; }
 
 # --- a. a family: the pendulum -----------------------------------------------------
 # The period from rest at amplitude a = 1 rad, l = 1, g = 9.81:
