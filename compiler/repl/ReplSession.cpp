@@ -72,7 +72,7 @@ const CommandHelp kCommands[] = {
      "the last :sim as the mechanism moving, as mech animate"},
     {":equilibria", ":equilibria [options]", "states of rest and their stability"},
     {":steady", ":steady --rates \"q'=w\"", "steady motions and their stability"},
-    {":periodic", ":periodic --section EVENT --guess \"q=v\"",
+    {":periodic", ":periodic --section EVENT ...",
      "a periodic motion, its multipliers and stability"},
     {":linearize", ":linearize --at \"q=v\"", "M, K, D and A at a state"},
     {":conserved", ":conserved", "cyclic coordinates and the energy integral"},
