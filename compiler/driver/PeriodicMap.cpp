@@ -40,11 +40,6 @@ void multiply(const std::vector<double> &A, const double *x, size_t rows, size_t
 
 std::string returnMapRefusal(const mechanics::Equations &eq, std::optional<size_t> section,
                              Location &where) {
-  if (!eq.constraints.empty()) {
-    where = eq.constraints.front().location;
-    return eq.model + " has constraints (" + eq.constraints.front().name +
-           "): periodic motions are found for models whose coordinates are independent";
-  }
   if (!eq.frictions.empty())
     return eq.model +
            " has frictions: periodic motions are found for motions in free flight between "
@@ -135,6 +130,59 @@ int ReturnMap::augmentedRhs(double t, const double *y, double *ydot) {
   return 0;
 }
 
+bool ReturnMap::keepsConstraints(double t, const double *x) {
+  const size_t m = eq_.constraints.size();
+  if (m == 0)
+    return true;
+  constraintOut_.resize(2 * m + m * n_);
+  kernels_.constraints(t, x, params_.data(), constraintOut_.data());
+  double scale = 1;
+  for (size_t i = 0; i < N_; ++i)
+    scale = std::max(scale, std::abs(x[i]));
+  for (size_t k = 0; k < 2 * m; ++k)
+    if (!(std::abs(constraintOut_[k]) <= 1e-8 * scale))
+      return false;
+  return true;
+}
+
+void ReturnMap::constraintRows(const std::vector<double> &x, std::vector<double> &residuals,
+                               std::vector<double> &rows) {
+  const size_t m = eq_.constraints.size();
+  residuals.clear();
+  rows.clear();
+  if (m == 0)
+    return;
+  const double t = setup_.t0;
+  std::vector<double> out(2 * m + m * n_), plus(out.size()), minus(out.size());
+  kernels_.constraints(t, x.data(), params_.data(), out.data());
+  const double *C = out.data() + 2 * m;
+  for (size_t k = 0; k < m; ++k) {
+    if (!eq_.constraints[k].holonomic)
+      continue;
+    residuals.push_back(out[k]);
+    rows.insert(rows.end(), C + k * n_, C + (k + 1) * n_);
+    rows.insert(rows.end(), n_, 0.0);
+  }
+  // dpsi/dq by central differences; dpsi/dq' = C.
+  std::vector<double> dpsi(m * n_), probe = x;
+  for (size_t j = 0; j < n_; ++j) {
+    double h = 1e-6 * std::max(1.0, std::abs(x[j]));
+    probe[j] = x[j] + h;
+    kernels_.constraints(t, probe.data(), params_.data(), plus.data());
+    probe[j] = x[j] - h;
+    kernels_.constraints(t, probe.data(), params_.data(), minus.data());
+    probe[j] = x[j];
+    for (size_t k = 0; k < m; ++k)
+      dpsi[k * n_ + j] = (plus[m + k] - minus[m + k]) / (2 * h);
+  }
+  for (size_t k = 0; k < m; ++k) {
+    residuals.push_back(out[m + k]);
+    rows.insert(rows.end(), dpsi.begin() + static_cast<long>(k * n_),
+                dpsi.begin() + static_cast<long>((k + 1) * n_));
+    rows.insert(rows.end(), C + k * n_, C + (k + 1) * n_);
+  }
+}
+
 std::string ReturnMap::restingAt(const std::vector<double> &x) {
   double scale = 1;
   for (double v : x)
@@ -176,6 +224,19 @@ bool ReturnMap::impactMap(size_t contact, double t, const double *x, double *out
     error = "the mass matrix is singular at the impact of " +
             watchedName({Watched::Impact, contact}) + " at t = " + timeText(t);
     return false;
+  }
+  const size_t m = eq_.constraints.size();
+  if (m > 0) {
+    // The constraints the velocities keep: A v + a = 0 after the impact.
+    constraintOut_.resize(2 * m + m * n_);
+    kernels_.constraints(t, x, params_.data(), constraintOut_.data());
+    problem.A.assign(constraintOut_.begin() + static_cast<long>(2 * m), constraintOut_.end());
+    for (size_t k = 0; k < m; ++k) {
+      double offset = constraintOut_[m + k];
+      for (size_t j = 0; j < n_; ++j)
+        offset -= problem.A[k * n_ + j] * problem.velocity[j];
+      problem.a.push_back(offset);
+    }
   }
   contacts_.evaluate(t, x, params_);
   restitution_ = contacts_.restitutions(params_);
@@ -269,6 +330,11 @@ bool ReturnMap::jump(const Watched &w, double t, double *x, double *phi, ReturnM
     }
   } else {
     contacts_.reset(w.index, t, before.data(), params_, x);
+    if (!keepsConstraints(t, x)) {
+      error =
+          "the resets of " + watchedName(w) + " at t = " + timeText(t) + " break the constraints";
+      return false;
+    }
   }
   energyChange(before.data(), x, value);
   if (!phi)
@@ -315,6 +381,11 @@ bool ReturnMap::finish(double t, const double *y, ReturnMapValue &value, std::st
   value.before.assign(y, y + N_);
   value.x = value.before;
   contacts_.reset(section.index, t, value.before.data(), params_, value.x.data());
+  if (!keepsConstraints(t, value.x.data())) {
+    error = "the resets of section '" + eq_.events[section.index].name + "' at t = " +
+            timeText(t) + " break the constraints";
+    return false;
+  }
   energyChange(value.before.data(), value.x.data(), value);
   value.period = t - setup_.t0;
   if (!withJacobian_)

@@ -11,7 +11,10 @@
 // where R is the jump (an event's resets, or a contact's impact by Newton's
 // law, whose R_x is taken by central differences) and g the function that
 // located it. The orbit's motion follows the model's own equations: free
-// flight between impacts and resets.
+// flight between impacts and resets, constraints held by the first-kind
+// equations (no projection: at the tolerances used the drift over a period
+// is far below Newton's; the fixed point itself is put on the
+// constraints by Newton's method).
 #pragma once
 
 #include "mechanics/Contacts.h"
@@ -71,6 +74,12 @@ public:
   // event, a contact that comes to rest, a failed step).
   std::optional<ReturnMapValue> operator()(const std::vector<double> &x0, bool jacobian,
                                            std::string &error);
+  // The constraints at (t0, x): the residuals (Phi of each holonomic
+  // constraint, then psi of each) into `residuals` and their derivatives
+  // d/dx, one row of N per residual, into `rows` (psi's by central
+  // differences in q; the rest exact). Nothing for a model without.
+  void constraintRows(const std::vector<double> &x, std::vector<double> &residuals,
+                      std::vector<double> &rows);
   // What rests at x, or "": the whole state (x' = F(t0, x) vanishes to
   // 1e-8 of x), or a contact (its gap and rate vanish so).
   std::string restingAt(const std::vector<double> &x);
@@ -94,6 +103,8 @@ private:
             std::string &error);
   // Records the change of T + V from `before` to `after` at a jump.
   void energyChange(const double *before, const double *after, ReturnMapValue &value);
+  // Whether (t, x) keeps the constraints (Phi and psi to 1e-8 of x).
+  bool keepsConstraints(double t, const double *x);
   bool impactMap(size_t contact, double t, const double *x, double *out, std::string &error);
   bool finish(double t, const double *y, ReturnMapValue &value, std::string &error);
   // The jump's R_x and R_t, g_x and g_t at (t, x).
@@ -114,12 +125,12 @@ private:
   std::vector<Watched> watched_;
   runtime::EventOptions eventOptions_;
   bool withJacobian_ = false;
-  std::vector<double> J_, g_, f_, restitution_;
+  std::vector<double> J_, g_, f_, restitution_, constraintOut_;
 };
 
 // Why the model's periodic motions cannot be found by a return map, or ""
 // when they can: its motion must follow its own equations between jumps
-// (no constraints, frictions or inputs), and the functions of the events
+// (no frictions or inputs), and the functions of the events
 // it jumps at (the section's, those with resets) must not read
 // accelerations or multipliers. `where` gets the declaration at fault,
 // when one is.

@@ -30,9 +30,11 @@ double infNorm(const std::vector<double> &v) {
   return m;
 }
 
-// |P(x) - x| / max(1, |x|), with the family's conditions.
+// |P(x) - x| / max(1, |x|), with the constraints' and the family's
+// conditions.
 struct Residual {
-  std::vector<double> values; // P(x) - x, then the family's rows
+  std::vector<double> values;         // P(x) - x, the constraints' residuals, the family's rows
+  std::vector<double> constraintRows; // d/dx of the constraints' residuals, N per row
   double size = 0;
 };
 
@@ -48,6 +50,10 @@ struct Newton {
       r.values.push_back(v.x[i] - x[i]);
     double scale = std::max(1.0, infNorm(x));
     r.size = infNorm(r.values) / scale;
+    std::vector<double> constraints;
+    map.constraintRows(x, constraints, r.constraintRows);
+    r.values.insert(r.values.end(), constraints.begin(), constraints.end());
+    r.size = std::max(r.size, infNorm(constraints) / scale);
     if (request.energy) {
       double e = map.energy(x.data()) - *request.energy;
       double s = std::max(map.energyScale(x.data()), 1e-300);
@@ -62,7 +68,8 @@ struct Newton {
     return r;
   }
 
-  // The Newton step: least squares on [dP/dx - I; family rows] d = -r.
+  // The Newton step: least squares on [dP/dx - I; constraint rows; family
+  // rows] d = -r.
   std::vector<double> step(const std::vector<double> &x, const ReturnMapValue &v,
                            const Residual &r) {
     const size_t rows = r.values.size();
@@ -71,6 +78,9 @@ struct Newton {
       for (size_t j = 0; j < N; ++j)
         A(static_cast<long>(i), static_cast<long>(j)) = v.jacobian[i * N + j] - (i == j ? 1 : 0);
     long row = static_cast<long>(N);
+    for (size_t k = 0; k * N < r.constraintRows.size(); ++k, ++row)
+      for (size_t j = 0; j < N; ++j)
+        A(row, static_cast<long>(j)) = r.constraintRows[k * N + j];
     if (request.energy) {
       std::vector<double> probe = x;
       for (size_t j = 0; j < N; ++j) {
@@ -94,12 +104,28 @@ struct Newton {
   }
 };
 
-// The eigenvalues of dP/dx, largest modulus first.
-std::vector<std::complex<double>> eigenvalues(const std::vector<double> &jacobian, size_t N) {
+// The eigenvalues of dP/dx on the constraints' tangent space (the null
+// space of `rows`, k x N; all of it without constraints), largest modulus
+// first. Off that space a constrained model's motion drifts without
+// growing or shrinking, which would add multipliers 1 of no meaning.
+std::vector<std::complex<double>> eigenvalues(const std::vector<double> &jacobian, size_t N,
+                                              const std::vector<double> &rows) {
   Eigen::MatrixXd P(static_cast<long>(N), static_cast<long>(N));
   for (size_t i = 0; i < N; ++i)
     for (size_t j = 0; j < N; ++j)
       P(static_cast<long>(i), static_cast<long>(j)) = jacobian[i * N + j];
+  if (!rows.empty()) {
+    const long k = static_cast<long>(rows.size() / N);
+    Eigen::MatrixXd G(k, static_cast<long>(N));
+    for (long i = 0; i < k; ++i)
+      for (size_t j = 0; j < N; ++j)
+        G(i, static_cast<long>(j)) = rows[static_cast<size_t>(i) * N + j];
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(G, Eigen::ComputeFullV);
+    svd.setThreshold(1e-10);
+    const long tangent = static_cast<long>(N) - svd.rank();
+    Eigen::MatrixXd B = svd.matrixV().rightCols(tangent);
+    P = B.transpose() * P * B;
+  }
   Eigen::EigenSolver<Eigen::MatrixXd> solver(P, false);
   std::vector<std::complex<double>> mu;
   for (long i = 0; i < solver.eigenvalues().size(); ++i)
@@ -252,7 +278,7 @@ std::optional<PeriodicOrbit> findPeriodicOrbit(ReturnMap &map, const PeriodicReq
   orbit.residual = r.size;
   orbit.energy = map.energy(x.data());
   orbit.family = request.energy || request.fixed;
-  orbit.multipliers = eigenvalues(value->jacobian, N);
+  orbit.multipliers = eigenvalues(value->jacobian, N, r.constraintRows);
   orbit.map = std::move(*value);
   if (map.setup().section) {
     auto z = dropNearest(orbit.multipliers, 0);

@@ -24,7 +24,7 @@ source "$(dirname "$0")/lib.sh" "$@"
 cd "$work"
 models="$root/tests/cli/models"
 vdp="$root/examples/van_der_pol.mech"
-cp "$models/pendulum_turn.mech" "$models/bouncing_table.mech" "$models/bouncing_table_frame.mech" \
+cp "$models/pendulum_turn.mech" "$models/cartesian_pendulum_turn.mech" "$models/bouncing_table.mech" "$models/bouncing_table_frame.mech" \
   "$models/bouncing_table_forced.mech" .
 
 # first_line NAME PATTERN WHAT: the last command wrote nothing on stdout
@@ -81,6 +81,20 @@ assert abs(j['period'] - period) <= 1e-9 * period, (j['period'], period)
 assert abs(j['fixed_point'][0] - 1) <= 1e-9, j['fixed_point']
 assert abs(j['energy'] - $E) <= 1e-9 * abs($E), j['energy']
 assert any(d.startswith('1 ') and 'family' in d for d in j['dropped']), j['dropped']
+"
+
+# The same pendulum with the bob's Cartesian coordinates and the rod as a
+# constraint: Newton's method holds the constraints, the multipliers are
+# taken on their tangent space (nothing but the family's 1 is left).
+expect "--fix x on the Cartesian pendulum from rest at th = 1" 0 "$mech" periodic \
+  cartesian_pendulum_turn.mech --section turn --guess "x=0.8414709848078965, y=-0.5403023058681398" \
+  --fix x --json
+check_json "the Cartesian pendulum: the same period, on the constraint" "
+$pendulum_period
+assert abs(j['period'] - period) <= 1e-9 * period, (j['period'], period)
+x, y = j['fixed_point'][:2]
+assert abs(x * x + y * y - 1) <= 1e-10 and abs(x - math.sin(1)) <= 1e-9, j['fixed_point']
+assert j['multipliers'] == [], j['multipliers']
 "
 
 expect "--energy on van der Pol's isolated cycle" 1 "$mech" periodic "$vdp" --section up \
@@ -257,10 +271,11 @@ expect "a guess that does not return within --until 1" 1 "$mech" periodic "$vdp"
   --guess "x=0, x'=2" --until 1
 located "no return"
 contains "names --until" err "does not cross section 'up' again within t = 1 (--until)"
-expect "a model with constraints" 1 "$mech" periodic "$models/rod.mech" --section bottom \
-  --guess "x=-0.6, y=-0.8"
-located "constraints"
-contains "says why" err "rod has constraints (rod): periodic motions are found for models whose"
+expect "a section whose resets break the constraints" 1 "$mech" periodic "$models/rod.mech" \
+  --section bottom --guess "x=-0.6, y=-0.8"
+located "constraints broken"
+contains "says why" err "the resets of section 'bottom' at t = "
+contains "says what they break" err "break the constraints"
 expect "van der Pol from the rest point x' = 0" 1 "$mech" periodic "$vdp" --section up \
   --guess "x=0, x'=0"
 located "from rest"

@@ -194,6 +194,19 @@ def test_kapitza_inverted_position(root, w):
         assert found["stable"] is False
 
 
+def test_kapitza_in_cartesian_coordinates(root):
+    # The bob's Cartesian coordinates relative to the support, the rod a
+    # constraint: the multipliers on the constraints' tangent space are the
+    # Mathieu monodromy's, as in the angle.
+    m = mech.load(str(root / "tests" / "cli" / "models" / "cartesian_kapitza.mech"))
+    w = 35.0
+    found = m.periodic(period="2*pi/w", guess={"x": 0.001, "y": 0.999, "x'": 0, "y'": 0})
+    x, y, xd, yd = found["fixed_point"]
+    assert [x, y, xd, yd] == pytest.approx([0, 1, 0, 0], abs=1e-9)
+    assert len(found["multipliers"]) == 2
+    assert_same_multipliers(found["multipliers"], np.linalg.eigvals(kapitza_monodromy(w)), 1e-7)
+
+
 def test_kapitza_stability_threshold(root):
     # The drive frequency above which the inverted position is stable: where
     # the Mathieu monodromy's trace leaves [-2, 2], bisected here with SciPy
