@@ -102,6 +102,27 @@ struct Newton {
     Eigen::VectorXd d = A.colPivHouseholderQr().solve(b);
     return {d.data(), d.data() + N};
   }
+
+  // Newton's step from x, halved until the residual falls; false (with
+  // `why` the last failure of the map) when no step down to 1/1024 does.
+  bool backtrack(std::vector<double> &x, std::optional<ReturnMapValue> &value, Residual &r,
+                 std::string &why) {
+    std::vector<double> d = step(x, *value, r);
+    for (double lambda = 1; lambda >= 1.0 / 1024; lambda /= 2) {
+      std::vector<double> trial = x;
+      for (size_t i = 0; i < N; ++i)
+        trial[i] += lambda * d[i];
+      std::optional<ReturnMapValue> v = map(trial, true, why);
+      if (!v)
+        continue;
+      Residual rt = residual(trial, *v);
+      if (rt.size < r.size) {
+        x = std::move(trial), value = std::move(v), r = std::move(rt);
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 // The eigenvalues of dP/dx on the constraints' tangent space (the null
@@ -142,6 +163,29 @@ std::complex<double> dropNearest(std::vector<std::complex<double>> &mu, double v
   std::complex<double> z = *nearest;
   mu.erase(nearest);
   return z;
+}
+
+// Drops the structural multipliers: with a section the 0 along the orbit,
+// for a family the 1 along it (an error when there is none).
+bool dropStructural(PeriodicOrbit &orbit, bool section, const PeriodicRequest &request,
+                    std::string &error) {
+  if (section) {
+    auto z = dropNearest(orbit.multipliers, 0);
+    orbit.dropped.push_back(analysis_text::complexNumber(z) +
+                            " (along the orbit: the section fixes the phase)");
+  }
+  if (orbit.family) {
+    auto z = dropNearest(orbit.multipliers, 1);
+    if (std::abs(z - 1.0) > kFamilyBand) {
+      error = "no multiplier 1 at the periodic motion found (the nearest is " +
+              analysis_text::complexNumber(z) + "), so it belongs to no family: leave out " +
+              (request.energy ? "--energy" : "--fix");
+      return false;
+    }
+    orbit.dropped.push_back(analysis_text::complexNumber(z) +
+                            " (along the family of periodic motions)");
+  }
+  return true;
 }
 
 void decide(PeriodicOrbit &orbit) {
@@ -241,23 +285,8 @@ std::optional<PeriodicOrbit> findPeriodicOrbit(ReturnMap &map, const PeriodicReq
               " iterations (|P(x) - x| = " + number(r.size) + "): try a guess nearer the motion";
       return std::nullopt;
     }
-    std::vector<double> d = newton.step(x, *value, r);
-    // Backtracking: halve the step until the residual falls.
-    bool accepted = false;
     std::string why;
-    for (double lambda = 1; lambda >= 1.0 / 1024 && !accepted; lambda /= 2) {
-      std::vector<double> trial = x;
-      for (size_t i = 0; i < N; ++i)
-        trial[i] += lambda * d[i];
-      std::optional<ReturnMapValue> v = map(trial, true, why);
-      if (!v)
-        continue;
-      Residual rt = newton.residual(trial, *v);
-      if (rt.size < r.size) {
-        x = trial, value = std::move(v), r = rt, accepted = true;
-      }
-    }
-    if (!accepted) {
+    if (!newton.backtrack(x, value, r, why)) {
       // The integration's own error bounds how small the residual gets.
       if (r.size <= 1e3 * request.tolerance)
         break;
@@ -280,22 +309,8 @@ std::optional<PeriodicOrbit> findPeriodicOrbit(ReturnMap &map, const PeriodicReq
   orbit.family = request.energy || request.fixed;
   orbit.multipliers = eigenvalues(value->jacobian, N, r.constraintRows);
   orbit.map = std::move(*value);
-  if (map.setup().section) {
-    auto z = dropNearest(orbit.multipliers, 0);
-    orbit.dropped.push_back(analysis_text::complexNumber(z) +
-                            " (along the orbit: the section fixes the phase)");
-  }
-  if (orbit.family) {
-    auto z = dropNearest(orbit.multipliers, 1);
-    if (std::abs(z - 1.0) > kFamilyBand) {
-      error = "no multiplier 1 at the periodic motion found (the nearest is " +
-              analysis_text::complexNumber(z) + "), so it belongs to no family: leave out " +
-              (request.energy ? "--energy" : "--fix");
-      return std::nullopt;
-    }
-    orbit.dropped.push_back(analysis_text::complexNumber(z) +
-                            " (along the family of periodic motions)");
-  }
+  if (!dropStructural(orbit, map.setup().section.has_value(), request, error))
+    return std::nullopt;
   decide(orbit);
   return orbit;
 }
