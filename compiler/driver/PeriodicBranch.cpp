@@ -5,6 +5,7 @@
 #include "driver/PeriodicOrbit.h"
 
 #include "driver/AnalysisText.h"
+#include "driver/Interrupt.h"
 
 #include <cmath>
 
@@ -85,6 +86,10 @@ Branch continueBranch(ReturnMap &map, PeriodicRequest request,
   std::vector<double> guess = request.guess;
   for (size_t k = 0; k < values.size(); ++k) {
     const double v = values[k];
+    if (interruptRequested()) {
+      branch.interruptedAt = v;
+      break;
+    }
     const size_t found = branch.orbits.size();
     if (found >= 2) {
       // The secant through the last two fixed points.
@@ -98,14 +103,16 @@ Branch continueBranch(ReturnMap &map, PeriodicRequest request,
     auto orbit = orbitAt(map, request, guess, v, paramsAt, error);
     if (!orbit && found >= 2) // the predictor overshot: correct from the last point
       orbit = orbitAt(map, request, branch.orbits[found - 1].start, v, paramsAt, error);
-    if (!orbit) {
+    if (!orbit && interruptRequested())
+      branch.interruptedAt = v;
+    else if (!orbit)
       branch.lost = "at " + analysis_text::number(v) + ": " + error;
+    if (!orbit)
       break;
-    }
     branch.values.push_back(v);
     branch.orbits.push_back(std::move(*orbit));
   }
-  for (size_t k = 1; k < branch.orbits.size(); ++k) {
+  for (size_t k = 1; k < branch.orbits.size() && !branch.interruptedAt; ++k) {
     if (unstable(branch.orbits[k - 1]) == unstable(branch.orbits[k]))
       continue;
     if (auto change = locateChange(map, request, branch.values[k - 1], branch.orbits[k - 1],

@@ -2,6 +2,7 @@
 #include "driver/PeriodicMap.h"
 
 #include "driver/ContactTolerances.h"
+#include "driver/Interrupt.h"
 #include "runtime/ImpactLaw.h"
 #include "support/NumberText.h"
 
@@ -382,8 +383,8 @@ bool ReturnMap::finish(double t, const double *y, ReturnMapValue &value, std::st
   value.x = value.before;
   contacts_.reset(section.index, t, value.before.data(), params_, value.x.data());
   if (!keepsConstraints(t, value.x.data())) {
-    error = "the resets of section '" + eq_.events[section.index].name + "' at t = " +
-            timeText(t) + " break the constraints";
+    error = "the resets of section '" + eq_.events[section.index].name + "' at t = " + timeText(t) +
+            " break the constraints";
     return false;
   }
   energyChange(value.before.data(), value.x.data(), value);
@@ -456,7 +457,7 @@ std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x
     auto keep = [&](double ts, const double *ys) {
       tLast = ts;
       std::copy(ys, ys + y.size(), yLast.begin());
-      return true;
+      return !interruptRequested(); // Ctrl-C in the REPL
     };
     runtime::IntegrationResult result = runtime::integrate(rhs, y, o, keep);
     value.steps += result.stats.accepted;
@@ -473,6 +474,10 @@ std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x
       if (jacobian)
         value.jacobian.assign(yLast.begin() + static_cast<long>(N_), yLast.end());
       return value;
+    }
+    if (result.outcome == runtime::Outcome::Interrupted) {
+      error = "interrupted at t = " + timeText(tLast);
+      return std::nullopt;
     }
     if (result.outcome != runtime::Outcome::Stopped) {
       error = "the motion could not be followed: " + result.message();

@@ -73,6 +73,7 @@ struct Branch {
   std::vector<PeriodicOrbit> orbits;
   std::vector<BranchChange> changes;
   std::string lost; // why the branch was not followed to the end ("" when it was)
+  std::optional<double> interruptedAt; // the value where Ctrl-C (in the REPL) stopped it
 };
 
 Branch continueBranch(ReturnMap &map, PeriodicRequest request,

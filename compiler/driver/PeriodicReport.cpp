@@ -155,10 +155,13 @@ std::string branchText(const PeriodicTitle &title, const Branch &branch) {
     out << "stability " << (c.losesStability ? "lost" : "gained") << " at " << title.parameter
         << " = " << formatNumber(c.at, 10) << ": " << c.kind << " (multiplier "
         << complexNumber(c.multiplier) << " crosses the unit circle)\n";
-  if (branch.changes.empty())
+  if (branch.changes.empty() && !branch.interruptedAt)
     out << "no change of stability between the values\n";
   if (!branch.lost.empty())
     out << "note: the branch was lost " << branch.lost << "\n";
+  if (branch.interruptedAt)
+    out << "note: interrupted at " << title.parameter << " = " << number(*branch.interruptedAt)
+        << ", before any change of stability was located\n";
   return out.str();
 }
 
@@ -179,7 +182,12 @@ std::string branchJson(const PeriodicTitle &title, const Branch &branch) {
     jsonComplex(json, c.multiplier);
     json.endObject();
   }
-  json.endArray().key("lost");
+  json.endArray().key("interrupted_at");
+  if (branch.interruptedAt)
+    json.value(*branch.interruptedAt);
+  else
+    json.null();
+  json.key("lost");
   if (branch.lost.empty())
     json.null();
   else
