@@ -496,7 +496,8 @@ CommandSpec periodicCommand() {
   return {
       "periodic",
       "FILE (--section EVENT | --period T) --guess \"q=v, q'=w, ...\" [--energy E | --fix NAME]\n"
-      "       [--sweep \"p=a..b:N\" [--plot FILE]] [--until T] [--set p=v ...] [--json]",
+      "       [--returns K] [--sweep \"p=a..b:N\" [--plot FILE]] [--until T] [--set p=v ...] "
+      "[--json]",
       "a periodic motion as the fixed point of a return map (a Poincare section or the forcing's "
       "period), by Newton's method on the variational equations; its period, Floquet "
       "multipliers and stability; with --sweep its continuation in a param",
@@ -559,6 +560,15 @@ CommandSpec periodicCommand() {
         {}},
        plotOption("with --sweep: also draw the multipliers' moduli against the param, with the "
                   "unit circle's 1 (SVG, or PNG for a .png name)"),
+       {"--returns",
+        "",
+        T::StepCount,
+        "K",
+        "`1`",
+        "a whole number from 1 to 1000",
+        "find a motion that repeats after K crossings of the section (or K forcing periods): "
+        "the fixed point of the map's K-th iterate, as a gait after its period doubling (K = 2)",
+        {}},
        {"--until",
         "",
         T::PositiveNumber,

@@ -388,7 +388,6 @@ bool ReturnMap::finish(double t, const double *y, ReturnMapValue &value, std::st
     return false;
   }
   energyChange(value.before.data(), value.x.data(), value);
-  value.period = t - setup_.t0;
   if (!withJacobian_)
     return true;
   std::vector<double> Rx, Rt, gx, fMinus(N_), RxF(N_);
@@ -423,6 +422,38 @@ bool ReturnMap::finish(double t, const double *y, ReturnMapValue &value, std::st
 
 std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x0, bool jacobian,
                                                     std::string &error) {
+  std::optional<ReturnMapValue> total;
+  for (int k = 0; k < setup_.returns; ++k) {
+    // Each forcing period starts where the one before ended.
+    double start = setup_.t0 + (setup_.section ? 0.0 : k * setup_.forcingPeriod);
+    std::optional<ReturnMapValue> v = once(total ? total->x : x0, start, jacobian, error);
+    if (!v)
+      return std::nullopt;
+    if (!total) {
+      total = std::move(v);
+      continue;
+    }
+    total->returnStates.push_back(total->x);
+    if (jacobian) { // d(P_k o ... o P_1)/dx0: the chain rule
+      std::vector<double> product(N_ * N_, 0.0);
+      for (size_t i = 0; i < N_; ++i)
+        for (size_t l = 0; l < N_; ++l)
+          for (size_t j = 0; j < N_; ++j)
+            product[i * N_ + j] += v->jacobian[i * N_ + l] * total->jacobian[l * N_ + j];
+      total->jacobian = std::move(product);
+    }
+    total->x = std::move(v->x);
+    total->before = std::move(v->before);
+    total->period += v->period;
+    total->resets += v->resets, total->impacts += v->impacts;
+    total->steps += v->steps, total->rhsEvaluations += v->rhsEvaluations;
+    total->energyJump = std::max(total->energyJump, v->energyJump);
+  }
+  return total;
+}
+
+std::optional<ReturnMapValue> ReturnMap::once(const std::vector<double> &x0, double start,
+                                              bool jacobian, std::string &error) {
   withJacobian_ = jacobian;
   std::vector<double> y(x0);
   if (jacobian) {
@@ -431,8 +462,8 @@ std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x
       y[N_ + i * N_ + i] = 1;
   }
   const bool strobe = !setup_.section;
-  const double tEnd = setup_.t0 + (strobe ? setup_.forcingPeriod : setup_.until);
-  double t = setup_.t0;
+  const double tEnd = start + (strobe ? setup_.forcingPeriod : setup_.until);
+  double t = start;
   ReturnMapValue value;
   runtime::RightHandSide rhs = [this](double tt, const double *yy, double *dy) {
     return augmentedRhs(tt, yy, dy);
@@ -488,10 +519,11 @@ std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x
     y = yLast;
     switch (w.kind) {
     case Watched::Section:
-      if (t - setup_.t0 <= startSlack(setup_.until))
+      if (t - start <= startSlack(setup_.until))
         continue;
       if (!finish(t, y.data(), value, error))
         return std::nullopt;
+      value.period = t - start;
       return value;
     case Watched::Stop:
       error =

@@ -37,13 +37,18 @@ struct ReturnMapSetup {
   double forcingPeriod = 0;
   double t0 = 0;      // the time each period starts at (the stroboscopic map's phase)
   double until = 100; // the longest time to the section's next crossing
+  // P is the map's k-th iterate: a motion that repeats after k crossings
+  // or forcing periods (a period-doubled gait with 2).
+  int returns = 1;
   double rtol = 1e-12, atol = 1e-12;
 };
 
 struct ReturnMapValue {
-  std::vector<double> x;        // P(x0): after the section's resets
-  std::vector<double> before;   // at the section's crossing, before its resets (= x without one)
-  double period = 0;            // the time from x0 to P(x0)
+  std::vector<double> x;      // P(x0): after the section's resets
+  std::vector<double> before; // at the section's crossing, before its resets (= x without one)
+  double period = 0;          // the time from x0 to P(x0)
+  // With several returns: the state at the start of each after the first.
+  std::vector<std::vector<double>> returnStates;
   std::vector<double> jacobian; // dP/dx0, N x N row-major, when asked for
   long resets = 0, impacts = 0; // the jumps on the way, the section's own not counted
   // The largest change of T + V at a jump (the section's resets included),
@@ -74,6 +79,9 @@ public:
   // event, a contact that comes to rest, a failed step).
   std::optional<ReturnMapValue> operator()(const std::vector<double> &x0, bool jacobian,
                                            std::string &error);
+  // One return from x0 at time `start`.
+  std::optional<ReturnMapValue> once(const std::vector<double> &x0, double start, bool jacobian,
+                                     std::string &error);
   // The constraints at (t0, x): the residuals (Phi of each holonomic
   // constraint, then psi of each) into `residuals` and their derivatives
   // d/dx, one row of N per residual, into `rows` (psi's by central

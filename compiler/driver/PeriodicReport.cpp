@@ -36,11 +36,15 @@ std::string stateLine(const mechanics::Equations &eq, const std::vector<double> 
 }
 
 std::string mapText(const PeriodicTitle &title) {
+  const int k = title.setup.returns;
+  std::string returns = k > 1 ? "of " + std::to_string(k) + " returns " : "";
   if (title.setup.section)
-    return "through section '" + title.eq.events[*title.setup.section].name + "'";
+    return returns + "through section '" + title.eq.events[*title.setup.section].name + "'";
+  if (k > 1)
+    returns = "of " + std::to_string(k) + " forcing periods ";
   std::string period =
       title.periodText.empty() ? number(title.setup.forcingPeriod) : title.periodText;
-  return "of the forcing's period " + period +
+  return returns + "of the forcing's period " + period +
          " (the stroboscopic map from t = " + number(title.setup.t0) + ")";
 }
 
@@ -55,6 +59,8 @@ std::string multiplierList(const std::vector<std::complex<double>> &mu) {
 void orbitLines(std::ostream &out, const PeriodicTitle &title, const PeriodicOrbit &o) {
   const mechanics::Equations &eq = title.eq;
   out << "   start of a period: " << stateLine(eq, o.start) << "\n";
+  for (size_t k = 0; k < o.map.returnStates.size(); ++k)
+    out << "   after return " << k + 1 << ": " << stateLine(eq, o.map.returnStates[k]) << "\n";
   if (title.setup.section && !eq.events[*title.setup.section].resets.empty())
     out << "   at the section, before its resets: " << stateLine(eq, o.map.before) << "\n";
   out << "   period " << precise(o.map.period);
@@ -88,6 +94,14 @@ void orbitFields(JsonWriter &json, const PeriodicOrbit &o, bool section) {
     jsonList(json, "before_section", o.map.before);
   else
     json.key("before_section").null();
+  json.key("return_states").beginArray();
+  for (const std::vector<double> &x : o.map.returnStates) {
+    json.beginArray();
+    for (double v : x)
+      json.value(v);
+    json.endArray();
+  }
+  json.endArray();
   json.key("period").value(o.map.period);
   json.key("energy").value(o.energy);
   json.key("multipliers").beginArray();
@@ -112,6 +126,7 @@ void jsonHeader(JsonWriter &json, const PeriodicTitle &title) {
     json.value(title.eq.events[*title.setup.section].name);
   else
     json.null();
+  json.key("returns").value(static_cast<double>(title.setup.returns));
   json.key("forcing_period");
   if (title.setup.section)
     json.null();

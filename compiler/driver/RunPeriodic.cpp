@@ -83,6 +83,11 @@ std::optional<ReturnMapSetup> mapSetup(const CommandLine &line, LoadedModel &loa
   const mechanics::Equations &eq = loaded.equations();
   ReturnMapSetup setup;
   setup.until = line.number("--until", 100);
+  if (line.count("--returns", 1) > 1000) {
+    status = io.usageError("periodic: --returns takes at most 1000 returns");
+    return std::nullopt;
+  }
+  setup.returns = static_cast<int>(line.count("--returns", 1));
   status = kExitModelError;
   if (!line.has("--section") && !line.has("--period")) {
     status = io.usageError("periodic: give the section, --section EVENT (a declared event), or "

@@ -333,6 +333,23 @@ printf '%s\n' ":load $vdp" ":periodic --section up --guess \"x=0, x'=2\"" >repl.
 expect "the REPL's :periodic" 0 "$mech" repl <repl.in
 contains "the REPL finds van der Pol's cycle" out "period 6.66328685932"
 
+# --returns counts from 1 to 1000.
+for k in 0 1001; do
+  expect "--returns $k" 2 "$mech" periodic "$vdp" --section up --guess "x=0, x'=2" --returns "$k"
+  usage "--returns $k"
+done
+# Van der Pol's cycle twice round: the same start, twice the period, the
+# multiplier squared (8.596951e-4 once round: exp of the integral of
+# mu (1 - x^2) over the cycle, by SciPy in tests/python/test_periodic.py).
+expect "--returns 2 on van der Pol" 0 "$mech" periodic "$vdp" --section up --guess "x=0, x'=2" \
+  --returns 2 --json
+check_json "twice the period, the multiplier squared" "
+assert j['returns'] == 2 and len(j['return_states']) == 1, j
+assert abs(j['period'] - 2 * 6.6632868593231301897) <= 2e-9, j['period']
+mu = j['multipliers'][0][0]
+assert abs(mu - 8.596951e-4 ** 2) <= 1e-6 * 8.596951e-4 ** 2 + 1e-12, mu
+"
+
 # A section without a direction would end at the crossing back.
 sed 's/ direction up//' "$vdp" >both_ways.mech
 expect "a section without a direction" 1 "$mech" periodic both_ways.mech --section up \

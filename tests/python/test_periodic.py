@@ -386,6 +386,40 @@ def test_simplest_walker_period_doubling(root):
     assert complex_value(changes[0]["multiplier"]) == pytest.approx(-1, abs=1e-3)
 
 
+def test_simplest_walker_period_two_gait(root):
+    # Past the period doubling the gait alternates two steps: the fixed
+    # point of the map's second iterate (--returns 2), against SciPy's
+    # Newton on the reduced map composed with itself.
+    gamma = 0.016
+
+    def twice(z):
+        once = walker_step(on_strike_image(z), gamma)[0][[0, 2]]
+        return walker_step(on_strike_image(once), gamma)[0][[0, 2]]
+    z = np.array([0.2357, -0.2313])
+    for _ in range(20):
+        step = np.linalg.solve(jacobian(twice, z) - np.eye(2), z - twice(z))
+        z += step
+        if np.max(np.abs(step)) < 1e-13:
+            break
+    other = walker_step(on_strike_image(z), gamma)[0]
+    assert abs(other[0] - z[0]) > 1e-3  # two different steps
+    expected_moduli = sorted(np.abs(np.linalg.eigvals(jacobian(twice, z))), reverse=True)
+    m = load(root, "simplest_walker")
+    m.set(gamma=gamma)
+    found = m.periodic(section="heel", returns=2,
+                       guess={"th": 0.247, "ph": 0.494, "th'": -0.25, "ph'": -0.03})
+    assert found["returns"] == 2
+    starts = [found["fixed_point"], found["return_states"][0]]
+    # Either step may come first.
+    if abs(starts[0][0] - z[0]) > abs(starts[1][0] - z[0]):
+        starts.reverse()
+    assert starts[0] == pytest.approx(on_strike_image(z), abs=1e-8)
+    assert starts[1] == pytest.approx(other, abs=1e-8)
+    moduli = np.abs(found["multipliers"])
+    assert moduli[:2] == pytest.approx(expected_moduli, abs=1e-5)
+    assert found["stable"] is True
+
+
 # --- Errors ------------------------------------------------------------------
 
 def test_periodic_errors(root):
