@@ -445,8 +445,8 @@ CommandSpec steadyCommand() {
 CommandSpec linearizeCommand() {
   return {
       "linearize",
-      "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--sweep \"p=a..b:N\" "
-      "[--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
+      "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--output EXPR ...]\n"
+      "       [--sweep \"p=a..b:N\" [--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
       "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
       "A in independent coordinates and speeds",
       Operands::OneFile,
@@ -480,6 +480,14 @@ CommandSpec linearizeCommand() {
         "print the eigenvalues of A at N evenly spaced values instead, with the modes that "
         "are structurally zero dropped, and locate where stability changes (bisection to "
         "1e-11 relative)",
+        {}},
+       {"--output",
+        "",
+        T::Repeated,
+        "EXPR",
+        "the model's outputs",
+        "an expression, as an `output` declaration's value; repeatable",
+        "also linearize this expression as an output (named by its text): a row of C and D",
         {}},
        plotOption(
            "with --sweep: also write a plot (SVG, or PNG for a .png name) of the eigenvalues' real "

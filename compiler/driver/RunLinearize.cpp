@@ -10,6 +10,7 @@
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/IntegrableConstraints.h"
 #include "mechanics/Linearization.h"
+#include "mechanics/OutputLinearization.h"
 #include "support/Json.h"
 
 #include <algorithm>
@@ -58,7 +59,8 @@ struct Linearization {
   const mechanics::LinearSample &s;
   const mechanics::RestWithConstraints &rest;
   const mechanics::ReducedLinearization *reduced;
-  Matrix A, B; // B: dx'/du, when the model has inputs
+  Matrix A, B;   // B: dx'/du, when the model has inputs
+  Matrix Cy, Dy; // y = Cy x + Dy u for the outputs, when it has any
   std::vector<std::string> stateNames;
   std::vector<std::complex<double>> eigenvalues;
   std::string whyNoA;
@@ -72,6 +74,25 @@ std::vector<std::string> names(const mechanics::Equations &eq, const std::vector
   for (size_t j : indices)
     out.push_back(eq.coordinates[j] + suffix);
   return out;
+}
+
+// "state_space": x' = A x + B u, y = C x + D u with the names of x, u, y.
+void stateSpaceJson(JsonWriter &json, const Linearization &r) {
+  std::vector<std::string> inputs;
+  for (const mechanics::Equations::Input &u : r.eq.inputs)
+    inputs.push_back(u.name);
+  const size_t states = r.stateNames.size();
+  json.key("state_space").beginObject();
+  jsonList(json, "states", r.stateNames);
+  jsonList(json, "inputs", inputs);
+  jsonList(json, "outputs", r.Cy.empty() ? std::vector<std::string>{} : r.eq.outputNames);
+  jsonMatrix(json, "A", r.A);
+  // Empty matrices keep their shape's other side: B is states x 0 without
+  // inputs, C 0 x states without outputs.
+  jsonMatrix(json, "B", r.B.empty() ? Matrix(states) : r.B);
+  jsonMatrix(json, "C", r.Cy);
+  jsonMatrix(json, "D", r.Cy.empty() ? Matrix{} : r.Dy.empty() ? Matrix(r.Cy.size()) : r.Dy);
+  json.endObject();
 }
 
 std::string linearizationJson(const Linearization &r) {
@@ -126,6 +147,7 @@ std::string linearizationJson(const Linearization &r) {
         json.value(u.name);
       json.endArray();
     }
+    stateSpaceJson(json, r);
     json.key("eigenvalues").beginArray();
     for (auto z : r.eigenvalues)
       json.beginArray().value(z.real()).value(z.imag()).endArray();
@@ -165,6 +187,12 @@ void printA(std::ostream &out, const Linearization &r) {
                 (r.reduced ? "B = dx'/du" : "B = [[0], [M^-1 df/du]]") + std::string(", over (") +
                     joined(inputs) + ")",
                 r.B);
+  }
+  if (!r.Cy.empty()) {
+    printMatrix(out, "C = dy/dx, the outputs (" + joined(r.eq.outputNames) + ") over the state",
+                r.Cy);
+    if (!r.eq.inputs.empty())
+      printMatrix(out, "D = dy/du", r.Dy);
   }
   out << "  eigenvalues of A:";
   for (size_t k = 0; k < r.eigenvalues.size(); ++k)
@@ -227,6 +255,27 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     return io.usageError("linearize: --at \"q=...\" is required");
   if (line.has("--plot") && !line.has("--sweep"))
     return io.usageError("linearize: --plot draws a sweep: give --sweep \"NAME=LO..HI\" too");
+  // --output's expressions join the model's outputs for this command only.
+  const std::vector<sema::Addition> kept = session.additions();
+  struct Restore {
+    Session &session;
+    const std::vector<sema::Addition> &kept;
+    bool active;
+    ~Restore() {
+      if (active)
+        session.setAdditions(kept);
+    }
+  } restore{session, kept, line.has("--output")};
+  if (line.has("--output")) {
+    std::vector<sema::Addition> additions = kept;
+    for (const std::string &text : line.values("--output")) {
+      sema::Addition output;
+      output.output = output.text = text;
+      output.source = "--output";
+      additions.push_back(output);
+    }
+    session.setAdditions(std::move(additions));
+  }
   if (!session.derive()) {
     session.printDiagnostics(io.err);
     return kExitModelError;
@@ -267,8 +316,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.
   mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
-  Linearization report{eq, *state, s,  rest, nullptr, {},
-                       {}, {},     {}, "",   notes,   mechanics::offEquilibrium(s, rest)};
+  Linearization report{eq, *state, s,  rest, nullptr, {},    {},
+                       {}, {},     {}, {},   "",      notes, mechanics::offEquilibrium(s, rest)};
   std::optional<mechanics::ReducedLinearization> reduced;
   if (eq.constraints.empty()) {
     report.A = mechanics::stateMatrix(s.M, s.K, s.D);
@@ -293,6 +342,14 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   }
   if (!report.A.empty())
     report.eigenvalues = sortedEigenvalues(report.A);
+  if (!report.A.empty() && !eq.outputs.empty()) {
+    auto sensitivities = reduced ? mechanics::constrainedSensitivities(s, *reduced)
+                                 : mechanics::freeSensitivities(s, report.A);
+    if (sensitivities) {
+      auto [C, D] = mechanics::OutputLinearizer(eq, params).at(*state, *sensitivities);
+      report.Cy = std::move(C), report.Dy = std::move(D);
+    }
+  }
   io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
   return kExitOk;
 }

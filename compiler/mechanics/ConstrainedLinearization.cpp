@@ -120,9 +120,10 @@ Dense pickRows(const Dense &m, const std::vector<size_t> &rows) {
   return r;
 }
 
-// The sensitivities F_q, F_q' of the constrained accelerations:
+// The sensitivities of the constrained accelerations and multipliers:
 // K [dq''; dlambda] = -[dE; dG] for each perturbation of q and of q', with
-// K = [[M, -C^T], [C, 0]]. Nullopt when K is singular.
+// K = [[M, -C^T], [C, 0]]: F_q, F_q' are the top n rows, L_q, L_q' the
+// rest. Nullopt when K is singular.
 std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
   auto N = b.M.rows(), Mc = b.C.rows();
   Dense K = Dense::Zero(N + Mc, N + Mc);
@@ -135,7 +136,7 @@ std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
   Dense dq(N + Mc, N), dqd(N + Mc, N);
   dq << b.dEdq, b.dGdq;
   dqd << b.dEdqd, b.dGdqd;
-  return std::pair<Dense, Dense>{(-kkt.solve(dq)).topRows(N), (-kkt.solve(dqd)).topRows(N)};
+  return std::pair<Dense, Dense>{-kkt.solve(dq), -kkt.solve(dqd)};
 }
 
 Matrix rowsOf(const Dense &A) {
@@ -247,7 +248,8 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
     error = "the equations of the first kind are singular at the state";
     return std::nullopt;
   }
-  const auto &[Fq, Fqd] = *F;
+  const Dense Fq = F->first.topRows(N), Fqd = F->second.topRows(N);
+  const Dense Lq = F->first.bottomRows(Mc), Lqd = F->second.bottomRows(Mc);
 
   // The holonomic rows (with the integrable velocity constraints, whose rows
   // of C are dPhi/dq) choose the independent coordinates, all rows the speeds.
@@ -283,6 +285,15 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
       R.row(static_cast<long>((*dependentU)[static_cast<size_t>(c)])) = solved.row(c);
   }
   assemble(r, b.M, Pq, Pu, R, Fq, Fqd);
+  // The state's maps: dq = Pq dq_i, dq' = R Pq dq_i + Pu du_i, and q'' and
+  // lambda through their sensitivities.
+  auto nq = Pq.cols(), nu = Pu.cols();
+  Dense Tq = Dense::Zero(N, nq + nu), Tqd(N, nq + nu);
+  Tq.leftCols(nq) = Pq;
+  Tqd << R * Pq, Pu;
+  Dense Tqdd = Fq * Tq + Fqd * Tqd, Tl = Lq * Tq + Lqd * Tqd;
+  r.stateQ = rowsOf(Tq), r.stateQd = rowsOf(Tqd), r.stateQdd = rowsOf(Tqdd);
+  r.stateLambda = rowsOf(Tl);
   return r;
 }
 

@@ -39,6 +39,9 @@ struct ReducedLinearization {
   // rates, these are the benchmark's M, v C1 and g K0 + v^2 K2.
   Matrix Mr, Cr, Kr;
   std::vector<double> qdd, lambda; // the accelerations and multipliers at the state
+  // How all of q, q', q'' (n rows each) and the multipliers (m rows) move
+  // with A's state (its columns): what the outputs' C is made of.
+  Matrix stateQ, stateQd, stateQdd, stateLambda;
 };
 
 // The user's choice of independent coordinates and speeds (names, a speed

@@ -200,13 +200,44 @@ def _json_command(model, command, words):
     return _arrays(_json.loads(model._command(command, words + ["--json"])))
 
 
-def _linearize(self, at=None, **options):
-    """linearize(at={"th1": 0, "th2": 0}, independent=None, sweep=None, ...) -> dict
+def _state_space_shapes(result):
+    # A, B, C, D as arrays of their shapes, empty ones included (B is
+    # states x 0 without inputs, C and D 0 x ... without outputs).
+    space = result.get("state_space") if isinstance(result, dict) else None
+    if isinstance(space, dict):
+        nx, nu, ny = len(space["states"]), len(space["inputs"]), len(space["outputs"])
+        for key, shape in (("A", (nx, nx)), ("B", (nx, nu)), ("C", (ny, nx)), ("D", (ny, nu))):
+            space[key] = _np.array(space[key], dtype=float).reshape(shape)
+    return result
+
+
+def _linearize(self, at=None, output=None, **options):
+    """linearize(at={"th1": 0, "th2": 0}, independent=None, output=None, sweep=None, ...) -> dict
 
     `mech linearize --json` at a state: M, K, D, A (and B with inputs) as NumPy
     arrays, 'state' naming A's rows and columns, 'eigenvalues' as a complex
-    array. The keywords are the CLI's options."""
-    return _json_command(self, "linearize", _words(dict(at=at, **options)))
+    array, and 'state_space': x' = A x + B u, y = C x + D u with 'states',
+    'inputs' and 'outputs' (the model's, and the expressions of `output`, a
+    string or a list of them). The keywords are the CLI's options."""
+    words = _words(dict(at=at, **options))
+    for text in ([output] if isinstance(output, str) else output or []):
+        words += ["--output", text]
+    return _state_space_shapes(_json_command(self, "linearize", words))
+
+
+def _state_space(self, at=None, output=None, **options):
+    """state_space(at={...}, output=None, ...) -> control.StateSpace
+
+    The linearization's state space as python-control's StateSpace (an
+    optional dependency: ImportError without it; the same matrices are in
+    linearize(...)["state_space"])."""
+    try:
+        import control
+    except ImportError as error:
+        raise ImportError("state_space() needs python-control (pip install control); "
+                          "linearize(...)['state_space'] has A, B, C and D without it") from error
+    space = _linearize(self, at=at, output=output, **options)["state_space"]
+    return control.StateSpace(space["A"], space["B"], space["C"], space["D"])
 
 
 def _equilibria(self, box=None, **options):
@@ -267,6 +298,7 @@ def _build(self, path, **options):
 
 
 Model.linearize = _linearize
+Model.state_space = _state_space
 Model.equilibria = _equilibria
 Model.conserved = _conserved
 Model.steady = _steady

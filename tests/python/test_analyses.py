@@ -194,3 +194,32 @@ def test_to_pandas(pendulum):
     assert len(frame) == len(r) == 11
     assert np.array_equal(frame["th1"].to_numpy(), r["th1"])
     assert np.array_equal(frame["t"].to_numpy(), r.t)
+
+
+def test_linearize_state_space_with_outputs(root):
+    # The cart pole upright: C and D of the pole's tip and of th'', from the
+    # hand-derived [[M + m, m l], [m l, m l^2 + I]] [x''; th''] = [F; m g l th].
+    m = mech.load(str(root / "examples" / "cart_pole.mech"))
+    lin = m.linearize(at={"x": 0, "th": 0}, output=["x + 2*l*sin(th)", "th''"])
+    space = lin["state_space"]
+    assert space["A"].shape == (4, 4) and space["B"].shape == (4, 1)
+    assert space["C"].shape == (2, 4) and space["D"].shape == (2, 1)
+    M, mp, l, g = 1.0, 0.1, 0.5, 9.81
+    a, b, d = M + mp, mp * l, mp * l * l + mp * (2 * l) ** 2 / 12
+    det = a * d - b * b
+    np.testing.assert_allclose(space["C"], [[1, 2 * l, 0, 0], [0, a * mp * g * l / det, 0, 0]],
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(space["D"], [[0], [-b / det]], rtol=1e-12, atol=1e-12)
+    # Without outputs and inputs the shapes stay: B is 4 x 0, C and D 0 x ....
+    plain = mech.load(str(root / "examples" / "double_pendulum.mech"))
+    empty = plain.linearize(at={"th1": 0, "th2": 0})["state_space"]
+    assert empty["B"].shape == (4, 0) and empty["C"].shape == (0, 4)
+    assert empty["D"].shape == (0, 0)
+
+
+def test_state_space_as_python_control(root):
+    control = pytest.importorskip("control", reason="python-control is not installed")
+    m = mech.load(str(root / "examples" / "cart_pole.mech"))
+    system = m.state_space(at={"x": 0, "th": 0}, output="th")
+    assert isinstance(system, control.StateSpace)
+    assert system.nstates == 4 and system.ninputs == 1 and system.noutputs == 1
