@@ -445,7 +445,8 @@ CommandSpec steadyCommand() {
 CommandSpec linearizeCommand() {
   return {
       "linearize",
-      "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--output EXPR ...]\n"
+      "FILE --at \"q=v, ...\" [--independent \"q, u', ...\"] [--output EXPR ...] [--tf \"U -> "
+      "Y\"]\n"
       "       [--sweep \"p=a..b:N\" [--plot FILE]] [--input \"u=expr\"] [--set p=v ...] [--json]",
       "M, K = -df/dq, D = -df/dq' and the first-order matrix A at a state; with constraints, "
       "A in independent coordinates and speeds",
@@ -480,6 +481,16 @@ CommandSpec linearizeCommand() {
         "print the eigenvalues of A at N evenly spaced values instead, with the modes that "
         "are structurally zero dropped, and locate where stability changes (bisection to "
         "1e-11 relative)",
+        {}},
+       {"--tf",
+        "",
+        T::Text,
+        "\"U -> Y\"",
+        "off",
+        "an input, `->`, and one of A's states or an output's name",
+        "also the transfer function from the input to the output: its poles, zeros and gain "
+        "from a minimal realisation, naming each mode that cancels (one the input does not "
+        "move or the output does not see)",
         {}},
        {"--output",
         "",

@@ -11,6 +11,7 @@
 #include "mechanics/IntegrableConstraints.h"
 #include "mechanics/Linearization.h"
 #include "mechanics/OutputLinearization.h"
+#include "mechanics/TransferFunction.h"
 #include "support/Json.h"
 
 #include <algorithm>
@@ -58,14 +59,17 @@ struct Linearization {
   const mechanics::State &state;
   const mechanics::LinearSample &s;
   const mechanics::RestWithConstraints &rest;
-  const mechanics::ReducedLinearization *reduced;
-  Matrix A, B;   // B: dx'/du, when the model has inputs
-  Matrix Cy, Dy; // y = Cy x + Dy u for the outputs, when it has any
-  std::vector<std::string> stateNames;
-  std::vector<std::complex<double>> eigenvalues;
-  std::string whyNoA;
   const std::vector<std::string> &notes;
-  bool notAtRest;
+  bool notAtRest = false;
+  const mechanics::ReducedLinearization *reduced = nullptr;
+  Matrix A{}, B{};   // B: dx'/du, when the model has inputs
+  Matrix Cy{}, Dy{}; // y = Cy x + Dy u for the outputs, when it has any
+  std::vector<std::string> stateNames{};
+  std::vector<std::complex<double>> eigenvalues{};
+  std::string whyNoA{};
+  // --tf "U -> Y": the input's and the output's names and their transfer function.
+  std::optional<mechanics::TransferFunction> tf{};
+  std::string tfInput{}, tfOutput{};
 };
 
 std::vector<std::string> names(const mechanics::Equations &eq, const std::vector<size_t> &indices,
@@ -93,6 +97,22 @@ void stateSpaceJson(JsonWriter &json, const Linearization &r) {
   jsonMatrix(json, "C", r.Cy);
   jsonMatrix(json, "D", r.Cy.empty() ? Matrix{} : r.Dy.empty() ? Matrix(r.Cy.size()) : r.Dy);
   json.endObject();
+}
+
+void transferFunctionJson(JsonWriter &json, const Linearization &r) {
+  const mechanics::TransferFunction &tf = *r.tf;
+  json.key("transfer_function").beginObject();
+  json.key("input").value(r.tfInput).key("output").value(r.tfOutput);
+  jsonList(json, "poles", tf.poles);
+  jsonList(json, "zeros", tf.zeros);
+  json.key("gain").value(tf.gain).key("identically_zero").value(tf.zero);
+  json.key("cancelled").beginArray();
+  for (const mechanics::CancelledMode &m : tf.cancelled) {
+    json.beginObject().key("pole").beginArray().value(m.pole.real()).value(m.pole.imag());
+    json.endArray().key("uncontrollable").value(m.uncontrollable);
+    json.key("unobservable").value(m.unobservable).endObject();
+  }
+  json.endArray().endObject();
 }
 
 std::string linearizationJson(const Linearization &r) {
@@ -148,6 +168,8 @@ std::string linearizationJson(const Linearization &r) {
       json.endArray();
     }
     stateSpaceJson(json, r);
+    if (r.tf)
+      transferFunctionJson(json, r);
     json.key("eigenvalues").beginArray();
     for (auto z : r.eigenvalues)
       json.beginArray().value(z.real()).value(z.imag()).endArray();
@@ -161,6 +183,32 @@ std::string linearizationJson(const Linearization &r) {
   json.endArray();
   json.endObject();
   return json.str() + "\n";
+}
+
+std::string rootList(const std::vector<std::complex<double>> &roots) {
+  std::vector<std::string> parts;
+  for (auto z : roots)
+    parts.push_back(complexNumber(z));
+  return parts.empty() ? "none" : joined(parts);
+}
+
+void printTransferFunction(std::ostream &out, const Linearization &r) {
+  const mechanics::TransferFunction &tf = *r.tf;
+  out << "  transfer function " << r.tfInput << " -> " << r.tfOutput << ":";
+  if (tf.zero) {
+    out << " G(s) = 0 (no mode reaches " << r.tfOutput << " from " << r.tfInput << ")\n";
+  } else {
+    out << " G(s) = " << number(tf.gain) << " * prod(s - zeros) / prod(s - poles)\n"
+        << "    poles: " << rootList(tf.poles) << "\n"
+        << "    zeros: " << rootList(tf.zeros) << "\n";
+  }
+  for (const mechanics::CancelledMode &m : tf.cancelled)
+    out << "    cancelled: the pole " << complexNumber(m.pole) << " ("
+        << (m.uncontrollable && m.unobservable
+                ? "neither moved by " + r.tfInput + " nor seen in " + r.tfOutput
+            : m.uncontrollable ? "not moved by " + r.tfInput
+                               : "not seen in " + r.tfOutput)
+        << ": a pole-zero cancellation)\n";
 }
 
 void printA(std::ostream &out, const Linearization &r) {
@@ -194,6 +242,8 @@ void printA(std::ostream &out, const Linearization &r) {
     if (!r.eq.inputs.empty())
       printMatrix(out, "D = dy/du", r.Dy);
   }
+  if (r.tf)
+    printTransferFunction(out, r);
   out << "  eigenvalues of A:";
   for (size_t k = 0; k < r.eigenvalues.size(); ++k)
     out << (k == 0 ? " " : ", ") << complexNumber(r.eigenvalues[k]);
@@ -236,6 +286,59 @@ std::string linearizationText(const Linearization &r) {
     printMatrix(out, "C", r.s.C);
   printA(out, r);
   return out.str();
+}
+
+std::string trimmedName(const std::string &text) {
+  size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
+// --tf "U -> Y": U an input, Y one of A's states or an output; the
+// transfer function into report.tf. False after reporting an error.
+bool transferFunctionOf(const std::string &text, Linearization &report, LoadedModel &loaded) {
+  const mechanics::Equations &eq = report.eq;
+  Diagnostics &diagnostics = loaded.diagnostics();
+  size_t arrow = text.find("->");
+  if (arrow == std::string::npos) {
+    diagnostics.error({}, "--tf: expected \"INPUT -> OUTPUT\", found '" + text + "'");
+    return false;
+  }
+  report.tfInput = trimmedName(text.substr(0, arrow));
+  report.tfOutput = trimmedName(text.substr(arrow + 2));
+  if (report.A.empty()) {
+    diagnostics.error({}, "--tf: A is not formed at this state (" + report.whyNoA + ")");
+    return false;
+  }
+  std::vector<std::string> inputs;
+  for (const mechanics::Equations::Input &u : eq.inputs)
+    inputs.push_back(u.name);
+  auto input = std::find(inputs.begin(), inputs.end(), report.tfInput);
+  if (input == inputs.end()) {
+    diagnostics.error(
+        {}, "--tf: '" + report.tfInput + "' is not an input of " + eq.model +
+                (inputs.empty() ? " (it has none)" : " (its inputs: " + joined(inputs) + ")"));
+    return false;
+  }
+  const size_t u = static_cast<size_t>(input - inputs.begin()), n = report.A.size();
+  std::vector<double> b(n), c(n, 0.0);
+  for (size_t i = 0; i < n; ++i)
+    b[i] = report.B[i][u];
+  double d = 0;
+  auto state = std::find(report.stateNames.begin(), report.stateNames.end(), report.tfOutput);
+  auto output = std::find(eq.outputNames.begin(), eq.outputNames.end(), report.tfOutput);
+  if (state != report.stateNames.end()) {
+    c[static_cast<size_t>(state - report.stateNames.begin())] = 1;
+  } else if (output != eq.outputNames.end() && !report.Cy.empty()) {
+    const size_t y = static_cast<size_t>(output - eq.outputNames.begin());
+    c = report.Cy[y], d = report.Dy[y][u];
+  } else {
+    diagnostics.error({}, "--tf: '" + report.tfOutput + "' is neither a state of A (" +
+                              joined(report.stateNames) +
+                              ") nor an output (give an expression with --output)");
+    return false;
+  }
+  report.tf = mechanics::transferFunction(report.A, b, c, d);
+  return true;
 }
 
 // By real part, then imaginary part, smallest first.
@@ -316,8 +419,7 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   // With constraints, the rest is balanced by the constraint forces C^T lambda,
   // whose curvature stiffens (or softens) K.
   mechanics::RestWithConstraints rest = mechanics::restWithConstraints(s);
-  Linearization report{eq, *state, s,  rest, nullptr, {},    {},
-                       {}, {},     {}, {},   "",      notes, mechanics::offEquilibrium(s, rest)};
+  Linearization report{eq, *state, s, rest, notes, mechanics::offEquilibrium(s, rest)};
   std::optional<mechanics::ReducedLinearization> reduced;
   if (eq.constraints.empty()) {
     report.A = mechanics::stateMatrix(s.M, s.K, s.D);
@@ -349,6 +451,10 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
       auto [C, D] = mechanics::OutputLinearizer(eq, params).at(*state, *sensitivities);
       report.Cy = std::move(C), report.Dy = std::move(D);
     }
+  }
+  if (line.has("--tf") && !transferFunctionOf(line.value("--tf"), report, *loaded)) {
+    session.printDiagnostics(io.err);
+    return kExitModelError;
   }
   io.out << (line.has("--json") ? linearizationJson(report) : linearizationText(report));
   return kExitOk;

@@ -177,12 +177,12 @@ def _arrays(value, key=None):
     and eigenvalues ([re, im] pairs) as complex arrays."""
     if isinstance(value, dict):
         return {k: _arrays(v, k) for k, v in value.items()}
-    if key == "multiplier" and isinstance(value, list) and len(value) == 2:
+    if key in ("multiplier", "pole") and isinstance(value, list) and len(value) == 2:
         return complex(value[0], value[1])
-    if key == "multipliers" and value == []:
+    if key in ("multipliers", "poles", "zeros") and value == []:
         return _np.array([], dtype=complex)
     if isinstance(value, list) and value:
-        if key in ("eigenvalues", "multipliers") and \
+        if key in ("eigenvalues", "multipliers", "poles", "zeros") and \
                 all(isinstance(v, list) and len(v) == 2 for v in value):
             return _np.array([complex(re_, im) for re_, im in value])
         numbers = lambda row: all(isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa

@@ -11,6 +11,8 @@
 #     (x, x') and the input
 #  c. the state space's shapes without outputs or inputs, and --output's
 #     errors
+# and --tf's transfer functions of the cart pole, against the same
+# equations in Laplace form (a cancelled pole at 0 named).
 # Usage: test_linearize_outputs.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -42,6 +44,57 @@ expect "the cart pole's text" 0 "$mech" linearize "$root/examples/cart_pole.mech
   --output "th''"
 contains "prints C" out "C = dy/dx, the outputs (th'') over the state"
 contains "prints D" out "D = dy/du"
+
+# The transfer functions, from the same equations in Laplace form:
+#   X/F = (d s^2 - m g l) / (s^2 (det s^2 - a m g l)),
+#   Th/F = -b / (det s^2 - a m g l)   (the cart's x and x' do not reach th:
+#   the double pole at 0 cancels),
+#   Tip/F = X/F + 2 l Th/F = ((d - 2 l b) s^2 - m g l) / (s^2 (det s^2 - a m g l)).
+cart_pole_tf='
+M, m, l, g = 1.0, 0.1, 0.5, 9.81
+a, b, d = M + m, m * l, m * l * l + m * (2 * l) ** 2 / 12
+det = a * d - b * b
+w = math.sqrt(a * m * g * l / det)
+t = j["transfer_function"]
+roots = lambda key: [complex(*z) for z in t[key]]
+close = lambda xs, ys: len(xs) == len(ys) and all(abs(p - q) <= 1e-9 * max(1, abs(q)) for p, q in zip(sorted(xs, key=lambda z: (z.real, z.imag)), sorted(ys, key=lambda z: (z.real, z.imag))))
+'
+expect "--tf F -> x" 0 "$mech" linearize "$root/examples/cart_pole.mech" --at "x=0, th=0" \
+  --tf "F -> x" --json
+check_json "X/F: poles 0, 0, +-w, zeros +-sqrt(m g l / d), gain d / det" "
+$cart_pole_tf
+assert t['input'] == 'F' and t['output'] == 'x', t
+assert close(roots('poles'), [-w, 0, 0, w]), t['poles']
+z = math.sqrt(m * g * l / d)
+assert close(roots('zeros'), [-z, z]), t['zeros']
+assert abs(t['gain'] - d / det) <= 1e-9 and t['cancelled'] == [], t
+"
+expect "--tf F -> th" 0 "$mech" linearize "$root/examples/cart_pole.mech" --at "x=0, th=0" \
+  --tf "F -> th" --json
+check_json "Th/F: poles +-w, no zeros, gain -b / det, the double pole at 0 cancelled" "
+$cart_pole_tf
+assert close(roots('poles'), [-w, w]) and t['zeros'] == [], t
+assert abs(t['gain'] + b / det) <= 1e-9, t['gain']
+c = t['cancelled']
+assert len(c) == 2 and all(abs(complex(*k['pole'])) <= 1e-9 and k['unobservable'] and not k['uncontrollable'] for k in c), c
+"
+expect "--tf F -> th, text" 0 "$mech" linearize "$root/examples/cart_pole.mech" --at "x=0, th=0" \
+  --tf "F -> th"
+contains "names the cancellation" out "cancelled: the pole 0 (not seen in th: a pole-zero cancellation)"
+expect "--tf to an --output" 0 "$mech" linearize "$root/examples/cart_pole.mech" --at "x=0, th=0" \
+  --output "x + 2*l*sin(th)" --tf "F -> x + 2*l*sin(th)" --json
+check_json "Tip/F: zeros +-i sqrt(m g l / (2 l b - d)), gain (d - 2 l b) / det" "
+$cart_pole_tf
+z = math.sqrt(m * g * l / (2 * l * b - d))
+assert close(roots('zeros'), [-1j * z, 1j * z]), t['zeros']
+assert close(roots('poles'), [-w, 0, 0, w]), t['poles']
+assert abs(t['gain'] - (d - 2 * l * b) / det) <= 1e-9, t['gain']
+"
+for bad in "F th" "G -> th" "F -> nosuch"; do
+  expect "--tf '$bad'" 1 "$mech" linearize "$root/examples/cart_pole.mech" --at "x=0, th=0" \
+    --tf "$bad"
+  contains "--tf '$bad' says why" err "error: --tf: "
+done
 
 # --- b. the pushed Cartesian pendulum ---------------------------------------------------
 expect "the pushed pendulum off rest" 0 "$mech" linearize pushed_pendulum.mech \

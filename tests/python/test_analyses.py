@@ -223,3 +223,18 @@ def test_state_space_as_python_control(root):
     system = m.state_space(at={"x": 0, "th": 0}, output="th")
     assert isinstance(system, control.StateSpace)
     assert system.nstates == 4 and system.ninputs == 1 and system.noutputs == 1
+
+
+def test_transfer_function_as_complex_arrays(root):
+    # The cart pole's F -> th: -b/det / (s^2 - a m g l / det), the free
+    # cart's double pole at 0 cancelled (unobservable in th).
+    m = mech.load(str(root / "examples" / "cart_pole.mech"))
+    tf = m.linearize(at={"x": 0, "th": 0}, tf="F -> th")["transfer_function"]
+    M, mp, l, g = 1.0, 0.1, 0.5, 9.81
+    a, b, d = M + mp, mp * l, mp * l * l + mp * (2 * l) ** 2 / 12
+    det = a * d - b * b
+    w = math.sqrt(a * mp * g * l / det)
+    assert np.iscomplexobj(tf["poles"]) and tf["zeros"].shape == (0,)
+    np.testing.assert_allclose(np.sort_complex(tf["poles"]), [-w, w], rtol=1e-10)
+    assert tf["gain"] == pytest.approx(-b / det, rel=1e-10)
+    assert [c["unobservable"] for c in tf["cancelled"]] == [True, True]
