@@ -15,6 +15,7 @@
 #include "support/Json.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <complex>
 #include <ostream>
@@ -326,6 +327,8 @@ bool transferFunctionOf(const std::string &text, Linearization &report, LoadedMo
   double d = 0;
   auto state = std::find(report.stateNames.begin(), report.stateNames.end(), report.tfOutput);
   auto output = std::find(eq.outputNames.begin(), eq.outputNames.end(), report.tfOutput);
+  if (output == eq.outputNames.end()) // an --output of a bare name, named in parentheses
+    output = std::find(eq.outputNames.begin(), eq.outputNames.end(), "(" + report.tfOutput + ")");
   if (state != report.stateNames.end()) {
     c[static_cast<size_t>(state - report.stateNames.begin())] = 1;
   } else if (output != eq.outputNames.end() && !report.Cy.empty()) {
@@ -373,7 +376,14 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
     std::vector<sema::Addition> additions = kept;
     for (const std::string &text : line.values("--output")) {
       sema::Addition output;
-      output.output = output.text = text;
+      // Named by its text; a bare name in parentheses, so that it cannot
+      // clash with the declaration it reads (`--output sideways`).
+      std::string name = trimmedName(text);
+      bool bare = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+      });
+      output.output = bare ? "(" + name + ")" : text;
+      output.text = text;
       output.source = "--output";
       additions.push_back(output);
     }

@@ -9,6 +9,8 @@
 #     multiplier and y'' as outputs, against central differences of its
 #     first-kind equations written out here, over the independent state
 #     (x, x') and the input
+#  b'. the knife edge, nonholonomic: its constraint's multiplier and x''
+#     against central differences of its first-kind equations
 #  c. the state space's shapes without outputs or inputs, and --output's
 #     errors
 # and --tf's transfer functions of the cart pole, against the same
@@ -134,6 +136,36 @@ for i in range(2):
     for k in range(2):
         assert abs(s['C'][i][k] - J[i][k]) <= 1e-6 * max(1, abs(J[i][k])), (s['C'], J)
     assert abs(s['D'][i][0] - J[i][2]) <= 1e-6 * max(1, abs(J[i][2])), (s['D'], J)
+"
+
+# The knife edge (examples/knife_edge.mech), nonholonomic: the sideways
+# constraint's multiplier and x'' over its independent coordinates (x, y,
+# phi) and speeds (x', phi'; y' = x' tan(phi) follows), against central
+# differences of its first-kind equations written out here:
+#   m x'' = F cos(phi) + lam sin(phi), m y'' = F sin(phi) - lam cos(phi),
+#   J phi'' = 0, x'' sin(phi) - y'' cos(phi) = -phi' (x' cos(phi) + y' sin(phi)).
+expect "the knife edge's outputs" 0 "$mech" linearize "$root/examples/knife_edge.mech" \
+  --at "x=0, y=0, phi=0.3, x'=0.5, phi'=1" --output "sideways" --output "x''" --json
+check_json "nonholonomic: C against central differences of the first-kind equations" "
+m, J, F = 1.0, 0.1, 1.0
+def outputs(x, y, phi, xd, phid):
+    yd = xd * math.tan(phi)
+    s, c = math.sin(phi), math.cos(phi)
+    # with x'' = (F c + lam s)/m and y'' = (F s - lam c)/m in the constraint:
+    # (F c s + lam s^2 - F s c + lam c^2)/m = lam/m = -phi' (x' c + y' s)
+    lam = -m * phid * (xd * c + yd * s)
+    return [lam, (F * c + lam * s) / m]
+s = j['state_space']
+assert s['states'] == ['x', 'y', 'phi', \"x'\", \"phi'\"], s['states']
+assert s['outputs'] == ['(sideways)', \"x''\"], s['outputs']
+base, h = [0.0, 0.0, 0.3, 0.5, 1.0], 1e-6
+for k in range(5):
+    p, q = list(base), list(base)
+    p[k] += h
+    q[k] -= h
+    for i, (a, b) in enumerate(zip(outputs(*p), outputs(*q))):
+        want = (a - b) / (2 * h)
+        assert abs(s['C'][i][k] - want) <= 1e-6 * max(1, abs(want)), (i, k, s['C'], want)
 "
 
 # --- c. shapes and errors ---------------------------------------------------------------
