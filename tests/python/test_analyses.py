@@ -217,6 +217,7 @@ def test_linearize_state_space_with_outputs(root):
     assert empty["D"].shape == (0, 0)
 
 
+@pytest.mark.optional  # python-control: an optional extra, not installed by install-deps
 def test_state_space_as_python_control(root):
     control = pytest.importorskip("control", reason="python-control is not installed")
     m = mech.load(str(root / "examples" / "cart_pole.mech"))
