@@ -34,6 +34,9 @@ cd "$root"
   --window 90..95 --plot-vars "r,r'" --plot "$images/spring_pendulum_window.svg"
 "$mech" equilibria examples/rotating_hoop.mech --plot "$images/rotating_hoop_landscape.svg" \
   >/dev/null
+# The tutorial's "Control": the cart pole under its LQR gain.
+"$mech" simulate examples/cart_pole_lqr.mech --until 8 -o "$work/lqr.csv" \
+  --plot-vars "x,th,F" --plot "$images/cart_pole_lqr.svg"
 # The tutorial's "Periodic motions": the simplest walker's multipliers
 # against the slope, through its period doubling.
 "$mech" periodic examples/simplest_walker.mech --section heel \
