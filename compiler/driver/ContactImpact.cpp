@@ -31,6 +31,23 @@ std::string impactError(const runtime::ImpactSolution &solution, size_t touching
 
 } // namespace
 
+void impactConstraintRows(mechanics::Kernels &kernels, size_t m, double t, const double *x,
+                          const double *p, runtime::ImpactProblem &problem) {
+  if (m == 0)
+    return;
+  const size_t n = problem.n;
+  std::vector<double> residuals(2 * m + m * n);
+  kernels.constraints(t, x, p, residuals.data());
+  problem.A.assign(residuals.begin() + static_cast<long>(2 * m), residuals.end());
+  problem.a.clear();
+  for (size_t k = 0; k < m; ++k) {
+    double offset = residuals[m + k];
+    for (size_t j = 0; j < n; ++j)
+      offset -= problem.A[k * n + j] * problem.velocity[j];
+    problem.a.push_back(offset);
+  }
+}
+
 // M, the bilateral rows A v + a = psi and the velocity before, at (t, x).
 bool ContactRun::impactProblem(double t, const std::vector<double> &x, const std::vector<double> &p,
                                runtime::ImpactProblem &problem, std::string &error) {
@@ -42,17 +59,7 @@ bool ContactRun::impactProblem(double t, const std::vector<double> &x, const std
     error = "the mass matrix is singular at the impact";
     return false;
   }
-  if (m == 0)
-    return true;
-  std::vector<double> residuals(2 * m + m * n);
-  kernels_.constraints(t, x.data(), p.data(), residuals.data());
-  problem.A.assign(residuals.begin() + static_cast<long>(2 * m), residuals.end());
-  for (size_t k = 0; k < m; ++k) {
-    double offset = residuals[m + k];
-    for (size_t j = 0; j < n; ++j)
-      offset -= problem.A[k * n + j] * problem.velocity[j];
-    problem.a.push_back(offset);
-  }
+  impactConstraintRows(kernels_, m, t, x.data(), p.data(), problem);
   return true;
 }
 

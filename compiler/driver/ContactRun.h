@@ -67,6 +67,12 @@ struct ContactReport {
 
 inline constexpr size_t kKeptImpacts = 100000;
 
+// The rows an impact keeps of a model's m constraints, A v + a = 0 after it
+// (A = C, a = psi - C v at (t, x)), into `problem` (whose n and velocity
+// are set): ContactImpact.cpp.
+void impactConstraintRows(mechanics::Kernels &kernels, size_t m, double t, const double *x,
+                          const double *p, runtime::ImpactProblem &problem);
+
 // The contact modes met so far: each one's equations (the model's with its
 // resting contacts held, mechanics::modeEquations) and kernels, made by
 // `compile` (the model's back end, its inputs wired) from its programs,

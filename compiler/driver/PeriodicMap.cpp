@@ -1,6 +1,7 @@
 // The return map and its Jacobian (driver/PeriodicMap.h).
 #include "driver/PeriodicMap.h"
 
+#include "driver/ContactRun.h"
 #include "driver/ContactTolerances.h"
 #include "driver/Interrupt.h"
 #include "runtime/ImpactLaw.h"
@@ -226,19 +227,8 @@ bool ReturnMap::impactMap(size_t contact, double t, const double *x, double *out
             watchedName({Watched::Impact, contact}) + " at t = " + timeText(t);
     return false;
   }
-  const size_t m = eq_.constraints.size();
-  if (m > 0) {
-    // The constraints the velocities keep: A v + a = 0 after the impact.
-    constraintOut_.resize(2 * m + m * n_);
-    kernels_.constraints(t, x, params_.data(), constraintOut_.data());
-    problem.A.assign(constraintOut_.begin() + static_cast<long>(2 * m), constraintOut_.end());
-    for (size_t k = 0; k < m; ++k) {
-      double offset = constraintOut_[m + k];
-      for (size_t j = 0; j < n_; ++j)
-        offset -= problem.A[k * n_ + j] * problem.velocity[j];
-      problem.a.push_back(offset);
-    }
-  }
+  // The constraints the velocities keep: A v + a = 0 after the impact.
+  impactConstraintRows(kernels_, eq_.constraints.size(), t, x, params_.data(), problem);
   contacts_.evaluate(t, x, params_);
   restitution_ = contacts_.restitutions(params_);
   for (size_t i = 0; i < eq_.contacts.size(); ++i) {
