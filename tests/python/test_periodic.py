@@ -71,7 +71,7 @@ def first_event_after(solution, t_min):
 
 # --- van der Pol: x'' - mu (1 - x^2) x' + x = 0 ------------------------------
 
-VDP_PERIOD_MU_1 = 6.6632868593231301897  # published (e.g. Wolfram's van der Pol period tables)
+VDP_PERIOD_MU_1 = 6.6632868593231301897  # the published period for mu = 1
 
 
 def van_der_pol_cycle(mu):
