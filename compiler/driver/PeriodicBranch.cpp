@@ -7,6 +7,7 @@
 #include "driver/AnalysisText.h"
 #include "driver/Interrupt.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mech::driver {
@@ -77,6 +78,33 @@ locateChange(ReturnMap &map, const PeriodicRequest &request, double va, const Pe
   return change;
 }
 
+// Bisects the end of a branch found at `found` (orbit `last`) and lost at
+// `lost`: the last value whose motion Newton's method still finds from
+// the nearest one found.
+void locateEnd(ReturnMap &map, const PeriodicRequest &request, double found, PeriodicOrbit last,
+               double lost, const std::function<std::vector<double>(double)> &paramsAt,
+               Branch &branch) {
+  double lo = found, hi = lost;
+  while (std::abs(hi - lo) > kBisectionTolerance * std::max({std::abs(lo), std::abs(hi), 1e-300})) {
+    if (interruptRequested())
+      return;
+    double mid = lo + (hi - lo) / 2;
+    std::string error;
+    auto orbit = orbitAt(map, request, last.start, mid, paramsAt, error);
+    if (orbit)
+      lo = mid, last = std::move(*orbit);
+    else
+      hi = mid;
+  }
+  branch.endsAt = lo;
+  auto nearest =
+      std::min_element(last.multipliers.begin(), last.multipliers.end(),
+                       [](auto a, auto b) { return std::abs(a - 1.0) < std::abs(b - 1.0); });
+  if (nearest != last.multipliers.end())
+    branch.endMultiplier = *nearest;
+  branch.endOrbit = std::move(last);
+}
+
 } // namespace
 
 Branch continueBranch(ReturnMap &map, PeriodicRequest request,
@@ -112,6 +140,9 @@ Branch continueBranch(ReturnMap &map, PeriodicRequest request,
     branch.values.push_back(v);
     branch.orbits.push_back(std::move(*orbit));
   }
+  if (!branch.lost.empty() && !branch.orbits.empty() && branch.values.size() < values.size())
+    locateEnd(map, request, branch.values.back(), branch.orbits.back(),
+              values[branch.values.size()], paramsAt, branch);
   for (size_t k = 1; k < branch.orbits.size() && !branch.interruptedAt; ++k) {
     if (unstable(branch.orbits[k - 1]) == unstable(branch.orbits[k]))
       continue;

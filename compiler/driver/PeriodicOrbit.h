@@ -73,6 +73,12 @@ struct Branch {
   std::vector<PeriodicOrbit> orbits;
   std::vector<BranchChange> changes;
   std::string lost; // why the branch was not followed to the end ("" when it was)
+  // Where a lost branch ends, bisected to 1e-8 relative between the last
+  // value found and the first not: the last motion found there, and its
+  // multiplier nearest +1 (a fold: the motion meets another and both end).
+  std::optional<double> endsAt;
+  std::optional<PeriodicOrbit> endOrbit;
+  std::complex<double> endMultiplier;
   std::optional<double> interruptedAt; // the value where Ctrl-C (in the REPL) stopped it
 };
 

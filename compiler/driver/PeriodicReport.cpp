@@ -174,6 +174,14 @@ std::string branchText(const PeriodicTitle &title, const Branch &branch) {
     out << "no change of stability between the values\n";
   if (!branch.lost.empty())
     out << "note: the branch was lost " << branch.lost << "\n";
+  if (branch.endsAt) {
+    std::complex<double> mu = branch.endMultiplier;
+    bool fold = std::abs(mu.imag()) < 1e-6 && std::abs(mu - 1.0) < 0.05;
+    out << "the branch ends at " << title.parameter << " = " << formatNumber(*branch.endsAt, 10)
+        << (fold ? ": a fold, where the motion meets another and both end (a multiplier "
+                 : ": Newton's method finds no motion beyond it (the multiplier nearest 1 ")
+        << complexNumber(mu) << (fold ? " tends to +1)" : ")") << "\n";
+  }
   if (branch.interruptedAt)
     out << "note: interrupted at " << title.parameter << " = " << number(*branch.interruptedAt)
         << ", before any change of stability was located\n";
@@ -200,6 +208,16 @@ std::string branchJson(const PeriodicTitle &title, const Branch &branch) {
   json.endArray().key("interrupted_at");
   if (branch.interruptedAt)
     json.value(*branch.interruptedAt);
+  else
+    json.null();
+  json.key("ends_at");
+  if (branch.endsAt)
+    json.value(*branch.endsAt);
+  else
+    json.null();
+  json.key("end_multiplier");
+  if (branch.endsAt)
+    jsonComplex(json, branch.endMultiplier);
   else
     json.null();
   json.key("lost");

@@ -420,6 +420,21 @@ def test_simplest_walker_period_two_gait(root):
     assert found["stable"] is True
 
 
+def test_duffing_fold_ends_the_branch(root):
+    # The large motion of a hardening Duffing oscillator ends at a fold as w
+    # grows (the jump of its frequency response): mech's sweep loses it
+    # between two values and bisects where it ends; a fold (saddle-node) is
+    # where a real multiplier reaches +1, so the last motion found there has
+    # one at 1 to the square root of the bisection's width.
+    m = mech.load(str(root / "tests" / "cli" / "models" / "duffing.mech"))
+    m.set(w=1.2)
+    branch = m.periodic(period="2*pi/w", guess={"x": 1.79, "x'": 1.378}, sweep="w=1.2..2.5:27")
+    fold = branch["ends_at"]
+    assert fold is not None and 1.55 < fold < 1.6, fold
+    assert branch["points"][-1]["value"] == pytest.approx(1.55)
+    assert complex_value(branch["end_multiplier"]) == pytest.approx(1, abs=1e-3)
+
+
 # --- Errors ------------------------------------------------------------------
 
 def test_periodic_errors(root):
