@@ -150,7 +150,6 @@ Branch continueBranch(ReturnMap &map, PeriodicRequest request,
                                    branch.values[k], branch.orbits[k], paramsAt))
       branch.changes.push_back(*change);
   }
-  map.setParams(paramsAt(values.front()));
   return branch;
 }
 

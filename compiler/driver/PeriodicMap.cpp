@@ -24,8 +24,14 @@ double startSlack(double until) {
   return 1e-9 * std::max(1.0, until);
 }
 
-std::string timeText(double t) {
-  return shortestNumber(t);
+// A B for square A and B (N x N, row-major).
+std::vector<double> product(const std::vector<double> &A, const double *B, size_t N) {
+  std::vector<double> AB(N * N, 0.0);
+  for (size_t i = 0; i < N; ++i)
+    for (size_t k = 0; k < N; ++k)
+      for (size_t j = 0; j < N; ++j)
+        AB[i * N + j] += A[i * N + k] * B[k * N + j];
+  return AB;
 }
 
 // y = A x for A (rows x cols, row-major).
@@ -87,7 +93,7 @@ ReturnMap::ReturnMap(const mechanics::Equations &equations, mechanics::Kernels &
   };
   J_.resize(N_ * N_);
   g_.resize(eq_.events.size());
-  f_.resize(N_);
+  restitution_ = contacts_.restitutions(params_);
 }
 
 std::string ReturnMap::watchedName(const Watched &w) const {
@@ -202,16 +208,20 @@ std::string ReturnMap::restingAt(const std::vector<double> &x) {
   return "";
 }
 
-double ReturnMap::energy(const double *x) {
+std::pair<double, double> ReturnMap::energyTerms(const double *x) {
   double TV[2] = {0, 0};
   kernels_.energy(setup_.t0, x, params_.data(), TV);
-  return TV[0] + TV[1];
+  return {TV[0], TV[1]};
+}
+
+double ReturnMap::energy(const double *x) {
+  auto [T, V] = energyTerms(x);
+  return T + V;
 }
 
 double ReturnMap::energyScale(const double *x) {
-  double TV[2] = {0, 0};
-  kernels_.energy(setup_.t0, x, params_.data(), TV);
-  return std::abs(TV[0]) + std::abs(TV[1]);
+  auto [T, V] = energyTerms(x);
+  return std::abs(T) + std::abs(V);
 }
 
 // The velocities after an impact at contact `contact` (and every other
@@ -224,13 +234,12 @@ bool ReturnMap::impactMap(size_t contact, double t, const double *x, double *out
   problem.velocity.assign(x + n_, x + N_);
   if (kernels_.massMatrix(t, x, params_.data(), problem.M.data()) != 0) {
     error = "the mass matrix is singular at the impact of " +
-            watchedName({Watched::Impact, contact}) + " at t = " + timeText(t);
+            watchedName({Watched::Impact, contact}) + " at t = " + shortestNumber(t);
     return false;
   }
   // The constraints the velocities keep: A v + a = 0 after the impact.
   impactConstraintRows(kernels_, eq_.constraints.size(), t, x, params_.data(), problem);
   contacts_.evaluate(t, x, params_);
-  restitution_ = contacts_.restitutions(params_);
   for (size_t i = 0; i < eq_.contacts.size(); ++i) {
     if (i != contact && std::abs(contacts_.gaps()[i]) > kTouchingGap)
       continue;
@@ -244,8 +253,8 @@ bool ReturnMap::impactMap(size_t contact, double t, const double *x, double *out
   }
   runtime::ImpactSolution solution = runtime::solveImpact(problem);
   if (solution.status != runtime::ImpactStatus::Solved) {
-    error = "the impact of " + watchedName({Watched::Impact, contact}) + " at t = " + timeText(t) +
-            " has no solution";
+    error = "the impact of " + watchedName({Watched::Impact, contact}) +
+            " at t = " + shortestNumber(t) + " has no solution";
     return false;
   }
   std::copy(x, x + n_, out);
@@ -303,8 +312,9 @@ bool ReturnMap::jumpDerivatives(const Watched &w, double t, const double *x,
 }
 
 void ReturnMap::energyChange(const double *before, const double *after, ReturnMapValue &value) {
-  double scale = std::max(energyScale(before), 1e-300);
-  value.energyJump = std::max(value.energyJump, std::abs(energy(after) - energy(before)) / scale);
+  auto [T, V] = energyTerms(before);
+  double scale = std::max(std::abs(T) + std::abs(V), 1e-300);
+  value.energyJump = std::max(value.energyJump, std::abs(energy(after) - (T + V)) / scale);
 }
 
 bool ReturnMap::jump(const Watched &w, double t, double *x, double *phi, ReturnMapValue &value,
@@ -315,53 +325,58 @@ bool ReturnMap::jump(const Watched &w, double t, double *x, double *phi, ReturnM
       return false;
     contacts_.evaluate(t, x, params_);
     if (contacts_.rates()[w.index] <= kRestingRate) {
-      error = watchedName(w) + " comes to rest at t = " + timeText(t) +
+      error = watchedName(w) + " comes to rest at t = " + shortestNumber(t) +
               ": mech periodic follows motions in free flight between impacts";
       return false;
     }
   } else {
     contacts_.reset(w.index, t, before.data(), params_, x);
     if (!keepsConstraints(t, x)) {
-      error =
-          "the resets of " + watchedName(w) + " at t = " + timeText(t) + " break the constraints";
+      error = "the resets of " + watchedName(w) + " at t = " + shortestNumber(t) +
+              " break the constraints";
       return false;
     }
   }
   energyChange(before.data(), x, value);
   if (!phi)
     return true;
-  std::vector<double> Rx, Rt, gx, fMinus(N_), fPlus(N_), RxF(N_);
-  double gt = 0;
-  if (!jumpDerivatives(w, t, before.data(), Rx, Rt, gx, gt, error))
+  std::vector<double> S;
+  if (!saltation(w, t, before.data(), x, S, error))
     return false;
-  if (kernels_.rhs(t, before.data(), params_.data(), fMinus.data()) != 0 ||
-      kernels_.rhs(t, x, params_.data(), fPlus.data()) != 0) {
+  std::vector<double> carried = product(S, phi, N_);
+  std::copy(carried.begin(), carried.end(), phi);
+  return true;
+}
+
+// The matrix that carries a perturbation across the jump of `w` at t from
+// `before` to `after`: S = R_x + (f+ - R_x f- - R_t) g_x / (g_x f- + g_t).
+// Without `after` (the section, where the period ends) the f+ term is left
+// out: the perturbation is taken at the crossing, not at a fixed time.
+bool ReturnMap::saltation(const Watched &w, double t, const double *before, const double *after,
+                          std::vector<double> &S, std::string &error) {
+  std::vector<double> Rt, gx, fMinus(N_), fPlus(N_, 0.0), RxF(N_);
+  double gt = 0;
+  if (!jumpDerivatives(w, t, before, S, Rt, gx, gt, error))
+    return false;
+  if (kernels_.rhs(t, before, params_.data(), fMinus.data()) != 0 ||
+      (after && kernels_.rhs(t, after, params_.data(), fPlus.data()) != 0)) {
     error = "the equations cannot be evaluated at the jump of " + watchedName(w) +
-            " at t = " + timeText(t);
+            " at t = " + shortestNumber(t);
     return false;
   }
   double rate = gt;
   for (size_t i = 0; i < N_; ++i)
     rate += gx[i] * fMinus[i];
   if (!(std::abs(rate) > 0)) {
-    error = "the motion touches " + watchedName(w) + " without crossing at t = " + timeText(t);
+    error =
+        "the motion touches " + watchedName(w) + " without crossing it at t = " + shortestNumber(t);
     return false;
   }
-  // S = R_x + (f+ - R_x f- - R_t) g_x / rate; Phi := S Phi.
-  multiply(Rx, fMinus.data(), N_, N_, RxF.data());
-  std::vector<double> S = Rx;
+  multiply(S, fMinus.data(), N_, N_, RxF.data());
   for (size_t i = 0; i < N_; ++i) {
-    double c = (fPlus[i] - RxF[i] - Rt[i]) / rate;
+    double c = ((after ? fPlus[i] : 0.0) - RxF[i] - Rt[i]) / rate;
     for (size_t j = 0; j < N_; ++j)
       S[i * N_ + j] += c * gx[j];
-  }
-  std::vector<double> column(N_), product(N_);
-  for (size_t j = 0; j < N_; ++j) {
-    for (size_t i = 0; i < N_; ++i)
-      column[i] = phi[i * N_ + j];
-    multiply(S, column.data(), N_, N_, product.data());
-    for (size_t i = 0; i < N_; ++i)
-      phi[i * N_ + j] = product[i];
   }
   return true;
 }
@@ -373,40 +388,18 @@ bool ReturnMap::finish(double t, const double *y, ReturnMapValue &value, std::st
   value.x = value.before;
   contacts_.reset(section.index, t, value.before.data(), params_, value.x.data());
   if (!keepsConstraints(t, value.x.data())) {
-    error = "the resets of section '" + eq_.events[section.index].name + "' at t = " + timeText(t) +
-            " break the constraints";
+    error = "the resets of section '" + eq_.events[section.index].name +
+            "' at t = " + shortestNumber(t) + " break the constraints";
     return false;
   }
   energyChange(value.before.data(), value.x.data(), value);
   if (!withJacobian_)
     return true;
-  std::vector<double> Rx, Rt, gx, fMinus(N_), RxF(N_);
-  double gt = 0;
-  jumpDerivatives(section, t, y, Rx, Rt, gx, gt, error);
-  if (kernels_.rhs(t, y, params_.data(), fMinus.data()) != 0) {
-    error = "the equations cannot be evaluated on the section at t = " + timeText(t);
+  // dP = (R_x - (R_x f- + R_t) g_x / (g_x f- + g_t)) Phi.
+  std::vector<double> A;
+  if (!saltation(section, t, y, nullptr, A, error))
     return false;
-  }
-  double rate = gt;
-  for (size_t i = 0; i < N_; ++i)
-    rate += gx[i] * fMinus[i];
-  if (!(std::abs(rate) > 0)) {
-    error = "the motion touches section '" + eq_.events[section.index].name +
-            "' without crossing it at t = " + timeText(t);
-    return false;
-  }
-  // dP = (R_x - (R_x f- + R_t) g_x / rate) Phi.
-  multiply(Rx, fMinus.data(), N_, N_, RxF.data());
-  std::vector<double> A = Rx;
-  for (size_t i = 0; i < N_; ++i)
-    for (size_t j = 0; j < N_; ++j)
-      A[i * N_ + j] -= (RxF[i] + Rt[i]) * gx[j] / rate;
-  value.jacobian.assign(N_ * N_, 0.0);
-  const double *phi = y + N_;
-  for (size_t i = 0; i < N_; ++i)
-    for (size_t k = 0; k < N_; ++k)
-      for (size_t j = 0; j < N_; ++j)
-        value.jacobian[i * N_ + j] += A[i * N_ + k] * phi[k * N_ + j];
+  value.jacobian = product(A, y + N_, N_);
   return true;
 }
 
@@ -424,14 +417,8 @@ std::optional<ReturnMapValue> ReturnMap::operator()(const std::vector<double> &x
       continue;
     }
     total->returnStates.push_back(total->x);
-    if (jacobian) { // d(P_k o ... o P_1)/dx0: the chain rule
-      std::vector<double> product(N_ * N_, 0.0);
-      for (size_t i = 0; i < N_; ++i)
-        for (size_t l = 0; l < N_; ++l)
-          for (size_t j = 0; j < N_; ++j)
-            product[i * N_ + j] += v->jacobian[i * N_ + l] * total->jacobian[l * N_ + j];
-      total->jacobian = std::move(product);
-    }
+    if (jacobian) // d(P_k o ... o P_1)/dx0: the chain rule
+      total->jacobian = product(v->jacobian, total->jacobian.data(), N_);
     total->x = std::move(v->x);
     total->before = std::move(v->before);
     total->period += v->period;
@@ -461,7 +448,7 @@ std::optional<ReturnMapValue> ReturnMap::once(const std::vector<double> &x0, dou
   for (long jumps = 0;; ++jumps) {
     if (jumps > kMaxJumpsPerPeriod) {
       error = "more than " + std::to_string(kMaxJumpsPerPeriod) +
-              " impacts and resets before the period ends (at t = " + timeText(t) + ")";
+              " impacts and resets before the period ends (at t = " + shortestNumber(t) + ")";
       return std::nullopt;
     }
     runtime::IntegratorOptions o;
@@ -486,7 +473,7 @@ std::optional<ReturnMapValue> ReturnMap::once(const std::vector<double> &x0, dou
     if (result.outcome == runtime::Outcome::Finished) {
       if (!strobe) {
         error = "the motion does not cross section '" + eq_.events[*setup_.section].name +
-                "' again within t = " + timeText(setup_.until) + " (--until)";
+                "' again within t = " + shortestNumber(setup_.until) + " (--until)";
         return std::nullopt;
       }
       value.before.assign(yLast.begin(), yLast.begin() + static_cast<long>(N_));
@@ -497,7 +484,7 @@ std::optional<ReturnMapValue> ReturnMap::once(const std::vector<double> &x0, dou
       return value;
     }
     if (result.outcome == runtime::Outcome::Interrupted) {
-      error = "interrupted at t = " + timeText(tLast);
+      error = "interrupted at t = " + shortestNumber(tLast);
       return std::nullopt;
     }
     if (result.outcome != runtime::Outcome::Stopped) {
@@ -516,8 +503,8 @@ std::optional<ReturnMapValue> ReturnMap::once(const std::vector<double> &x0, dou
       value.period = t - start;
       return value;
     case Watched::Stop:
-      error =
-          "the motion reaches stop event '" + eq_.events[w.index].name + "' at t = " + timeText(t);
+      error = "the motion reaches stop event '" + eq_.events[w.index].name +
+              "' at t = " + shortestNumber(t);
       return std::nullopt;
     case Watched::Reset:
     case Watched::Impact:

@@ -26,6 +26,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mech::driver {
@@ -67,7 +68,10 @@ public:
   ReturnMap &operator=(const ReturnMap &) = delete;
 
   size_t dimension() const { return N_; }
-  void setParams(const std::vector<double> &params) { params_ = params; }
+  void setParams(const std::vector<double> &params) {
+    params_ = params;
+    restitution_ = contacts_.restitutions(params_);
+  }
   void setForcingPeriod(double period) { setup_.forcingPeriod = period; }
   const std::vector<double> &params() const { return params_; }
   const ReturnMapSetup &setup() const { return setup_; }
@@ -109,6 +113,9 @@ private:
   // Jacobian is integrated, its saltation matrix to Phi; false with `error`.
   bool jump(const Watched &w, double t, double *x, double *phi, ReturnMapValue &value,
             std::string &error);
+  bool saltation(const Watched &w, double t, const double *before, const double *after,
+                 std::vector<double> &S, std::string &error);
+  std::pair<double, double> energyTerms(const double *x); // T, V at (t0, x)
   // Records the change of T + V from `before` to `after` at a jump.
   void energyChange(const double *before, const double *after, ReturnMapValue &value);
   // Whether (t, x) keeps the constraints (Phi and psi to 1e-8 of x).
@@ -133,7 +140,7 @@ private:
   std::vector<Watched> watched_;
   runtime::EventOptions eventOptions_;
   bool withJacobian_ = false;
-  std::vector<double> J_, g_, f_, restitution_, constraintOut_;
+  std::vector<double> J_, g_, restitution_, constraintOut_;
 };
 
 // Why the model's periodic motions cannot be found by a return map, or ""

@@ -131,16 +131,12 @@ struct Newton {
 // growing or shrinking, which would add multipliers 1 of no meaning.
 std::vector<std::complex<double>> eigenvalues(const std::vector<double> &jacobian, size_t N,
                                               const std::vector<double> &rows) {
-  Eigen::MatrixXd P(static_cast<long>(N), static_cast<long>(N));
-  for (size_t i = 0; i < N; ++i)
-    for (size_t j = 0; j < N; ++j)
-      P(static_cast<long>(i), static_cast<long>(j)) = jacobian[i * N + j];
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const auto n = static_cast<long>(N);
+  Eigen::MatrixXd P = Eigen::Map<const RowMajor>(jacobian.data(), n, n);
   if (!rows.empty()) {
-    const long k = static_cast<long>(rows.size() / N);
-    Eigen::MatrixXd G(k, static_cast<long>(N));
-    for (long i = 0; i < k; ++i)
-      for (size_t j = 0; j < N; ++j)
-        G(i, static_cast<long>(j)) = rows[static_cast<size_t>(i) * N + j];
+    const auto k = static_cast<long>(rows.size() / N);
+    Eigen::MatrixXd G = Eigen::Map<const RowMajor>(rows.data(), k, n);
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(G, Eigen::ComputeFullV);
     svd.setThreshold(1e-10);
     const long tangent = static_cast<long>(N) - svd.rank();

@@ -82,6 +82,8 @@ struct Branch {
   std::optional<double> interruptedAt; // the value where Ctrl-C (in the REPL) stopped it
 };
 
+// Leaves the map (and whatever paramsAt changes) at the last value tried:
+// the caller restores them.
 Branch continueBranch(ReturnMap &map, PeriodicRequest request,
                       const std::function<std::vector<double>(double)> &paramsAt,
                       const std::vector<double> &values);

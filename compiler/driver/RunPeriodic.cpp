@@ -23,18 +23,13 @@ namespace mech::driver {
 
 namespace {
 
-// The kernels with the Jacobian's parts, kept by the loaded model.
+// The kernels with the Jacobian's parts (the state Jacobian of the
+// variational equations), as a radau run has them.
 std::shared_ptr<mechanics::Kernels> periodicKernels(LoadedModel &loaded) {
-  if (auto kept = loaded.keptKernels(false, true))
-    return kept;
   SimulationOptions options;
-  options.integrator.method = runtime::Method::Radau; // compiles the Jacobian's parts
+  options.integrator.method = runtime::Method::Radau;
   SimulationSummary summary;
-  std::shared_ptr<mechanics::Kernels> kernels = makeKernels(
-      loaded.programsWithJacobian(), loaded.model(), options, summary, loaded.sourceKey);
-  if (summary.backendNote.empty())
-    loaded.keepKernels(false, true, kernels);
-  return kernels;
+  return modelKernels(loaded, options, summary);
 }
 
 // --period's text, an expression of numbers, units and params ("2*pi/w"),

@@ -374,22 +374,37 @@ void buildRunKernels(LoadedModel &loaded, const SimulationOptions &options,
     if (selection.jacobian)
       out.stabilizedPrograms->addJacobian(*out.stabilized);
   }
-  out.programs = out.stabilizedPrograms
-                     ? &*out.stabilizedPrograms
-                     : &(selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
-  // The model's own programs on the JIT: compiled once per loaded model.
-  bool keepable = !out.stabilizedPrograms && options.backend != Backend::Interpreter;
-  out.kernels =
-      keepable ? loaded.keptKernels(selection.momentumForce, selection.jacobian) : nullptr;
-  if (out.kernels) {
-    summary.cache = "not needed: compiled earlier in this session";
+  if (!out.stabilizedPrograms) {
+    out.programs = &(selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
+    out.kernels = modelKernels(loaded, options, summary);
     return;
   }
-  out.kernels = makeKernels(*out.programs, loaded.model(), options, summary,
-                            out.stabilizedPrograms ? "" : loaded.sourceKey);
-  if (keepable && summary.backendNote.empty())
-    loaded.keepKernels(selection.momentumForce, selection.jacobian, out.kernels);
+  out.programs = &*out.stabilizedPrograms;
+  out.kernels = makeKernels(*out.programs, loaded.model(), options, summary, "");
 }
+
+} // namespace
+
+std::shared_ptr<mechanics::Kernels>
+modelKernels(LoadedModel &loaded, const SimulationOptions &options, SimulationSummary &summary) {
+  const jit::KernelSelection selection = kernelSelection(options.integrator.method);
+  const mechanics::KernelPrograms &programs =
+      selection.jacobian ? loaded.programsWithJacobian() : loaded.programs();
+  // The model's own programs on the JIT: compiled once per loaded model.
+  bool keepable = options.backend != Backend::Interpreter;
+  std::shared_ptr<mechanics::Kernels> kernels =
+      keepable ? loaded.keptKernels(selection.momentumForce, selection.jacobian) : nullptr;
+  if (kernels) {
+    summary.cache = "not needed: compiled earlier in this session";
+    return kernels;
+  }
+  kernels = makeKernels(programs, loaded.model(), options, summary, loaded.sourceKey);
+  if (keepable && summary.backendNote.empty())
+    loaded.keepKernels(selection.momentumForce, selection.jacobian, kernels);
+  return kernels;
+}
+
+namespace {
 
 // The inputs' values at t, for a model whose inputs follow signals; empty
 // otherwise.

@@ -160,6 +160,12 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
                                                 SimulationSummary &summary,
                                                 const std::string &sourceKey = "");
 
+// The model's own kernels for a run with these options (the selection its
+// method needs), kept by the loaded model so that a session compiles them
+// once (makeKernels otherwise, which fills in summary.cache and backendNote).
+std::shared_ptr<mechanics::Kernels>
+modelKernels(LoadedModel &loaded, const SimulationOptions &options, SimulationSummary &summary);
+
 // The kernels of a contact mode's programs (driver/ContactRun.h; `mode`
 // names its resting contacts, "0110") as makeKernels makes the model's,
 // found through the cache's index, with the inputs wired. `note` gets

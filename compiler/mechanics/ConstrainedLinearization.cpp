@@ -9,6 +9,7 @@
 #include "mechanics/ConstrainedLinearization.h"
 
 #include "mechanics/Kernels.h"
+#include "mechanics/MatrixRows.h"
 #include "symbolic/Diff.h"
 
 #include <Eigen/Dense>
@@ -137,14 +138,6 @@ std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
   dq << b.dEdq, b.dGdq;
   dqd << b.dEdqd, b.dGdqd;
   return std::pair<Dense, Dense>{-kkt.solve(dq), -kkt.solve(dqd)};
-}
-
-Matrix rowsOf(const Dense &A) {
-  Matrix out(static_cast<size_t>(A.rows()), std::vector<double>(static_cast<size_t>(A.cols())));
-  for (long i = 0; i < A.rows(); ++i)
-    for (long j = 0; j < A.cols(); ++j)
-      out[static_cast<size_t>(i)][static_cast<size_t>(j)] = A(i, j);
-  return out;
 }
 
 // A from the maps (see the file's comment), and the second-order form in

@@ -8,6 +8,7 @@
 
 #include "mechanics/Halton.h"
 #include "mechanics/IntegrableConstraints.h"
+#include "mechanics/MatrixRows.h"
 
 #include "mechanics/ConstraintProjection.h"
 
@@ -35,13 +36,7 @@ constexpr double kResidualTolerance = 1e-10;
 constexpr double kZeroEigenvalue = 1e-8;
 constexpr double kSameEquilibrium = 1e-6;
 
-MatrixXd toEigen(const Matrix &m, size_t rows, size_t cols) {
-  MatrixXd r(static_cast<long>(rows), static_cast<long>(cols));
-  for (size_t i = 0; i < rows; ++i)
-    for (size_t j = 0; j < cols; ++j)
-      r(static_cast<long>(i), static_cast<long>(j)) = m[i][j];
-  return r;
-}
+using mechanics::toEigen; // beside the vectors' overload below
 
 VectorXd toEigen(const std::vector<double> &v) {
   return Eigen::Map<const VectorXd>(v.data(), static_cast<long>(v.size()));

@@ -1,29 +1,13 @@
 // The outputs' C and D (mechanics/OutputLinearization.h).
 #include "mechanics/OutputLinearization.h"
 
-#include <Eigen/Dense>
+#include "mechanics/MatrixRows.h"
 
 namespace mech::mechanics {
 
 namespace {
 
 using Dense = Eigen::MatrixXd;
-
-Dense dense(const Matrix &m, size_t rows, size_t cols) {
-  Dense d = Dense::Zero(static_cast<long>(rows), static_cast<long>(cols));
-  for (size_t i = 0; i < rows && i < m.size(); ++i)
-    for (size_t j = 0; j < cols && j < m[i].size(); ++j)
-      d(static_cast<long>(i), static_cast<long>(j)) = m[i][j];
-  return d;
-}
-
-Matrix rowsOf(const Dense &d) {
-  Matrix out(static_cast<size_t>(d.rows()), std::vector<double>(static_cast<size_t>(d.cols())));
-  for (long i = 0; i < d.rows(); ++i)
-    for (long j = 0; j < d.cols(); ++j)
-      out[static_cast<size_t>(i)][static_cast<size_t>(j)] = d(i, j);
-  return out;
-}
 
 size_t inputCount(const LinearSample &s) {
   return s.F.empty() ? 0 : s.F[0].size();
@@ -36,9 +20,9 @@ std::optional<std::pair<Dense, Dense>> inputSensitivities(const LinearSample &s)
   const size_t n = s.M.size(), m = s.C.size(), p = inputCount(s);
   const auto N = static_cast<long>(n), Mc = static_cast<long>(m);
   Dense K = Dense::Zero(N + Mc, N + Mc), rhs = Dense::Zero(N + Mc, static_cast<long>(p));
-  K.topLeftCorner(N, N) = dense(s.M, n, n);
+  K.topLeftCorner(N, N) = toEigen(s.M, n, n);
   if (m > 0) {
-    Dense C = dense(s.C, m, n);
+    Dense C = toEigen(s.C, m, n);
     K.topRightCorner(N, Mc) = -C.transpose();
     K.bottomLeftCorner(Mc, N) = C;
   }
@@ -47,7 +31,7 @@ std::optional<std::pair<Dense, Dense>> inputSensitivities(const LinearSample &s)
     return std::nullopt;
   if (p == 0)
     return std::pair<Dense, Dense>{Dense::Zero(N, 0), Dense::Zero(Mc, 0)};
-  rhs.topRows(N) = dense(s.F, n, p);
+  rhs.topRows(N) = toEigen(s.F, n, p);
   Dense X = lu.solve(rhs);
   return std::pair<Dense, Dense>{X.topRows(N), X.bottomRows(Mc)};
 }
@@ -70,7 +54,7 @@ std::optional<StateSensitivities> freeSensitivities(const LinearSample &sample, 
   s.qdd.assign(A.begin() + static_cast<long>(n), A.end());
   s.qddInputs = rowsOf(inputs->first);
   // q'' at the state: M q'' = f.
-  Eigen::FullPivLU<Dense> lu(dense(sample.M, n, n));
+  Eigen::FullPivLU<Dense> lu(toEigen(sample.M, n, n));
   Dense f = Dense::Zero(static_cast<long>(n), 1);
   for (size_t i = 0; i < n; ++i)
     f(static_cast<long>(i), 0) = sample.f[i];
@@ -137,12 +121,12 @@ std::pair<Matrix, Matrix> OutputLinearizer::at(const State &state,
     for (size_t i = 0; i < p; ++i)
       Yu(static_cast<long>(r), static_cast<long>(i)) = row[3 * n + m + i];
   }
-  Dense C =
-      Yq * dense(s.q, n, states) + Yqd * dense(s.qd, n, states) + Yqdd * dense(s.qdd, n, states);
-  Dense D = Yu + Yqdd * dense(s.qddInputs, n, p);
+  Dense C = Yq * toEigen(s.q, n, states) + Yqd * toEigen(s.qd, n, states) +
+            Yqdd * toEigen(s.qdd, n, states);
+  Dense D = Yu + Yqdd * toEigen(s.qddInputs, n, p);
   if (m > 0) {
-    C += Yl * dense(s.lambda, m, states);
-    D += Yl * dense(s.lambdaInputs, m, p);
+    C += Yl * toEigen(s.lambda, m, states);
+    D += Yl * toEigen(s.lambdaInputs, m, p);
   }
   return {rowsOf(C), rowsOf(D)};
 }

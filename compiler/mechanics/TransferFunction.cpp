@@ -2,6 +2,8 @@
 // (mechanics/TransferFunction.h).
 #include "mechanics/TransferFunction.h"
 
+#include "mechanics/MatrixRows.h"
+
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
@@ -73,15 +75,9 @@ std::vector<Complex> invariantZeros(const Dense &A, const Eigen::VectorXd &b,
 TransferFunction transferFunction(const Matrix &Am, const std::vector<double> &bv,
                                   const std::vector<double> &cv, double d) {
   const long n = static_cast<long>(Am.size());
-  Dense A(n, n);
-  Eigen::VectorXd b(n);
-  Eigen::RowVectorXd c(n);
-  for (long i = 0; i < n; ++i) {
-    for (long j = 0; j < n; ++j)
-      A(i, j) = Am[static_cast<size_t>(i)][static_cast<size_t>(j)];
-    b(i) = bv[static_cast<size_t>(i)];
-    c(i) = cv[static_cast<size_t>(i)];
-  }
+  const Dense A = toEigen(Am, Am.size(), Am.size());
+  const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(bv.data(), n);
+  const Eigen::RowVectorXd c = Eigen::Map<const Eigen::RowVectorXd>(cv.data(), n);
   TransferFunction tf;
   const double scale = scaleOf(A, b, c);
   Eigen::EigenSolver<Dense> eig(A, false);
