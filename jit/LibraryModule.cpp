@@ -74,6 +74,11 @@ public:
     }
     entryPoint("abi_version", {});
     b_.CreateRet(b_.getInt32(kLibraryAbiVersion));
+    // What an FMU's functions (runtime/library/Fmi2*.c) read: the model
+    // and its description, without the prefix, hidden from the exports.
+    hiddenAccessor("mechrt_library_model", model);
+    hiddenAccessor("mechrt_library_description", info);
+    hiddenAccessor("mechrt_library_guid", string(library_.fmuGuid));
   }
 
 private:
@@ -86,6 +91,16 @@ private:
     f->addFnAttr(llvm::Attribute::NoUnwind);
     b_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", f));
     return f;
+  }
+
+  // A hidden function `name(void)` returning the constant `value`.
+  void hiddenAccessor(const char *name, llvm::Constant *value) {
+    auto *type = llvm::FunctionType::get(b_.getPtrTy(), {}, false);
+    auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_);
+    f->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", f));
+    b_.CreateRet(value);
   }
 
   // A function of the runtime object, hidden: resolved inside the library.

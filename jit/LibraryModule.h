@@ -30,6 +30,9 @@ struct LibraryDescription {
   std::vector<bool> holonomic;       // one per constraint
   size_t inputs = 0;                 // the last `inputs` params are the model's inputs
   std::vector<std::string> events, contacts, frictions;
+  // An FMU's guid (its modelDescription.xml's), returned by the hidden
+  // mechrt_library_guid; empty for a plain library.
+  std::string fmuGuid;
 };
 
 // The programs must have the Jacobian (KernelPrograms::addJacobian).

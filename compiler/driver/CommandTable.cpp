@@ -799,18 +799,20 @@ CommandSpec animateCommand() {
 CommandSpec buildCommand() {
   return {"build",
           "FILE -o libNAME.so|NAME.o [--header NAME.h] [--prefix NAME]\n"
-          "       [--cpu generic|native] [--set p=v ...]",
+          "       [--cpu generic|native] [--set p=v ...]\n"
+          "       FILE --fmu -o NAME.fmu [--cpu generic|native] [--set p=v ...]",
           "compile the model to a shared library with a C ABI (rhs, mass matrix, energy, "
           "multipliers, simulate, ...) and write its header; -o NAME.o writes the object "
-          "alone; --prefix renames every symbol (default: mech)",
+          "alone; --prefix renames every symbol (default: mech); --fmu writes an FMI 2.0 FMU "
+          "(Model Exchange and Co-Simulation) instead",
           Operands::OneFile,
           {{"-o",
             "",
             T::Path,
             "FILE",
             "required",
-            "a name ending in `.so` (or `.so.N`) gives a shared library, `.o` an object; other "
-            "names are a usage error",
+            "a name ending in `.so` (or `.so.N`) gives a shared library, `.o` an object, `.fmu` "
+            "(with `--fmu`) an FMU; other names are a usage error",
             "the output. It is written to a temporary file first and then renamed, together "
             "with the header ([how](#output-streams))",
             {}},
@@ -831,6 +833,15 @@ CommandSpec buildCommand() {
             "`generic`, `native`",
             "code for any machine of the architecture, or for this CPU",
             {"generic", "native"}},
+           {"--fmu",
+            "",
+            T::Flag,
+            "",
+            "a library",
+            "",
+            "write an FMI 2.0 FMU for Model Exchange and Co-Simulation (linux64): "
+            "modelDescription.xml and the binary in one archive ([FMUs](library.md#fmus))",
+            {}},
            setOption("change the parameter defaults (and the initial state computed from "
                      "them)")},
           {},

@@ -125,14 +125,7 @@ bool linkStaged(const fs::path &folder, const std::string &output, const std::st
                     combined.string(), staged},
                    log, error);
   }
-  fs::path versionScript = folder / "exports.map";
-  if (!writeOutputFile(versionScript, "{\n  global: " + prefix + "_*;\n  local: *;\n};\n", error))
-    return false;
-  return runTool(
-      withCompiler({"-shared", "-o", staged, modelObject.string(), runtimeObject.string(),
-                    "-Wl,--version-script=" + versionScript.string(), "-Wl,-z,noexecstack",
-                    "-Wl,--as-needed", "-lm"}),
-      log, error);
+  return linkSharedObject(folder, staged, {modelObject, runtimeObject}, prefix + "_*", error);
 }
 
 // What the header documents: the names with the units the values are in.
@@ -177,19 +170,35 @@ bool isValidPrefix(const std::string &prefix) {
   return true;
 }
 
-bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
-                  std::vector<std::string> &notes, std::string &error) {
-  const sema::CheckedModel &model = loaded.model();
-  const mechanics::Equations &eq = loaded.equations();
-  std::vector<double> params = loaded.paramValues();
+bool linkSharedObject(const fs::path &folder, const std::string &staged,
+                      const std::vector<fs::path> &objects, const std::string &exported,
+                      std::string &error) {
+  fs::path versionScript = folder / "exports.map";
+  if (!writeOutputFile(versionScript, "{\n  global: " + exported + ";\n  local: *;\n};\n", error))
+    return false;
+  std::vector<std::string> args{"-shared", "-o", staged};
+  for (const fs::path &object : objects)
+    args.push_back(object.string());
+  for (const char *flag : {"-Wl,-z,noexecstack", "-Wl,--as-needed", "-lm"})
+    args.push_back(flag);
+  args.push_back("-Wl,--version-script=" + versionScript.string());
+  return runTool(withCompiler(args), folder / "log", error);
+}
+
+std::optional<BuildStart> buildStart(LoadedModel &loaded, std::vector<std::string> &notes,
+                                     std::string &error) {
+  BuildStart start;
+  start.params = loaded.paramValues();
   const mechanics::KernelPrograms &programs = loaded.programsWithJacobian();
 
   // The model's init, on its constraints, as the CLI would start from it.
   auto kernels = mechanics::interpretedKernels(programs);
   double t0 = 0;
-  std::optional<std::vector<double>> x0 = initialState(loaded, *kernels, params, {}, t0, notes);
+  std::optional<std::vector<double>> x0 =
+      initialState(loaded, *kernels, start.params, {}, t0, notes);
   if (!x0)
-    return false;
+    return std::nullopt;
+  start.x0 = std::move(*x0);
 
   // LLVM's time grows faster than the code (bench/README.md): a library
   // past the JIT budget would take minutes to hours to compile.
@@ -200,13 +209,31 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
             " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
             ": LLVM would take too long to compile them (simulate runs such a model on the "
             "interpreter)";
-    return false;
+    return std::nullopt;
   }
-  jit::LibraryDescription library = describeLibrary(model, eq, options.prefix, params, *x0);
+  return start;
+}
+
+std::string compileModelObject(LoadedModel &loaded, const BuildStart &start,
+                               const std::string &prefix, bool nativeCpu, const std::string &guid,
+                               std::string &error) {
+  const mechanics::Equations &eq = loaded.equations();
+  jit::LibraryDescription library =
+      describeLibrary(loaded.model(), eq, prefix, start.params, start.x0);
+  library.fmuGuid = guid;
   const mechanics::SwitchPrograms switchPrograms =
-      mechanics::SwitchPrograms::build(eq, params.size());
+      mechanics::SwitchPrograms::build(eq, start.params.size());
+  return jit::compileLibraryObject(loaded.programsWithJacobian(), switchPrograms, library,
+                                   nativeCpu, error);
+}
+
+bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
+                  std::vector<std::string> &notes, std::string &error) {
+  std::optional<BuildStart> start = buildStart(loaded, notes, error);
+  if (!start)
+    return false;
   std::string object =
-      jit::compileLibraryObject(programs, switchPrograms, library, options.nativeCpu, error);
+      compileModelObject(loaded, *start, options.prefix, options.nativeCpu, "", error);
   if (object.empty())
     return false;
 
@@ -233,7 +260,8 @@ bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,
                   error))
     return false;
   if (!options.header.empty())
-    headerFile.stream() << libraryHeader(describeHeader(model, eq, options, params));
+    headerFile.stream() << libraryHeader(
+        describeHeader(loaded.model(), loaded.equations(), options, start->params));
   std::ifstream built(staged, std::ios::binary);
   libraryFile.stream() << built.rdbuf();
   if (!built) {

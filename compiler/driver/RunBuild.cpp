@@ -1,8 +1,10 @@
 // `mech build FILE -o libNAME.so [--header NAME.h] [--prefix NAME]
 // [--cpu generic|native] [--set p=v ...]`: the model as a shared library
-// with a C ABI (driver/LibraryBuild.h); `-o NAME.o` writes the object alone.
+// with a C ABI (driver/LibraryBuild.h); `-o NAME.o` writes the object alone;
+// `--fmu -o NAME.fmu` an FMI 2.0 FMU (driver/FmuBuild.h).
 #include "driver/Commands.h"
 
+#include "driver/FmuBuild.h"
 #include "driver/LibraryBuild.h"
 #include "driver/Session.h"
 
@@ -27,6 +29,15 @@ std::optional<int> buildOptions(const CommandLine &line, const CommandIo &io,
   options.header = line.value("--header");
   options.prefix = line.value("--prefix", options.prefix);
   options.nativeCpu = line.value("--cpu") == "native";
+  options.fmu = line.has("--fmu");
+  if (options.fmu) {
+    if (options.output.empty() || !endsWith(options.output, ".fmu"))
+      return io.usageError("build: --fmu writes an FMU: name it with -o NAME.fmu");
+    if (line.has("--header") || line.has("--prefix"))
+      return io.usageError("build: --header and --prefix are for libraries; an FMU's interface "
+                           "is FMI 2.0's, named by the standard");
+    return std::nullopt;
+  }
   if (options.output.empty())
     return io.usageError("build: name the library with -o libNAME.so (or NAME.o for the object)");
   if (!endsWith(options.output, ".so") && !endsWith(options.output, ".o") &&
@@ -52,12 +63,17 @@ int runBuild(const CommandLine &line, Session &session, const CommandIo &io) {
   }
   std::vector<std::string> notes;
   std::string error;
-  bool built = buildLibrary(session.loaded(), options, notes, error);
+  bool built = options.fmu ? buildFmu(session.loaded(), options, notes, error)
+                           : buildLibrary(session.loaded(), options, notes, error);
   session.printDiagnostics(io.err);
   for (const std::string &note : notes)
     io.err << "note: " << note << "\n";
   if (!built)
     return error.empty() ? kExitModelError : io.error(error);
+  if (options.fmu) {
+    io.err << "wrote " << options.output << " (FMI 2.0, Model Exchange and Co-Simulation)\n";
+    return kExitOk;
+  }
   io.err << "wrote " << options.output << (options.header.empty() ? "" : " and " + options.header)
          << "\n";
   return kExitOk;

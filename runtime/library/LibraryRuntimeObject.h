@@ -9,4 +9,8 @@ namespace mech::runtime {
 
 std::string_view libraryRuntimeObject();
 
+// The FMI 2.0 functions (Fmi2*.c) as another such object: `mech build
+// --fmu` links it beside the runtime.
+std::string_view libraryFmuObject();
+
 } // namespace mech::runtime
