@@ -6,6 +6,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
+# fmpy, into .venv, for the FMU tests (never fails: they skip without it).
+"$root/scripts/install-python-extras.sh"
 
 "$root/scripts/build.sh" release
 (cd "$root/build" && ctest --output-on-failure -j 2)

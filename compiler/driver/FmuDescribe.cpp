@@ -192,6 +192,7 @@ FmuDescription describeFmu(const sema::CheckedModel &model, const mechanics::Equ
   }
   d.units = units.units();
   d.eventIndicators = eq.events.size();
+  d.constrained = !eq.constraints.empty();
   return d;
 }
 

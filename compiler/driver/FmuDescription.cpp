@@ -99,10 +99,13 @@ void writeStates(std::ostringstream &out, const FmuDescription &d) {
     states.push_back(&q);
   for (const FmuVariable &v : d.speeds)
     states.push_back(&v);
+  // With constraints the start state is moved onto them when
+  // initialisation ends: its values are then start values of an iteration.
+  const char *initial = d.constrained ? "approx" : "exact";
   for (size_t k = 0; k < states.size(); ++k)
     writeScalar(
         out, layout.firstCoordinate() + k,
-        {states[k]->name, states[k]->description, "local", "continuous", "exact", "Real",
+        {states[k]->name, states[k]->description, "local", "continuous", initial, "Real",
          " start=\"" + number(states[k]->start) + "\"" + attribute("unit", states[k]->unit)});
   for (size_t k = 0; k < states.size(); ++k)
     writeScalar(out, layout.firstDerivative() + k,
@@ -151,8 +154,8 @@ void writeUnits(std::ostringstream &out, const std::vector<FmuUnit> &units) {
 }
 
 // Outputs, derivatives and the initial unknowns (the outputs and the
-// derivatives: the states start exact), by index; no dependencies given,
-// which means each may depend on every known.
+// derivatives, and the states when they are approx), by index; no
+// dependencies given, which means each may depend on every known.
 void writeModelStructure(std::ostringstream &out, const FmuDescription &d) {
   FmuLayout layout{d.params.size(), d.coordinates.size(), d.outputs.size()};
   auto unknowns = [&](const char *element, size_t first, size_t count) {
@@ -166,9 +169,13 @@ void writeModelStructure(std::ostringstream &out, const FmuDescription &d) {
   out << "  <ModelStructure>\n";
   unknowns("Outputs", layout.firstOutput(), d.outputs.size());
   unknowns("Derivatives", layout.firstDerivative(), 2 * d.coordinates.size());
-  // The derivatives' value references precede the outputs': sorted.
-  unknowns("InitialUnknowns", layout.firstDerivative(),
-           2 * d.coordinates.size() + d.outputs.size());
+  // The states', the derivatives' and the outputs' value references
+  // follow each other: sorted.
+  size_t states = 2 * d.coordinates.size();
+  if (d.constrained)
+    unknowns("InitialUnknowns", layout.firstCoordinate(), 2 * states + d.outputs.size());
+  else
+    unknowns("InitialUnknowns", layout.firstDerivative(), states + d.outputs.size());
   out << "  </ModelStructure>\n";
 }
 

@@ -43,6 +43,7 @@ struct FmuDescription {
   std::vector<FmuVariable> outputs;
   std::vector<FmuUnit> units; // every unit the variables use
   size_t eventIndicators = 0; // the model's declared events
+  bool constrained = false;   // the start state is put onto constraints: initial="approx"
   double stopTime = 10, stepSize = 0.01;
 };
 

@@ -67,9 +67,11 @@ static int integrate_step(mechrt_fmu *c, double h, int *stop) {
                                     c->settings[FMU_SETTING_ATOL], &options, out, 2, &rows);
   if (status == MECHRT_OK && rows > 0) {
     const double *last = out + (rows - 1) * (size_t)width;
-    *c->t = rows == 2 ? t1 : last[0];
-    memcpy(c->x, last + 1, sizeof(double) * (size_t)c->N);
     *stop = rows < 2 || stopped_by_event(c, records, found < kRecords ? found : kRecords);
+    /* A stop's row is at its time; else the last row is t1's (written as
+     * t0 + h, which may differ from t1 in the last place). */
+    *c->t = *stop ? last[0] : t1;
+    memcpy(c->x, last + 1, sizeof(double) * (size_t)c->N);
   }
   free(out);
   return status;

@@ -13,6 +13,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "optional: needs a package scripts/install-deps.sh does not install; run by "
         "the ctest python_optional_tests, reported Skipped with the reason without it")
+    config.addinivalue_line(
+        "markers", "fmpy: needs fmpy (scripts/install-python-extras.sh puts it in .venv); run by "
+        "the ctest python_fmu_tests under that Python, reported Skipped without it")
 
 
 @pytest.fixture
