@@ -1,6 +1,8 @@
 // Model.simulate and Model.eval (python/PySimulate.h).
 #include "PySimulate.h"
 
+#include "PyInputLaws.h"
+
 #include "driver/Commands.h"
 #include "driver/InitialState.h"
 #include "driver/Simulation.h"
@@ -209,6 +211,7 @@ public:
   CallScope(const CallScope &) = delete;
   CallScope &operator=(const CallScope &) = delete;
   ~CallScope() {
+    session_.loaded().inputLaw = nullptr;
     driver::readInputs(session_.loaded(), "");
     if (additions_)
       session_.setAdditions(std::move(*additions_));
@@ -221,7 +224,9 @@ private:
 
 } // namespace
 
-std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &options) {
+std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &given) {
+  py::dict options = py::dict(given); // a copy: the callables are taken out
+  std::shared_ptr<InputLaws> laws = InputLaws::extract(options);
   driver::CommandLine line =
       commandLine("simulate", options, {"o", "plot", "plot_vars", "plot_x", "window", "events"});
   std::ostringstream out, err;
@@ -237,12 +242,15 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &optio
       throw UsageFailure{err.str()};
     model.fail();
   }
+  if (!laws->empty())
+    loaded.inputLaw = laws->bind(laws, loaded);
   auto result = std::make_shared<SimulationResult>();
   std::optional<driver::SimulationSummary> summary;
   runReleased(model, [&] {
     ColumnSamples samples(*result);
     summary = driver::simulate(loaded, simulation, 0, samples);
   });
+  laws->rethrow();
   if (!summary)
     model.fail();
   std::vector<std::string> contactNames, frictionNames;

@@ -31,7 +31,7 @@ ChatterWatch::ChatterWatch(const mechanics::Equations &equations, const std::vec
 void ChatterWatch::evaluate(double t, const double *x, double *g) {
   if (fill_) {
     filled_ = params_;
-    fill_(t, filled_.data());
+    fill_(t, x, filled_.data());
   }
   const std::vector<double> &values = arguments_(fill_ ? filled_ : params_, t, x, x + coordinates_);
   std::copy(values.begin(), values.end(), g);

@@ -44,7 +44,7 @@ void ContactRun::endStick(size_t i, double t) {
 double ContactRun::slipForce(size_t i, double t, const double *x) {
   if (friction_[i] == mechanics::kFrictionOff)
     return 0;
-  contacts_.evaluateFrictions(t, x, filledParams(t));
+  contacts_.evaluateFrictions(t, x, filledParams(t, x));
   double normal = contacts_.normals()[i];
   if (eq_.frictions[i].contact >= 0) { // the contact's force in the mode now
     Mode &mode = modeFor(key());
@@ -77,7 +77,7 @@ bool ContactRun::contactFrictionsFollow(double t, const std::vector<double> &x,
       endStick(i, t);
       friction_[i] = mechanics::kFrictionOff;
     } else if (rests && friction_[i] == mechanics::kFrictionOff) {
-      contacts_.evaluateFrictions(t, x.data(), filledParams(t));
+      contacts_.evaluateFrictions(t, x.data(), filledParams(t, x.data()));
       const double slip = contacts_.slips()[i];
       friction_[i] = slip > 0 ? 1 : -1;
       if (std::abs(slip) <= kRestingRate && !settleFriction(i, t, x, error))
@@ -117,7 +117,7 @@ bool ContactRun::settleFriction(size_t i, double t, const std::vector<double> &x
   }
   const double force =
       lambda[eq_.constraints.size() + static_cast<size_t>(mode.slots[resting_.size() + i])];
-  contacts_.evaluateFrictions(t, x.data(), filledParams(t));
+  contacts_.evaluateFrictions(t, x.data(), filledParams(t, x.data()));
   const int contact = eq_.frictions[i].contact;
   const double normal = contact < 0 ? contacts_.normals()[i]
                                     : contactForce(mode, lambda, static_cast<size_t>(contact));
@@ -162,7 +162,7 @@ std::string ContactRun::paradox(Mode &mode, const double *x) const {
 bool ContactRun::startFrictions(double t, const std::vector<double> &x, std::string &error) {
   if (eq_.frictions.empty())
     return true;
-  contacts_.evaluateFrictions(t, x.data(), filledParams(t));
+  contacts_.evaluateFrictions(t, x.data(), filledParams(t, x.data()));
   std::vector<size_t> atRest;
   for (size_t i = 0; i < eq_.frictions.size(); ++i) {
     const std::string &name = eq_.frictions[i].slip.name;

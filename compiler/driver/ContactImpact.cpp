@@ -123,7 +123,7 @@ std::vector<bool> ContactRun::restingAfter(double t, const std::vector<double> &
 // those that rest afterwards end it without rebound (e = 0).
 bool ContactRun::impact(size_t contact, double t, std::vector<double> &x, std::string &error) {
   const size_t n = eq_.coordinates.size();
-  const std::vector<double> &p = filledParams(t);
+  const std::vector<double> &p = filledParams(t, x.data());
   contacts_.evaluate(t, x.data(), p);
   std::vector<size_t> touching;
   std::vector<bool> inelastic;

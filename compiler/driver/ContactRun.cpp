@@ -87,11 +87,11 @@ ContactRun::Mode &ContactRun::modeFor(const mechanics::ModeKey &key) {
   return mode;
 }
 
-const std::vector<double> &ContactRun::filledParams(double t) {
+const std::vector<double> &ContactRun::filledParams(double t, const double *x) {
   if (!fill_)
     return params_;
   filled_ = params_;
-  fill_(t, filled_.data());
+  fill_(t, x, filled_.data());
   return filled_;
 }
 
@@ -109,7 +109,7 @@ std::vector<double> ContactRun::gapAccelerations(double t, const std::vector<dou
   Mode &mode = modeFor(key());
   const size_t n = eq_.coordinates.size(), k = eq_.contacts.size();
   std::vector<double> xdot(2 * n), a(k, 0.0);
-  contacts_.evaluate(t, x.data(), filledParams(t));
+  contacts_.evaluate(t, x.data(), filledParams(t, x.data()));
   if (mode.kernels->rhs(t, x.data(), params_.data(), xdot.data()) != 0)
     return a;
   for (size_t i = 0; i < k; ++i) {
@@ -149,7 +149,7 @@ bool ContactRun::startModes(double t, const double *x, std::string &error) {
 bool ContactRun::crossedUnseen(double t, const double *x, std::string &message) {
   if (eq_.contacts.empty())
     return false;
-  contacts_.evaluate(t, x, filledParams(t));
+  contacts_.evaluate(t, x, filledParams(t, x));
   for (size_t i = 0; i < eq_.contacts.size(); ++i) {
     double gap = contacts_.gaps()[i];
     if (!resting_[i] && gap < -kTouchingGap * std::max(1.0, std::abs(contacts_.rates()[i]))) {
@@ -164,7 +164,7 @@ bool ContactRun::crossedUnseen(double t, const double *x, std::string &message) 
 
 // A free contact that touches at the start and closes: it collides at once.
 std::optional<size_t> ContactRun::closingAtStart(double t, const std::vector<double> &x) {
-  contacts_.evaluate(t, x.data(), filledParams(t));
+  contacts_.evaluate(t, x.data(), filledParams(t, x.data()));
   for (size_t i = 0; i < eq_.contacts.size(); ++i)
     if (!resting_[i] && contacts_.gaps()[i] <= kTouchingGap && contacts_.rates()[i] < -kRestingRate)
       return i;
@@ -175,7 +175,7 @@ std::optional<size_t> ContactRun::closingAtStart(double t, const std::vector<dou
 // model's constraints.
 bool ContactRun::reset(size_t event, double t, std::vector<double> &x, std::string &error) {
   std::vector<double> before = x;
-  contacts_.reset(event, t, before.data(), filledParams(t), x.data());
+  contacts_.reset(event, t, before.data(), filledParams(t, before.data()), x.data());
   if (!eq_.constraints.empty()) {
     double residual = modeFor(key()).projector->residual(t, x.data());
     double scale = 0;

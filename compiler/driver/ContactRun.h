@@ -180,7 +180,8 @@ private:
   bool contactFrictionsFollow(double t, const std::vector<double> &x, std::string &error);
   bool frictionConsistent(double t, const std::vector<double> &x, std::string &error);
   std::string paradox(Mode &mode, const double *x) const;
-  const std::vector<double> &filledParams(double t);
+  // The params with the inputs at (t, x) (x: the state, for laws of it).
+  const std::vector<double> &filledParams(double t, const double *x);
   bool startModes(double t, const double *x, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
   bool crossedUnseen(double t, const double *x, std::string &message);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mechanics/Evaluation.h"
+#include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
 #include "mechanics/Lagrange.h"
 #include "sema/Analyzer.h"
@@ -28,6 +29,10 @@ struct LoadedModel {
   // The inputs' values: signals from --input, values from --at (which win);
   // 0 for an input given neither way.
   std::shared_ptr<const sema::InputSignals> inputs;
+  // Inputs given as functions of t and the state by a caller of the engine
+  // (Python's simulate with callables): applied after the signals, at each
+  // evaluation of a simulation's kernels. Empty for none.
+  mechanics::InputFill inputLaw;
   // The derivation cache's key of this model's sources, once derived with
   // the cache (driver/DerivationCache.h): the kernel cache also finds the
   // model's own compiled kernels by it, without generating IR. Empty

@@ -406,12 +406,20 @@ modelKernels(LoadedModel &loaded, const SimulationOptions &options, SimulationSu
 
 namespace {
 
-// The inputs' values at t, for a model whose inputs follow signals; empty
-// otherwise.
+// The inputs' values at t, for a model whose inputs follow signals or a
+// caller's law; empty otherwise.
 mechanics::InputFill inputFill(const LoadedModel &loaded) {
-  if (!loaded.inputs || !loaded.inputs->varies())
+  bool signals = loaded.inputs && loaded.inputs->varies();
+  if (!signals && !loaded.inputLaw)
     return {};
-  return [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+  if (!loaded.inputLaw)
+    return [signals = loaded.inputs](double t, const double *, double *p) { signals->fill(t, p); };
+  return [signals = signals ? loaded.inputs : nullptr,
+          law = loaded.inputLaw](double t, const double *x, double *p) {
+    if (signals)
+      signals->fill(t, p);
+    law(t, x, p);
+  };
 }
 
 // What the steps of one run share: the model, its kernels and parameters,

@@ -468,7 +468,9 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
 
   Shared s{eq, options, programs, shared ? kernels : nullptr};
   if (loaded.inputs && loaded.inputs->varies())
-    s.inputs = [signals = loaded.inputs](double t, double *p) { signals->fill(t, p); };
+    s.inputs = [signals = loaded.inputs](double t, const double *, double *p) {
+      signals->fill(t, p);
+    };
   s.params = loaded.paramValues();
   std::vector<std::string> notes;
   std::optional<std::vector<double>> start =

@@ -42,22 +42,22 @@ DaeForm::DaeForm(const Equations &equations, const KernelPrograms &programs, Ker
   acceleration_.resize(static_cast<Eigen::Index>(n_));
 }
 
-void DaeForm::paramsAt(double t) {
+void DaeForm::paramsAt(double t, const double *x) {
   std::copy(params_.begin(), params_.end(), p_.begin());
   if (fill_)
-    fill_(t, p_.data());
+    fill_(t, x, p_.data());
 }
 
 int DaeForm::initialState(double t, const double *x, std::vector<double> &y) {
   y.assign(static_cast<size_t>(dimension()), 0.0);
   std::copy(x, x + 2 * n_, y.begin());
-  paramsAt(t);
+  paramsAt(t, x);
   return kernels_.multipliers(t, x, p_.data(), y.data() + 2 * n_);
 }
 
 // M, f, Phi, psi and C at y, and v' = M^-1 (f + C^T lambda); M is kept.
 int DaeForm::dynamics(double t, const double *y) {
-  paramsAt(t);
+  paramsAt(t, y);
   if (int status = kernels_.massMatrix(t, y, p_.data(), M_.data()); status != kStatusOk)
     return status;
   if (int status = kernels_.forcing(t, y, p_.data(), f_.data()); status != kStatusOk)

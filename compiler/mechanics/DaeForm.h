@@ -43,7 +43,7 @@ public:
 
 private:
   // The parameters at t (the inputs' values filled in) into p_.
-  void paramsAt(double t);
+  void paramsAt(double t, const double *x);
   int dynamics(double t, const double *y);
 
   Kernels &kernels_;

@@ -31,7 +31,7 @@ int EventFunctions::operator()(double t, const double *x, double *g) {
   const size_t n = layout_.coordinates;
   std::copy(params_.begin(), params_.end(), inputs_.begin());
   if (fill_)
-    fill_(t, inputs_.data());
+    fill_(t, x, inputs_.data());
   std::copy(x, x + 2 * n, inputs_.begin() + static_cast<long>(layout_.params));
   inputs_[layout_.time()] = t;
   // The kernels read the parameters they are given, the inputs' values at t

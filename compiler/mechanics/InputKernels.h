@@ -11,9 +11,12 @@
 
 namespace mech::mechanics {
 
-// fill(t, p) writes the inputs' values at t into p (the whole parameter
-// vector, `base->params` values).
-using InputFill = std::function<void(double t, double *p)>;
+// fill(t, x, p) writes the inputs' values at t into p (the whole parameter
+// vector, `base->params` values). x is the state (q, q') of the call, for
+// inputs that are functions of it (a controller's law given from Python);
+// null where the call has none (the mass matrix, whose terms no input
+// enters: inputs are forces).
+using InputFill = std::function<void(double t, const double *x, double *p)>;
 
 std::shared_ptr<Kernels> withInputs(std::shared_ptr<Kernels> base, InputFill fill);
 
