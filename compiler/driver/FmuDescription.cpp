@@ -6,6 +6,7 @@
 #include "driver/FmuDescription.h"
 
 #include "support/NumberText.h"
+#include "support/XmlText.h"
 
 #include <cctype>
 #include <cstdint>
@@ -17,35 +18,9 @@ namespace mech::driver {
 
 namespace {
 
-std::string escaped(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 // ` name="value"`, escaped; nothing for an empty value.
 std::string attribute(const std::string &name, const std::string &value) {
-  return value.empty() ? "" : " " + name + "=\"" + escaped(value) + "\"";
+  return value.empty() ? "" : " " + name + "=\"" + xmlEscape(value) + "\"";
 }
 
 // A number as xs:double reads it: the shortest round-trip digits, and INF,
@@ -181,7 +156,7 @@ void writeModelStructure(std::ostringstream &out, const FmuDescription &d) {
 
 void writeOpening(std::ostringstream &out, const FmuDescription &d, const std::string &guid) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription fmiVersion=\"2.0\""
-      << attribute("modelName", d.modelName) << " guid=\"" << escaped(guid) << "\""
+      << attribute("modelName", d.modelName) << " guid=\"" << xmlEscape(guid) << "\""
       << attribute("description", d.description) << attribute("generationTool", d.generationTool)
       << " variableNamingConvention=\"flat\" numberOfEventIndicators=\"" << d.eventIndicators
       << "\">\n";

@@ -4,6 +4,7 @@
 #include "driver/SvgPlot.h"
 
 #include "support/Utf8.h"
+#include "support/XmlText.h"
 
 #include <algorithm>
 #include <array>
@@ -74,34 +75,6 @@ std::string fitText(const std::string &utf8, double maxWidth, double fontSize) {
     ++end;
   }
   return utf8.substr(0, end) + std::string(kEllipsis);
-}
-
-// Escapes the five XML specials of already sanitized text.
-std::string xmlEscape(std::string_view utf8) {
-  std::string out;
-  out.reserve(utf8.size());
-  for (char c : utf8) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
 }
 
 // ---- numbers ---------------------------------------------------------------

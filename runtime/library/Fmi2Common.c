@@ -38,6 +38,14 @@ MECHRT_HIDDEN int fmu_allowed(mechrt_fmu *c, const char *function, unsigned allo
   return 0;
 }
 
+MECHRT_HIDDEN fmi2Status fmu_enter(mechrt_fmu *c, const char *function, unsigned allowed,
+                                   int next) {
+  if (!fmu_allowed(c, function, allowed))
+    return fmi2Error;
+  c->state = next;
+  return fmi2OK;
+}
+
 static const char *failure_text(int status) {
   switch (status) {
   case MECHRT_SINGULAR_MASS_MATRIX:
@@ -276,11 +284,8 @@ FMI2_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component component, fmi2Boolean 
 }
 
 FMI2_EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component component) {
-  mechrt_fmu *c = component;
-  if (!fmu_allowed(c, "fmi2EnterInitializationMode", FMU_IN(FMU_INSTANTIATED)))
-    return fmi2Error;
-  c->state = FMU_INITIALIZATION;
-  return fmi2OK;
+  return fmu_enter(component, "fmi2EnterInitializationMode", FMU_IN(FMU_INSTANTIATED),
+                   FMU_INITIALIZATION);
 }
 
 FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component component) {
@@ -302,13 +307,10 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component component) {
 }
 
 FMI2_EXPORT fmi2Status fmi2Terminate(fmi2Component component) {
-  mechrt_fmu *c = component;
-  if (!fmu_allowed(c, "fmi2Terminate",
+  return fmu_enter(component, "fmi2Terminate",
                    FMU_IN(FMU_EVENT) | FMU_IN(FMU_CONTINUOUS) | FMU_IN(FMU_STEP) |
-                       FMU_IN(FMU_ERROR)))
-    return fmi2Error;
-  c->state = FMU_TERMINATED;
-  return fmi2OK;
+                       FMU_IN(FMU_ERROR),
+                   FMU_TERMINATED);
 }
 
 FMI2_EXPORT fmi2Status fmi2Reset(fmi2Component component) {

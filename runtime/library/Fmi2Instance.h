@@ -90,6 +90,9 @@ void fmu_log(mechrt_fmu *c, fmi2Status status, const char *category, const char 
  * bits); logs an error naming the function when not. */
 int fmu_allowed(mechrt_fmu *c, const char *function, unsigned allowed);
 
+/* Moves the instance to state `next` when it is in one of `allowed`. */
+fmi2Status fmu_enter(mechrt_fmu *c, const char *function, unsigned allowed, int next);
+
 /* An error of the runtime (MECHRT_*) as FMI's status, logged with what. */
 fmi2Status fmu_failed(mechrt_fmu *c, const char *function, int status);
 

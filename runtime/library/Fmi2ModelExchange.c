@@ -94,19 +94,12 @@ FMI2_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component component, fmi2Real 
 }
 
 FMI2_EXPORT fmi2Status fmi2EnterEventMode(fmi2Component component) {
-  mechrt_fmu *c = component;
-  if (!fmu_allowed(c, "fmi2EnterEventMode", FMU_IN(FMU_EVENT) | FMU_IN(FMU_CONTINUOUS)))
-    return fmi2Error;
-  c->state = FMU_EVENT;
-  return fmi2OK;
+  return fmu_enter(component, "fmi2EnterEventMode", FMU_IN(FMU_EVENT) | FMU_IN(FMU_CONTINUOUS),
+                   FMU_EVENT);
 }
 
 FMI2_EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component component) {
-  mechrt_fmu *c = component;
-  if (!fmu_allowed(c, "fmi2EnterContinuousTimeMode", FMU_IN(FMU_EVENT)))
-    return fmi2Error;
-  c->state = FMU_CONTINUOUS;
-  return fmi2OK;
+  return fmu_enter(component, "fmi2EnterContinuousTimeMode", FMU_IN(FMU_EVENT), FMU_CONTINUOUS);
 }
 
 FMI2_EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component component,

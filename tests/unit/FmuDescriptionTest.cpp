@@ -130,7 +130,7 @@ TEST_CASE("fmu: the header, units, experiment and model structure", "[fmu]") {
                  "      <Unknown index=\"16\"/>\n    </InitialUnknowns>"));
 }
 
-TEST_CASE("fmu: text is escaped; the guid hashes the rest", "[fmu]") {
+TEST_CASE("fmu: text is escaped, and the guid hashes the rest", "[fmu]") {
   driver::FmuDescription d = cartPendulum();
   driver::FmuXml first = driver::fmuModelDescription(d);
   CHECK(
