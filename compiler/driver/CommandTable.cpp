@@ -119,11 +119,32 @@ CommandSpec fmtCommand() {
 
 CommandSpec equationsCommand() {
   return {"equations",
-          "FILE [--set p=v ...] [--latex | --json]",
+          "FILE [--minimal [--independent \"u', ...\"]] [--set p=v ...] [--latex | --json]",
           "Lagrange's equations: T, V, L, the generalized forces, the mass matrix M and forcing f "
-          "(M*q'' = f)",
+          "(M*q'' = f); with --minimal, Kane's equations in the independent speeds",
           Operands::OneFile,
-          {setOption(),
+          {{"--minimal",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "with constraints: print the kinematic equations of the dependent speeds and Kane's "
+            "(Maggi's) equations M_r u' = f_r in the independent speeds instead "
+            "([below](#equations---minimal)). A model without constraints prints its equations "
+            "as without it, with a note",
+            {}},
+           {"--independent",
+            "",
+            T::List,
+            "\"u', ...\"",
+            "by pivoting at the model's init configuration",
+            "speeds: coordinate names with a prime, separated by commas, as many as the "
+            "coordinates less the constraints",
+            "with --minimal: the independent speeds; a choice that does not determine the others "
+            "there is an error",
+            {}},
+           setOption(),
            {"--latex",
             "",
             T::Flag,
@@ -132,8 +153,16 @@ CommandSpec equationsCommand() {
             "flag",
             "print an `align` environment instead: T, V, and one equation per coordinate",
             {}},
-           jsonOption("equations---json")},
-          {{"--json", "--latex"}},
+           {"--json",
+            "",
+            T::Flag,
+            "",
+            "off",
+            "flag",
+            "print JSON ([schema](#equations---json); with --minimal, "
+            "[this one](#equations---minimal---json))",
+            {}}},
+          {{"--json", "--latex"}, {"--minimal", "--latex"}},
           true};
 }
 

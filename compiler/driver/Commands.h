@@ -50,6 +50,8 @@ int runFileCommand(const CommandLine &line, const sema::SearchPath &searchPath,
 
 // The commands, one per file under driver/Run*.cpp.
 int runEquations(const CommandLine &line, Session &session, const CommandIo &io);
+// equations --minimal on a derived model with constraints.
+int runMinimalEquations(const CommandLine &line, Session &session, const CommandIo &io);
 int runEval(const CommandLine &line, Session &session, const CommandIo &io);
 int runDumpModel(const CommandLine &line, Session &session, const CommandIo &io);
 int runSimulate(const CommandLine &line, Session &session, const CommandIo &io);

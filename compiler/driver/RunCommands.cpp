@@ -5,6 +5,7 @@
 #include "driver/CommandFiles.h"
 
 #include "driver/InitialState.h"
+#include "driver/LinearizeSweep.h"
 #include "driver/Reports.h"
 #include "driver/Session.h"
 #include "jit/CompiledModel.h"
@@ -81,7 +82,8 @@ int runModelCommand(const CommandLine &line, Session &session, const CommandIo &
   if (auto status = checkCommandFiles(line, session, io))
     return *status;
   const std::string &c = line.command;
-  if (c == "equilibria" || c == "steady" || c == "linearize" || c == "conserved" || c == "solve")
+  if (c == "equilibria" || c == "steady" || c == "linearize" || c == "conserved" || c == "solve" ||
+      (c == "equations" && line.has("--minimal")))
     noteSwitchesIgnored(c, session, io);
   if (c == "equations")
     return runEquations(line, session, io);
@@ -230,11 +232,25 @@ int runFmt(const CommandLine &line, const CommandIo &io) {
 }
 
 int runEquations(const CommandLine &line, Session &session, const CommandIo &io) {
+  if (line.has("--independent") && !line.has("--minimal"))
+    return io.usageError("equations: --independent chooses the speeds of --minimal: give "
+                         "--minimal too");
   bool derived = session.derive();
   session.printDiagnostics(io.err);
   if (!derived)
     return kExitModelError;
   LoadedModel &loaded = session.loaded();
+  if (line.has("--minimal")) {
+    if (!loaded.equations().constraints.empty())
+      return runMinimalEquations(line, session, io);
+    if (!independentChoice(loaded, line.value("--independent"))) {
+      session.printDiagnostics(io.err);
+      return kExitModelError;
+    }
+    io.err << "note: " << loaded.model().name
+           << " has no constraints: its equations are already minimal (every q' is an "
+              "independent speed); they follow as without --minimal\n";
+  }
   mechanics::Equations equations = mechanics::simplified(loaded.equations());
   if (std::string overflow = nonFiniteConstants(equations); !overflow.empty()) {
     loaded.diagnostics().error(loaded.model().location, overflow);

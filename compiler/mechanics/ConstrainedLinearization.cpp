@@ -160,6 +160,12 @@ void assemble(ReducedLinearization &r, const Dense &M, const Dense &Pq, const De
 
 } // namespace
 
+std::optional<std::vector<size_t>>
+dependentSpeeds(const Matrix &C, const std::vector<size_t> &independent, std::string &why) {
+  size_t n = C.empty() ? 0 : C[0].size();
+  return dependentColumns(toEigen(C, C.size(), n), independent, why);
+}
+
 ConstrainedLinearizer::ConstrainedLinearizer(const Equations &eq, std::vector<double> params)
     : equations_(eq), params_(std::move(params)), n_(eq.coordinates.size()),
       m_(eq.constraints.size()), layout_(linearizationLayout(eq, params_.size())) {

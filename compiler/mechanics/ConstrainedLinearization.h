@@ -50,6 +50,15 @@ struct IndependentChoice {
   std::vector<size_t> coordinates, speeds;
 };
 
+// The speeds taken as dependent under the constraint Jacobian C (m x n, at
+// a state): the complement of `independent` when it is given, else the
+// first m pivots of a column-pivoted QR, sorted. Nullopt with `why` when
+// the number given is not n - m, when C's block in them is singular (the
+// choice does not determine the others), or when pivoting finds the
+// constraints redundant.
+std::optional<std::vector<size_t>>
+dependentSpeeds(const Matrix &C, const std::vector<size_t> &independent, std::string &why);
+
 class ConstrainedLinearizer {
 public:
   ConstrainedLinearizer(const Equations &equations, std::vector<double> params);

@@ -62,7 +62,7 @@ const CommandHelp kCommands[] = {
     {":show", ":show", "the current model as .mech text"},
     {":undo", ":undo", "remove the last declaration typed"},
     {":save", ":save FILE", "write the current model to FILE"},
-    {":eom", ":eom [--latex | --json]", "the equations of motion (as mech equations)"},
+    {":eom", ":eom [--minimal] [--latex | --json]", "the equations of motion (as mech equations)"},
     {":eval", ":eval th1=0.3, th1'=0 [--json]", "everything at a state, q'' solved (as mech eval)"},
     {":sim", ":sim T [options of mech simulate]",
      "simulate until T: a short table and the summary (--plot f.svg, -o f.csv as in the CLI)"},
