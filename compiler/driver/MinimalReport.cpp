@@ -82,6 +82,21 @@ std::string whereLines(const mechanics::MinimalEquations &m) {
 
 } // namespace
 
+// Where the kinematic equations hold: the elimination divided by its
+// pivots, so wherever one is zero the chosen speeds do not determine the
+// others (a knife edge moving sideways to its heading's choice).
+std::string regularity(const mechanics::MinimalEquations &m) {
+  if (m.regularWhere.empty())
+    return "  (for every configuration: the dependent block of the constraints is constant)\n";
+  std::string list;
+  for (const sym::Expr &pivot : m.regularWhere)
+    list += (list.empty() ? "" : ", ") + toMech(pivot) + " != 0";
+  if (list.size() > 240)
+    return "  (where the elimination's " + std::to_string(m.regularWhere.size()) +
+           " pivots are not zero; --json lists them)\n";
+  return "  (where " + list + ": elsewhere these speeds do not determine the others)\n";
+}
+
 std::string minimalText(const MinimalReport &r) {
   const mechanics::MinimalEquations &m = r.minimal;
   std::vector<std::string> u = speedNames(r.eq, m.independent);
@@ -91,6 +106,7 @@ std::string minimalText(const MinimalReport &r) {
   out << "\nkinematic equations (the dependent speeds, from the constraints):\n";
   for (size_t d = 0; d < v.size(); ++d)
     out << "  " << v[d] << " = " << toMech(m.kinematics[d]) << "\n";
+  out << regularity(m);
   if (u.empty())
     return out.str() + "\nno independent speeds: the constraints prescribe the motion\n" +
            whereLines(m);
@@ -126,7 +142,10 @@ std::string minimalJson(const MinimalReport &r) {
   json.key("kinematics").beginObject();
   for (size_t d = 0; d < v.size(); ++d)
     json.key(v[d]).value(toMech(m.kinematics[d]));
-  json.endObject().key("reduced_mass_matrix").beginArray();
+  json.endObject().key("regular_where").beginArray();
+  for (const sym::Expr &pivot : m.regularWhere)
+    json.value(toMech(pivot));
+  json.endArray().key("reduced_mass_matrix").beginArray();
   for (const std::vector<sym::Expr> &row : m.Mr) {
     json.beginArray();
     for (const sym::Expr &e : row)

@@ -43,7 +43,8 @@ std::vector<size_t> complementOf(const std::vector<size_t> &dependent, size_t n)
 // speeds set to 0 is its A_u u + a.
 std::optional<std::vector<Expr>> solveDependentSpeeds(const Equations &eq, const Symbols &symbols,
                                                       const std::vector<size_t> &dependent,
-                                                      const Matrix &jacobian) {
+                                                      const Matrix &jacobian,
+                                                      std::vector<Expr> &pivots) {
   sym::Context &c = eq.T.context();
   sym::Substitution withoutDependent;
   for (size_t j : dependent)
@@ -60,7 +61,7 @@ std::optional<std::vector<Expr>> solveDependentSpeeds(const Equations &eq, const
     }
     rhs.push_back(-withoutDependent(k.psi));
   }
-  return solveByElimination(std::move(A), std::move(rhs), std::move(values));
+  return solveByElimination(std::move(A), std::move(rhs), std::move(values), &pivots);
 }
 
 // B (n x k): the derivative of every speed by each independent one.
@@ -207,10 +208,18 @@ std::optional<MinimalEquations> minimalEquations(const Equations &eq,
                                                  const std::vector<size_t> &dependent,
                                                  const Matrix &jacobian) {
   Symbols symbols = coordinateSymbols(eq);
-  std::optional<std::vector<Expr>> v = solveDependentSpeeds(eq, symbols, dependent, jacobian);
+  std::vector<Expr> pivots;
+  std::optional<std::vector<Expr>> v =
+      solveDependentSpeeds(eq, symbols, dependent, jacobian, pivots);
   if (!v)
     return std::nullopt;
   MinimalEquations m;
+  // Where the elimination divides by an expression, the kinematic
+  // equations hold only where it is not zero (a knife edge's cos(phi)).
+  // A constant factor does not move the zeros: shown without it.
+  for (const Expr &pivot : pivots)
+    if (!pivot.isNumber())
+      m.regularWhere.push_back(sym::splitCoefficient(pivot).second);
   m.dependent = dependent;
   m.independent = complementOf(dependent, symbols.size());
   m.kinematics = *v;
@@ -235,6 +244,8 @@ MinimalEquations readableMinimal(const MinimalEquations &minimal) {
     for (size_t b = a; b < k; ++b)
       printed.push_back(&s.Mr[a][b]);
   for (Expr &e : s.fr)
+    printed.push_back(&e);
+  for (Expr &e : s.regularWhere)
     printed.push_back(&e);
   std::vector<Expr> originals;
   for (Expr *e : printed)

@@ -28,6 +28,9 @@ struct MinimalEquations {
   std::vector<size_t> independent, dependent;
   // Per dependent speed, its expression of q, u and t.
   std::vector<sym::Expr> kinematics;
+  // The elimination's pivots that are not constants: the kinematic
+  // equations (and so M_r, f_r) hold where none of them is zero.
+  std::vector<sym::Expr> regularWhere;
   // M_r (independent x independent, symmetric, full) and f_r.
   std::vector<std::vector<sym::Expr>> Mr;
   std::vector<sym::Expr> fr;

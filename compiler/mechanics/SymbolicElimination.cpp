@@ -93,7 +93,8 @@ void eliminate(Rows &A, std::vector<Expr> &b, Values &values, const Pivot &p,
 
 } // namespace
 
-std::optional<std::vector<Expr>> solveByElimination(Rows A, std::vector<Expr> b, Values values) {
+std::optional<std::vector<Expr>> solveByElimination(Rows A, std::vector<Expr> b, Values values,
+                                                    std::vector<Expr> *pivotValues) {
   size_t n = A.size();
   std::vector<bool> rowDone(n, false), colDone(n, false);
   std::vector<Pivot> pivots;
@@ -116,6 +117,9 @@ std::optional<std::vector<Expr>> solveByElimination(Rows A, std::vector<Expr> b,
         sum = sum - A[p.row][pivots[later].col] * x[pivots[later].col];
     x[p.col] = sum / A[p.row][p.col];
   }
+  if (pivotValues)
+    for (const Pivot &p : pivots)
+      pivotValues->push_back(A[p.row][p.col]);
   return x;
 }
 

@@ -20,8 +20,11 @@ namespace mech::mechanics {
 
 // x with A x = b. `values` is A at the reference state. Nullopt when no
 // pivot is left that is non-zero there (A singular at the state).
+// `pivots`, when given, gets the pivots in the order used: det A is their
+// product up to sign, so x holds wherever none of them is zero.
 std::optional<std::vector<sym::Expr>> solveByElimination(std::vector<std::vector<sym::Expr>> A,
                                                          std::vector<sym::Expr> b,
-                                                         std::vector<std::vector<double>> values);
+                                                         std::vector<std::vector<double>> values,
+                                                         std::vector<sym::Expr> *pivots = nullptr);
 
 } // namespace mech::mechanics

@@ -157,6 +157,9 @@ contains "spin from x'" out "spin' = x'/(r*cos(heading))"
 expect "knife edge" 0 "$mech" equations examples/knife_edge.mech --minimal
 contains "knife edge kinematics" out "y' = sin(phi)*x'/cos(phi)"
 contains "knife edge mass" out "M_r[x', x'] = m/cos(phi)^2"
+# Where the choice holds: the elimination divided by cos(phi), which is 0
+# when the blade points along y (x' then cannot drive y').
+contains "knife edge regular where" out "(where cos(phi) != 0: elsewhere these speeds do not determine the others)"
 
 # The Whipple bicycle: 5 dependent speeds solved by elimination, its large
 # expressions printed through names, and said so.
@@ -216,6 +219,11 @@ contains "a speed" err "'spin' is a coordinate; --minimal takes the independent 
 expect "constraints needed" 1 "$mech" equations examples/double_pendulum.mech --minimal --independent "th1'"
 contains "nothing to choose" err "DoublePendulum has no constraints"
 # Usage errors.
+expect "coin: constant block" 0 "$mech" equations "$coin" --minimal
+contains "coin regular everywhere" out "(for every configuration: the dependent block of the constraints is constant)"
+expect "pendulum" 0 "$mech" equations examples/cartesian_pendulum.mech --minimal --json
+contains "pendulum regular where (json)" out '"regular_where": ["y"]'
+
 expect "--independent alone" 2 "$mech" equations "$coin" --independent "heading', lean', spin'"
 contains "needs --minimal" err "--independent chooses the speeds of --minimal"
 expect "--latex" 2 "$mech" equations "$coin" --minimal --latex
