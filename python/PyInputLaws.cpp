@@ -2,6 +2,7 @@
 #include "PyInputLaws.h"
 
 #include "PyModel.h"
+#include "support/NumberText.h"
 
 #include <pybind11/numpy.h>
 
@@ -68,9 +69,27 @@ mechanics::InputFill InputLaws::bind(const std::shared_ptr<InputLaws> &self,
   return [self](double t, const double *x, double *p) { self->fill(t, x, p); };
 }
 
-// Runs inside the integrator, the GIL released around the run: taken for
-// the calls. After a law raised, every input is NaN, which fails the run
-// at its next step; rethrow() then raises the law's exception.
+// The number a law returned: a float, a NumPy scalar or an array of one
+// element (K @ x with K of one row); anything else names the input.
+double lawValue(const std::string &name, const py::object &value, double t) {
+  double v;
+  try {
+    v = py::cast<double>(value);
+  } catch (const py::cast_error &) {
+    throw py::type_error("simulate: the input law of " + name + " returned " +
+                         py::repr(value).cast<std::string>() + " at t = " + shortestNumber(t) +
+                         ", not a number");
+  }
+  if (!std::isfinite(v))
+    throw py::value_error("simulate: the input law of " + name + " returned " +
+                          shortestNumber(v) + " at t = " + shortestNumber(t));
+  return v;
+}
+
+// Runs inside the integrator, on the thread that holds the GIL
+// (runHolding): taking it again costs only a count. After a law raised, every input is NaN, which fails the run
+// at its next step; rethrow() then raises the law's exception, with a note
+// that names the input and the time (PEP 678).
 void InputLaws::fill(double t, const double *x, double *p) {
   constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
   if (error_) {
@@ -84,16 +103,20 @@ void InputLaws::fill(double t, const double *x, double *p) {
     return;
   }
   py::gil_scoped_acquire gil;
+  const Law *calling = nullptr;
   try {
     py::array_t<double> state(static_cast<py::ssize_t>(states_), x);
     for (Law &law : laws_) {
+      calling = &law;
       py::object value = law.timeOnly ? law.function(t) : law.function(t, state);
-      law.last = py::cast<double>(value);
+      law.last = lawValue(law.name, value, t);
       p[law.param] = law.last;
     }
-  } catch (const py::cast_error &) {
-    error_ = std::make_exception_ptr(py::type_error(
-        "simulate: an input's law must return a number (a float, or a NumPy scalar)"));
+  } catch (py::error_already_set &raised) {
+    if (calling && py::hasattr(raised.value(), "add_note"))
+      raised.value().attr("add_note")("raised by the input law of " + calling->name +
+                                      " at t = " + shortestNumber(t));
+    error_ = std::current_exception();
   } catch (...) {
     error_ = std::current_exception();
   }

@@ -136,6 +136,17 @@ void throwFailure(driver::Session &session) {
   throw failure;
 }
 
+void runHolding(PyModel &model, const std::function<void()> &work) {
+  std::unique_lock busy(model.mutex(), std::defer_lock);
+  {
+    // Another thread's call may hold the model: wait for it without the GIL.
+    py::gil_scoped_release release;
+    busy.lock();
+  }
+  driver::clearInterrupt();
+  work();
+}
+
 void runReleased(PyModel &model, const std::function<void()> &work,
                  const std::function<void()> &tick) {
   std::exception_ptr thrown;

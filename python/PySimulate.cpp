@@ -246,10 +246,14 @@ std::shared_ptr<SimulationResult> simulate(PyModel &model, const py::dict &given
     loaded.inputLaw = laws->bind(laws, loaded);
   auto result = std::make_shared<SimulationResult>();
   std::optional<driver::SimulationSummary> summary;
-  runReleased(model, [&] {
+  auto run = [&] {
     ColumnSamples samples(*result);
     summary = driver::simulate(loaded, simulation, 0, samples);
-  });
+  };
+  if (laws->empty())
+    runReleased(model, run);
+  else
+    runHolding(model, run);
   laws->rethrow();
   if (!summary)
     model.fail();

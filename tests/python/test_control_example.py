@@ -80,10 +80,17 @@ def test_lqr_as_a_python_callable(root):
             raise RuntimeError("sensor lost")
         return 1.0
 
-    with pytest.raises(RuntimeError, match="sensor lost"):
+    with pytest.raises(RuntimeError, match="sensor lost") as raised:
         plant.simulate(until=1, input={"F": failing})
-    with pytest.raises(TypeError, match="must return a number"):
+    note = raised.value.__notes__[0]
+    assert note.startswith("raised by the input law of F at t = ")
+    assert float(note.rsplit("= ", 1)[1]) > 0.5
+    with pytest.raises(TypeError, match="the input law of F returned 'push' at t = 0, not a number"):
         plant.simulate(until=1, input={"F": lambda t, x: "push"})
+    with pytest.raises(TypeError, match=r"returned array\(\[1\., 2\.\]\)"):
+        plant.simulate(until=1, input={"F": lambda t, x: np.array([1.0, 2.0])})
+    with pytest.raises(ValueError, match="the input law of F returned nan at t = 0"):
+        plant.simulate(until=1, input={"F": lambda t, x: float("nan")})
     with pytest.raises(ValueError, match="'G' is not an input of the model"):
         plant.simulate(until=1, input={"G": lambda t, x: 0.0})
     # The laws are the call's own: the next run has the input at 0 again.
