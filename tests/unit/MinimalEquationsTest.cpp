@@ -20,6 +20,7 @@
 
 #include <Eigen/Dense>
 
+#include <cstdlib>
 #include <limits>
 
 namespace mech::test {
@@ -185,15 +186,17 @@ void checkExample(const Case &c) {
 }
 
 TEST_CASE("minimal equations agree with the first kind", "[minimal]") {
-  for (const Case &c : std::vector<Case>{
-           {"rolling_coin.mech", {}, 3.0},
-           {"rolling_coin.mech", {"x", "heading", "lean"}, 1.0},
-           {"knife_edge.mech", {}, 1.2},
-           {"rolling_disk.mech", {}, 3.0},
-           {"cartesian_pendulum.mech", {}, 0.5},
-           {"whipple_bicycle.mech", {}, 0.3},
-           {"whipple_bicycle.mech", {"lean", "steer", "thR"}, 0.3},
-       })
+  std::vector<Case> cases{
+      {"rolling_coin.mech", {}, 3.0},       {"rolling_coin.mech", {"x", "heading", "lean"}, 1.0},
+      {"knife_edge.mech", {}, 1.2},         {"rolling_disk.mech", {}, 3.0},
+      {"cartesian_pendulum.mech", {}, 0.5}, {"whipple_bicycle.mech", {}, 0.3},
+  };
+  // The bicycle's second choice in the release pass only: the sanitizer
+  // pass (scripts/test.sh sets MECH_SANITIZER_PASS) derives the bicycle
+  // once, 25 s under ASan, with the same code.
+  if (!std::getenv("MECH_SANITIZER_PASS"))
+    cases.push_back({"whipple_bicycle.mech", {"lean", "steer", "thR"}, 0.3});
+  for (const Case &c : cases)
     checkExample(c);
 }
 
