@@ -142,7 +142,10 @@ void defineModel(py::module_ &m) {
           "rhs", [](PyModel &model) { return RightHandSide(model); },
           "x' = F(t, x) as a fast callable rhs(t, x) (x = q then q', a float64 array),\n"
           "with the compiled kernels and the params as they are when it is taken: for\n"
-          "scipy.integrate.solve_ivp(m.rhs, ...)")
+          "scipy.integrate.solve_ivp(m.rhs, ...); rhs(t, x, u) with the inputs u")
+      .def("jacobian", &stateJacobian, py::arg("t"), py::arg("x"), py::arg("u") = py::none(),
+           "jacobian(t, x, u=None) -> dF/dx (2n x 2n) of x' = F(t, x, u), exact (the\n"
+           "symbolic derivatives of the equations, as the implicit methods use them)")
       .def("__repr__", [](PyModel &model) {
         return "<mech.Model " + model.session().loaded().model().name + ">";
       });

@@ -6,6 +6,7 @@
 #include "PyRightHandSide.h"
 
 #include "driver/Simulation.h"
+#include "mechanics/StateJacobian.h"
 
 namespace mech::python {
 
@@ -22,6 +23,32 @@ RightHandSide::RightHandSide(PyModel &model) {
   }
   params_ = loaded.paramValues();
   n_ = loaded.equations().coordinates.size();
+  inputs_ = loaded.equations().inputs.size();
+}
+
+std::vector<double> RightHandSide::stateOf(const py::array_t<double> &x) const {
+  if (x.ndim() != 1 || static_cast<size_t>(x.shape(0)) != 2 * n_)
+    throw UsageFailure{"rhs: the state has " + std::to_string(2 * n_) + " entries (q, then q')"};
+  auto in = x.unchecked<1>();
+  std::vector<double> state(2 * n_);
+  for (size_t i = 0; i < 2 * n_; ++i)
+    state[i] = in(i);
+  return state;
+}
+
+// The inputs are the last params (sema::Param::input).
+std::vector<double> RightHandSide::paramsWith(const py::object &u) const {
+  std::vector<double> params = params_;
+  if (u.is_none())
+    return params;
+  py::array_t<double, py::array::forcecast> values =
+      py::array_t<double, py::array::forcecast>::ensure(u);
+  if (!values || values.ndim() > 1 || static_cast<size_t>(values.size()) != inputs_)
+    throw UsageFailure{"rhs: u has the model's " + std::to_string(inputs_) +
+                       " inputs, in their declaration order"};
+  for (size_t i = 0; i < inputs_; ++i)
+    params[params.size() - inputs_ + i] = values.data()[i];
+  return params;
 }
 
 void RightHandSide::evaluate(double t, const double *x, double *xdot) const {
@@ -29,15 +56,12 @@ void RightHandSide::evaluate(double t, const double *x, double *xdot) const {
     throw UsageFailure{"rhs: the mass matrix is singular at this state"};
 }
 
-py::array_t<double> RightHandSide::operator()(double t, const py::array_t<double> &x) const {
-  if (x.ndim() != 1 || static_cast<size_t>(x.shape(0)) != 2 * n_)
-    throw UsageFailure{"rhs: the state has " + std::to_string(2 * n_) + " entries (q, then q')"};
+py::array_t<double> RightHandSide::operator()(double t, const py::array_t<double> &x,
+                                              const py::object &u) const {
+  std::vector<double> state = stateOf(x), params = paramsWith(u);
   py::array_t<double> xdot(2 * n_);
-  auto in = x.unchecked<1>();
-  std::vector<double> state(2 * n_);
-  for (size_t i = 0; i < 2 * n_; ++i)
-    state[i] = in(i);
-  evaluate(t, state.data(), xdot.mutable_data());
+  if (kernels_->rhs(t, state.data(), params.data(), xdot.mutable_data()) != 0)
+    throw UsageFailure{"rhs: the mass matrix is singular at this state"};
   return xdot;
 }
 
@@ -90,11 +114,29 @@ PyObject *call(PyObject *self, PyObject *args, PyObject *keywords) {
 
 } // namespace
 
+py::array_t<double> stateJacobian(PyModel &model, double t, const py::array_t<double> &x,
+                                  const py::object &u) {
+  RightHandSide rhs(model);
+  std::vector<double> state = rhs.stateOf(x), params = rhs.paramsWith(u);
+  driver::SimulationOptions options;
+  options.integrator.method = runtime::Method::Radau; // a selection with the Jacobian
+  driver::SimulationSummary summary;
+  std::shared_ptr<mechanics::Kernels> kernels =
+      driver::modelKernels(model.derived(), options, summary);
+  size_t states = rhs.states();
+  py::array_t<double> J({states, states});
+  if (mechanics::StateJacobian(*kernels)(t, state.data(), params.data(), J.mutable_data()) != 0)
+    throw UsageFailure{"jacobian: the equations of the first kind are singular at this state"};
+  return J;
+}
+
 void defineRightHandSide(py::module_ &module) {
   py::class_<RightHandSide> type(module, "RightHandSide",
                                  "x' = F(t, x) of a model (Model.rhs): rhs(t, x) with x = q then "
                                  "q' returns x' as a new float64 array");
-  type.def("__call__", &RightHandSide::operator(), py::arg("t"), py::arg("x"))
+  type.def("__call__", &RightHandSide::operator(), py::arg("t"), py::arg("x"),
+           py::arg("u") = py::none())
+
       .def_property_readonly("states", &RightHandSide::states, "2n: the length of x");
   auto *object = reinterpret_cast<PyTypeObject *>(type.ptr());
   generalCall = object->tp_call;

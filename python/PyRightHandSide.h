@@ -6,6 +6,7 @@
 
 #include "PyModel.h"
 
+#include "driver/Pipeline.h"
 #include "mechanics/Kernels.h"
 
 #include <pybind11/numpy.h>
@@ -13,21 +14,32 @@
 namespace mech::python {
 
 // x' = F(t, x) with the compiled kernels and the params as they are when it
-// is made.
+// is made; with the model's inputs u given, F(t, x, u).
 class RightHandSide {
 public:
   explicit RightHandSide(PyModel &model);
-  // Any array-like x of 2n numbers (q, then q'); ValueError otherwise.
-  py::array_t<double> operator()(double t, const py::array_t<double> &x) const;
+  // Any array-like x of 2n numbers (q, then q'), and u of the model's nu
+  // inputs or None (the inputs at 0); ValueError otherwise.
+  py::array_t<double> operator()(double t, const py::array_t<double> &x, const py::object &u) const;
   size_t states() const { return 2 * n_; }
   // Into `xdot` (2n doubles) from `x` (2n doubles, contiguous).
   void evaluate(double t, const double *x, double *xdot) const;
 
+  // x as 2n doubles, and the params with the inputs u (None: as made).
+  std::vector<double> stateOf(const py::array_t<double> &x) const;
+  std::vector<double> paramsWith(const py::object &u) const;
+
 private:
   std::shared_ptr<mechanics::Kernels> kernels_;
   std::vector<double> params_;
-  size_t n_ = 0;
+  size_t n_ = 0, inputs_ = 0;
 };
+
+// Model.jacobian(t, x, u=None): dF/dx (2n x 2n) of x' = F(t, x, u), exact:
+// from the symbolic derivatives of the equations (the Jacobian the implicit
+// methods use), never finite differences; with the model's params now.
+py::array_t<double> stateJacobian(PyModel &model, double t, const py::array_t<double> &x,
+                                  const py::object &u);
 
 // Defines mech.RightHandSide in `module`, with the fast call slot.
 void defineRightHandSide(py::module_ &module);

@@ -239,3 +239,40 @@ def test_transfer_function_as_complex_arrays(root):
     np.testing.assert_allclose(np.sort_complex(tf["poles"]), [-w, w], rtol=1e-10)
     assert tf["gain"] == pytest.approx(-b / det, rel=1e-10)
     assert [c["unobservable"] for c in tf["cancelled"]] == [True, True]
+
+
+def cart_pole_by_hand(x, F, M=1.0, m=0.1, l=0.5, g=9.81):
+    """x'' and th'' of examples/cart_pole.mech written out: a cart of mass M
+    pushed by F, a uniform pole of mass m and half-length l (inertia
+    m (2l)^2/12 about its centre) hinged on it, th from the upright."""
+    _, th, xd, thd = x
+    J = m * (2 * l) ** 2 / 12
+    A = np.array([[M + m, m * l * np.cos(th)], [m * l * np.cos(th), J + m * l ** 2]])
+    b = np.array([F + m * l * np.sin(th) * thd ** 2, m * g * l * np.sin(th)])
+    return np.linalg.solve(A, b)
+
+
+def test_rhs_and_jacobian_with_inputs(root):
+    """m.rhs(t, x, u) takes the inputs (the accelerations written out by
+    hand), and m.jacobian(t, x, u) is dF/dx, against central differences of
+    the hand-written equations."""
+    plant = mech.load(str(root / "examples" / "cart_pole.mech"))
+    x, F = np.array([0.1, 0.2, 0.3, -0.4]), 1.5
+    xdot = plant.rhs(0.0, x, [F])
+    np.testing.assert_allclose(xdot[:2], x[2:], rtol=0, atol=0)
+    np.testing.assert_allclose(xdot[2:], cart_pole_by_hand(x, F), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(plant.rhs(0.0, x), plant.rhs(0.0, x, [0.0]))
+    h = 1e-6
+
+    def F_by_hand(state):
+        return np.concatenate([state[2:], cart_pole_by_hand(state, F)])
+
+    J = plant.jacobian(0.0, x, u=[F])
+    by_differences = np.column_stack(
+        [(F_by_hand(x + h * e) - F_by_hand(x - h * e)) / (2 * h) for e in np.eye(4)])
+    assert J.shape == (4, 4)
+    np.testing.assert_allclose(J, by_differences, rtol=0, atol=1e-8)
+    with pytest.raises(ValueError, match="u has the model's 1 inputs"):
+        plant.rhs(0.0, x, [1.0, 2.0])
+    with pytest.raises(ValueError, match="the state has 4 entries"):
+        plant.jacobian(0.0, x[:3])
