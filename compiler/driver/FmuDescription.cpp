@@ -163,11 +163,12 @@ void writeOpening(std::ostringstream &out, const FmuDescription &d, const std::s
   std::string id = attribute("modelIdentifier", d.modelIdentifier);
   out << "  <ModelExchange" << id
       << " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\""
-         " canNotUseMemoryManagementFunctions=\"true\"/>\n";
+         " canNotUseMemoryManagementFunctions=\"true\" providesDirectionalDerivative=\"true\"/>\n";
   out << "  <CoSimulation" << id
       << " canHandleVariableCommunicationStepSize=\"true\" canInterpolateInputs=\"true\""
          " canGetAndSetFMUstate=\"true\""
-         " canSerializeFMUstate=\"true\" canNotUseMemoryManagementFunctions=\"true\"/>\n";
+         " canSerializeFMUstate=\"true\" canNotUseMemoryManagementFunctions=\"true\" "
+         "providesDirectionalDerivative=\"true\"/>\n";
 }
 
 std::string descriptionText(const FmuDescription &d, const std::string &guid) {

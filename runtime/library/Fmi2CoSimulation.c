@@ -198,21 +198,3 @@ FMI2_EXPORT fmi2Status fmi2GetStringStatus(fmi2Component component, const fmi2St
   (void)component, (void)kind, (void)value;
   return fmi2Discard; /* fmi2PendingStatus: no step is ever pending */
 }
-
-FMI2_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component component,
-                                                    const fmi2ValueReference unknowns[],
-                                                    size_t nUnknown,
-                                                    const fmi2ValueReference knowns[],
-                                                    size_t nKnown, const fmi2Real dvKnown[],
-                                                    fmi2Real dvUnknown[]) {
-  (void)unknowns, (void)knowns, (void)nKnown, (void)dvKnown, (void)dvUnknown;
-  mechrt_fmu *c = component;
-  if (!c)
-    return fmi2Error;
-  if (nUnknown == 0)
-    return fmi2OK;
-  fmu_log(c, fmi2Error, "logStatusError",
-          "fmi2GetDirectionalDerivative: not provided (providesDirectionalDerivative is false); "
-          "the state Jacobian is in the library's PREFIX_jacobian (mech build without --fmu)");
-  return fmi2Error;
-}
