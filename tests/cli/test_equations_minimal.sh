@@ -64,14 +64,8 @@ work = sys.argv[1]
 text = open(work + "/coin.txt").read()
 j = json.load(open(work + "/coin.json"))
 
-# A printed expression as a Python function of a dict of values: ^ is **,
-# x'' and x' are the names x_dd and x_d.
-def parse(expr):
-    py = re.sub(r"([A-Za-z_]\w*)''", r"\1_dd", expr)
-    py = re.sub(r"([A-Za-z_]\w*)'", r"\1_d", py).replace("^", "**")
-    code = compile(py, expr, "eval")
-    names = {"sin": math.sin, "cos": math.cos, "tan": math.tan, "sqrt": math.sqrt, "pi": math.pi}
-    return lambda at: eval(code, dict(names), dict(at))
+# parse(expr): tests/cli/printed_expressions.py.
+from printed_expressions import parse
 
 # The right-hand side of "NAME = ..." on a line of the text.
 def line(name):
@@ -145,7 +139,7 @@ for _ in range(25):
         assert abs(lhs(at) - rhs(at) - want["kane"][a]) <= 1e-12 * scale, ("eq", a, at)
 print("ok")
 EOF
-expect "the coin against the textbook" 0 python3 "$work/textbook.py" "$work"
+expect "the coin against the textbook" 0 env PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/tests/cli" python3 "$work/textbook.py" "$work"
 contains "textbook checks ran" out "ok"
 
 # Another choice of speeds: rolling along x, the spin follows.

@@ -53,14 +53,8 @@ conserved_text = open(work + "/conserved.txt").read()
 eqs = json.load(open(work + "/equations.json"))
 cons = json.load(open(work + "/conserved.json"))
 
-# A printed expression as a Python function of a dict of values: ^ is **,
-# x'' and x' are the names x_dd and x_d.
-def parse(expr):
-    py = re.sub(r"([A-Za-z_]\w*)''", r"\1_dd", expr)
-    py = re.sub(r"([A-Za-z_]\w*)'", r"\1_d", py).replace("^", "**")
-    code = compile(py, expr, "eval")
-    names = {"sin": math.sin, "cos": math.cos, "tan": math.tan, "sqrt": math.sqrt, "pi": math.pi}
-    return lambda at: eval(code, dict(names), dict(at))
+# parse(expr): tests/cli/printed_expressions.py.
+from printed_expressions import parse
 
 # The right-hand side of "NAME = ..." on a line of the text.
 def line(text, name):
@@ -134,7 +128,7 @@ for _ in range(20):
             (name, got, want[name], at)
 print("ok")
 EOF
-expect "textbook closed forms" 0 python3 "$work/textbook.py" "$work"
+expect "textbook closed forms" 0 env PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/tests/cli" python3 "$work/textbook.py" "$work"
 contains "textbook checks ran" out "ok"
 
 finish
