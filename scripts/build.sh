@@ -56,3 +56,8 @@ esac
 
 cmake -S "$root" -B "$dir" -G Ninja "${flags[@]}" >/dev/null
 ninja -C "$dir" -j "$jobs" "${targets[@]}"
+# After a release build, Debian's python3 imports the package from any
+# folder (scripts/link-python.sh).
+if [ "$flavour" = release ]; then
+  "$root/scripts/link-python.sh"
+fi
