@@ -151,7 +151,8 @@ CommandSpec equationsCommand() {
             "",
             "off",
             "flag",
-            "print an `align` environment instead: T, V, and one equation per coordinate",
+            "print an `align` environment instead: T, V, and one equation per coordinate (with "
+            "--minimal: the kinematic equations and one equation per independent speed)",
             {}},
            {"--json",
             "",
@@ -162,7 +163,7 @@ CommandSpec equationsCommand() {
             "print JSON ([schema](#equations---json); with --minimal, "
             "[this one](#equations---minimal---json))",
             {}}},
-          {{"--json", "--latex"}, {"--minimal", "--latex"}},
+          {{"--json", "--latex"}},
           true};
 }
 

@@ -165,4 +165,32 @@ std::string minimalJson(const MinimalReport &r) {
   return json.str() + "\n";
 }
 
+std::string minimalLatex(const MinimalReport &r) {
+  const mechanics::MinimalEquations &m = r.minimal;
+  sym::Context &c = r.eq.T.context();
+  std::vector<std::string> lines;
+  for (size_t d = 0; d < m.dependent.size(); ++d) {
+    size_t j = m.dependent[d];
+    sym::Expr speed = c.coordinate(r.eq.coordinates[j], static_cast<int>(j)).qd;
+    lines.push_back(sym::toLatex(speed) + " &= " + sym::toLatex(m.kinematics[d]));
+  }
+  for (size_t a = 0; a < m.independent.size(); ++a) {
+    // M_r u' written out, or (with named subexpressions) its sum.
+    sym::Expr lhs = c.zero();
+    if (!m.lhs.empty())
+      lhs = m.lhs[a];
+    else
+      for (size_t b = 0; b < m.independent.size(); ++b)
+        lhs = lhs + m.Mr[a][b] * m.accelerations[b];
+    lines.push_back(sym::toLatex(lhs) + " &= " + sym::toLatex(m.fr[a]));
+  }
+  for (const sym::NamedSubexpression &named : m.where)
+    lines.push_back(sym::toLatex(named.name) + " &= " + sym::toLatex(named.definition));
+  std::string out = "% Kane's equations of " + r.eq.model +
+                    " in the independent speeds (the kinematic equations first)\n\\begin{align}\n";
+  for (size_t i = 0; i < lines.size(); ++i)
+    out += lines[i] + (i + 1 < lines.size() ? " \\\\\n" : "\n");
+  return out + "\\end{align}\n";
+}
+
 } // namespace mech::driver

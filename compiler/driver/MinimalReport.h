@@ -21,5 +21,8 @@ struct MinimalReport {
 
 std::string minimalText(const MinimalReport &report);
 std::string minimalJson(const MinimalReport &report);
+// An `align` environment: the kinematic equations, then M_r u' = f_r per
+// independent speed, then the named subexpressions.
+std::string minimalLatex(const MinimalReport &report);
 
 } // namespace mech::driver

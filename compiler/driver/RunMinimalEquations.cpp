@@ -115,7 +115,9 @@ int runMinimalEquations(const CommandLine &line, Session &session, const Command
   if (!minimal)
     return kExitModelError;
   MinimalReport report{eq, mechanics::readableMinimal(*minimal), *state, !choice->speeds.empty()};
-  io.out << (line.has("--json") ? minimalJson(report) : minimalText(report));
+  io.out << (line.has("--json")    ? minimalJson(report)
+             : line.has("--latex") ? minimalLatex(report)
+                                   : minimalText(report));
   return kExitOk;
 }
 

@@ -225,6 +225,11 @@ contains "pendulum regular where (json)" out '"regular_where": ["y"]'
 
 expect "--independent alone" 2 "$mech" equations "$coin" --independent "heading', lean', spin'"
 contains "needs --minimal" err "--independent chooses the speeds of --minimal"
-expect "--latex" 2 "$mech" equations "$coin" --minimal --latex
-contains "exclusive" err "--minimal and --latex exclude each other"
+# LaTeX: the kinematic equations, then one equation per independent speed.
+expect "--latex" 0 "$mech" equations "$coin" --minimal --latex
+contains "latex: an align environment" out '\begin{align}'
+contains "latex: a kinematic equation" out '\dot{x} &= r \cos\left(\mathrm{heading}\right) \dot{\mathrm{spin}} \\'
+contains "latex: the lean equation" out '\frac{5 m r^{2} \ddot{\mathrm{lean}}}{4} &= '
+check_py "latex: 2 kinematic and 3 dynamic lines" 'assert open(W + "/out").read().count(" &= ") == 5'
+expect "--latex --json" 2 "$mech" equations "$coin" --minimal --latex --json
 finish
