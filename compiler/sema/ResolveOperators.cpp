@@ -145,9 +145,11 @@ ExprRef Resolver::resolveVector(const ast::Vector &vector, const Env &env) {
   if (!ok)
     return nullptr;
   size_t n = elements.size();
-  if (n < 2 || n > 3) {
+  // Any size from 2 (a quaternion has 4 components, a state 2n); a single
+  // component is a scalar, written without brackets.
+  if (n < 2) {
     diagnostics_.error(vector.location,
-                       "a vector has 2 or 3 components, found " + std::to_string(n));
+                       "a vector has at least 2 components, found " + std::to_string(n));
     return nullptr;
   }
   DimInfo dim = DimInfo::pure();
