@@ -10,6 +10,35 @@
 
 namespace mech::python {
 
+namespace {
+
+// x as its 2n doubles (any array-like of that length); ValueError else.
+std::vector<double> stateFrom(const py::array_t<double> &x, size_t states) {
+  if (x.ndim() != 1 || static_cast<size_t>(x.shape(0)) != states)
+    throw UsageFailure{"rhs: the state has " + std::to_string(states) + " entries (q, then q')"};
+  auto in = x.unchecked<1>();
+  std::vector<double> state(states);
+  for (size_t i = 0; i < states; ++i)
+    state[i] = in(i);
+  return state;
+}
+
+// The params with the model's inputs (their last `inputs` entries) set to
+// u; None leaves them as given.
+std::vector<double> paramsWith(std::vector<double> params, size_t inputs, const py::object &u) {
+  if (u.is_none())
+    return params;
+  auto values = py::array_t<double, py::array::forcecast>::ensure(u);
+  if (!values || values.ndim() > 1 || static_cast<size_t>(values.size()) != inputs)
+    throw UsageFailure{"rhs: u has the model's " + std::to_string(inputs) +
+                       " inputs, in their declaration order"};
+  for (size_t i = 0; i < inputs; ++i)
+    params[params.size() - inputs + i] = values.data()[i];
+  return params;
+}
+
+} // namespace
+
 RightHandSide::RightHandSide(PyModel &model) {
   driver::LoadedModel &loaded = model.derived();
   driver::SimulationOptions options;
@@ -26,31 +55,6 @@ RightHandSide::RightHandSide(PyModel &model) {
   inputs_ = loaded.equations().inputs.size();
 }
 
-std::vector<double> RightHandSide::stateOf(const py::array_t<double> &x) const {
-  if (x.ndim() != 1 || static_cast<size_t>(x.shape(0)) != 2 * n_)
-    throw UsageFailure{"rhs: the state has " + std::to_string(2 * n_) + " entries (q, then q')"};
-  auto in = x.unchecked<1>();
-  std::vector<double> state(2 * n_);
-  for (size_t i = 0; i < 2 * n_; ++i)
-    state[i] = in(i);
-  return state;
-}
-
-// The inputs are the last params (sema::Param::input).
-std::vector<double> RightHandSide::paramsWith(const py::object &u) const {
-  std::vector<double> params = params_;
-  if (u.is_none())
-    return params;
-  py::array_t<double, py::array::forcecast> values =
-      py::array_t<double, py::array::forcecast>::ensure(u);
-  if (!values || values.ndim() > 1 || static_cast<size_t>(values.size()) != inputs_)
-    throw UsageFailure{"rhs: u has the model's " + std::to_string(inputs_) +
-                       " inputs, in their declaration order"};
-  for (size_t i = 0; i < inputs_; ++i)
-    params[params.size() - inputs_ + i] = values.data()[i];
-  return params;
-}
-
 void RightHandSide::evaluate(double t, const double *x, double *xdot) const {
   if (kernels_->rhs(t, x, params_.data(), xdot) != 0)
     throw UsageFailure{"rhs: the mass matrix is singular at this state"};
@@ -58,7 +62,7 @@ void RightHandSide::evaluate(double t, const double *x, double *xdot) const {
 
 py::array_t<double> RightHandSide::operator()(double t, const py::array_t<double> &x,
                                               const py::object &u) const {
-  std::vector<double> state = stateOf(x), params = paramsWith(u);
+  std::vector<double> state = stateFrom(x, 2 * n_), params = paramsWith(params_, inputs_, u);
   py::array_t<double> xdot(2 * n_);
   if (kernels_->rhs(t, state.data(), params.data(), xdot.mutable_data()) != 0)
     throw UsageFailure{"rhs: the mass matrix is singular at this state"};
@@ -116,14 +120,15 @@ PyObject *call(PyObject *self, PyObject *args, PyObject *keywords) {
 
 py::array_t<double> stateJacobian(PyModel &model, double t, const py::array_t<double> &x,
                                   const py::object &u) {
-  RightHandSide rhs(model);
-  std::vector<double> state = rhs.stateOf(x), params = rhs.paramsWith(u);
+  driver::LoadedModel &loaded = model.derived();
+  const mechanics::Equations &eq = loaded.equations();
+  size_t states = 2 * eq.coordinates.size();
+  std::vector<double> state = stateFrom(x, states),
+                      params = paramsWith(loaded.paramValues(), eq.inputs.size(), u);
   driver::SimulationOptions options;
   options.integrator.method = runtime::Method::Radau; // a selection with the Jacobian
   driver::SimulationSummary summary;
-  std::shared_ptr<mechanics::Kernels> kernels =
-      driver::modelKernels(model.derived(), options, summary);
-  size_t states = rhs.states();
+  std::shared_ptr<mechanics::Kernels> kernels = driver::modelKernels(loaded, options, summary);
   py::array_t<double> J({states, states});
   if (mechanics::StateJacobian(*kernels)(t, state.data(), params.data(), J.mutable_data()) != 0)
     throw UsageFailure{"jacobian: the equations of the first kind are singular at this state"};

@@ -25,10 +25,6 @@ public:
   // Into `xdot` (2n doubles) from `x` (2n doubles, contiguous).
   void evaluate(double t, const double *x, double *xdot) const;
 
-  // x as 2n doubles, and the params with the inputs u (None: as made).
-  std::vector<double> stateOf(const py::array_t<double> &x) const;
-  std::vector<double> paramsWith(const py::object &u) const;
-
 private:
   std::shared_ptr<mechanics::Kernels> kernels_;
   std::vector<double> params_;

@@ -8,6 +8,7 @@
 #include "driver/LibraryHeader.h"
 #include "driver/Reports.h"
 #include "driver/Simulation.h"
+#include "driver/UnitText.h"
 #include "jit/CompiledModel.h"
 #include "jit/LibraryModule.h"
 #include "mechanics/Kernels.h"
@@ -70,16 +71,6 @@ std::vector<std::string> withCompiler(std::vector<std::string> args) {
   return command;
 }
 
-// The unit a header lists a value in. The values are SI, so a declared unit
-// is shown as written when it is an SI unit (N/m, rad), else the base units.
-std::string unitText(const std::optional<sema::DeclaredUnit> &declared, const sema::DimInfo &dim) {
-  if (declared && declared->scale == 1 && declared->text != "1")
-    return declared->text;
-  if (!dim.isKnown() || dim.dimension.isDimensionless())
-    return "";
-  return dim.dimension.toString();
-}
-
 // What the library's model description holds: the names, the parameter
 // defaults and the initial state it starts from.
 jit::LibraryDescription describeLibrary(const sema::CheckedModel &model,
@@ -139,10 +130,10 @@ HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equ
   header.abiVersion = jit::kLibraryAbiVersion;
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
     header.coordinates.push_back(
-        {eq.coordinates[j], unitText(model.coords[j].unit, eq.coordinateDims[j]), 0});
+        {eq.coordinates[j], siUnitText(model.coords[j].unit, eq.coordinateDims[j]), 0});
   for (size_t i = 0; i < model.params.size(); ++i)
     header.params.push_back(
-        {model.params[i].name, unitText(model.params[i].unit, model.params[i].dim), params[i]});
+        {model.params[i].name, siUnitText(model.params[i].unit, model.params[i].dim), params[i]});
   header.inputs = eq.inputs.size();
   for (const auto &constraint : eq.constraints) {
     header.constraints.push_back({constraint.name, forceUnit(constraint.multiplierDim), 0});

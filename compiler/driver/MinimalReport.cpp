@@ -2,6 +2,7 @@
 #include "driver/MinimalReport.h"
 
 #include "driver/AnalysisText.h"
+#include "driver/Reports.h"
 #include "support/Json.h"
 #include "symbolic/Print.h"
 
@@ -71,17 +72,6 @@ std::string equation(const MinimalReport &r, const std::vector<std::string> &u, 
   return (lhs.empty() ? "0" : lhs) + " = f_r[" + u[a] + "]";
 }
 
-std::string whereLines(const mechanics::MinimalEquations &m) {
-  if (m.where.empty())
-    return "";
-  std::string out = "\nwhere (named subexpressions of the large expressions above):\n";
-  for (const sym::NamedSubexpression &named : m.where)
-    out += "  " + toMech(named.name) + " = " + toMech(named.definition) + "\n";
-  return out;
-}
-
-} // namespace
-
 // Where the kinematic equations hold: the elimination divided by its
 // pivots, so wherever one is zero the chosen speeds do not determine the
 // others (a knife edge moving sideways to its heading's choice).
@@ -97,6 +87,8 @@ std::string regularity(const mechanics::MinimalEquations &m) {
   return "  (where " + list + ": elsewhere these speeds do not determine the others)\n";
 }
 
+} // namespace
+
 std::string minimalText(const MinimalReport &r) {
   const mechanics::MinimalEquations &m = r.minimal;
   std::vector<std::string> u = speedNames(r.eq, m.independent);
@@ -109,7 +101,7 @@ std::string minimalText(const MinimalReport &r) {
   out << regularity(m);
   if (u.empty())
     return out.str() + "\nno independent speeds: the constraints prescribe the motion\n" +
-           whereLines(m);
+           whereLines(m.where);
   out << "\nreduced mass matrix M_r = B^T*M*B, with q' = B*u + b:\n";
   for (size_t a = 0; a < u.size(); ++a)
     for (size_t b = a; b < u.size(); ++b)
@@ -122,7 +114,7 @@ std::string minimalText(const MinimalReport &r) {
          "the constraints allow, in which the multipliers drop out):\n";
   for (size_t a = 0; a < u.size(); ++a)
     out << "  " << u[a] << ": " << equation(r, u, a) << "\n";
-  return out.str() + whereLines(m);
+  return out.str() + whereLines(m.where);
 }
 
 std::string minimalJson(const MinimalReport &r) {

@@ -115,19 +115,14 @@ std::string coordinateList(const Equations &eq) {
 
 } // namespace
 
-namespace {
-
-// The named subexpressions of large expressions, after the equations.
-std::string whereLines(const Equations &eq) {
-  if (eq.where.empty())
+std::string whereLines(const std::vector<sym::NamedSubexpression> &where) {
+  if (where.empty())
     return "";
   std::string out = "\nwhere (named subexpressions of the large expressions above):\n";
-  for (const sym::NamedSubexpression &named : eq.where)
+  for (const sym::NamedSubexpression &named : where)
     out += "  " + toMech(named.name) + " = " + toMech(named.definition) + "\n";
   return out;
 }
-
-} // namespace
 
 namespace {
 
@@ -215,7 +210,7 @@ std::string equationsText(const Equations &eq) {
     for (size_t j = 0; j < n; ++j)
       out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = " << toMech(eq.Q[j])
           << "\n";
-    return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq);
+    return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq.where);
   }
   out << "\nconstraints (Phi = lhs - rhs = 0; C*q'' = gamma; each multiplier is named after "
          "its constraint):\n";
@@ -236,7 +231,7 @@ std::string equationsText(const Equations &eq) {
   for (size_t j = 0; j < n; ++j)
     out << "  " << eq.coordinates[j] << ": " << toMech(eq.lhs[j]) << " = "
         << generalizedForceWithReaction(eq, j) << "\n";
-  return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq);
+  return out.str() + contactLines(eq) + frictionLines(eq) + whereLines(eq.where);
 }
 
 std::string equationsJson(const Equations &eq) {

@@ -4,8 +4,10 @@
 
 #include "mechanics/Evaluation.h"
 #include "mechanics/Lagrange.h"
+#include "symbolic/SharedTerms.h"
 
 #include <string>
+#include <vector>
 
 namespace mech::driver {
 
@@ -29,5 +31,9 @@ std::string nonFiniteConstants(const mechanics::Equations &equations);
 
 // A generalized force's unit in words: N, N*m, or base units.
 std::string forceUnit(const sema::DimInfo &dim);
+
+// The named subexpressions of large expressions, after the equations that
+// use them ("" when there are none).
+std::string whereLines(const std::vector<sym::NamedSubexpression> &where);
 
 } // namespace mech::driver

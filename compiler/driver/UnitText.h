@@ -1,6 +1,6 @@
 // The unit a value is listed in where mech hands out SI values (a built
-// library's header, an FMU's model description): shared so that both name
-// a quantity's unit the same way.
+// library's header, an FMU's model description): one function, so that
+// both name a quantity's unit the same way.
 #pragma once
 
 #include "sema/Dimension.h"

@@ -84,14 +84,6 @@ dependentColumns(const Dense &rows, const std::vector<size_t> &independent, std:
   return dependent;
 }
 
-std::vector<size_t> complement(const std::vector<size_t> &dependent, size_t n) {
-  std::vector<size_t> rest;
-  for (size_t j = 0; j < n; ++j)
-    if (std::find(dependent.begin(), dependent.end(), j) == dependent.end())
-      rest.push_back(j);
-  return rest;
-}
-
 // The n x k map from the independent perturbations to all of them under
 // rows * d = 0 (identity on the independent, solved on the dependent).
 Dense followMap(const Dense &rows, const std::vector<size_t> &dependent,
@@ -294,6 +286,14 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
   r.stateQ = rowsOf(Tq), r.stateQd = rowsOf(Tqd), r.stateQdd = rowsOf(Tqdd);
   r.stateLambda = rowsOf(Tl);
   return r;
+}
+
+std::vector<size_t> complement(const std::vector<size_t> &dependent, size_t n) {
+  std::vector<size_t> rest;
+  for (size_t j = 0; j < n; ++j)
+    if (std::find(dependent.begin(), dependent.end(), j) == dependent.end())
+      rest.push_back(j);
+  return rest;
 }
 
 } // namespace mech::mechanics

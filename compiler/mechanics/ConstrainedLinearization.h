@@ -82,4 +82,7 @@ private:
   sym::Program values_, derivatives_;
 };
 
+// The indices 0..n-1 not in `dependent`, in order: the independent ones.
+std::vector<size_t> complement(const std::vector<size_t> &dependent, size_t n);
+
 } // namespace mech::mechanics

@@ -3,6 +3,7 @@
 // on the expression DAG (each pass memoised), simplified only for display.
 #include "mechanics/MinimalEquations.h"
 
+#include "mechanics/ConstrainedLinearization.h"
 #include "mechanics/SymbolicElimination.h"
 #include "symbolic/Diff.h"
 #include "symbolic/Program.h"
@@ -29,14 +30,6 @@ Symbols coordinateSymbols(const Equations &eq) {
   for (size_t j = 0; j < eq.coordinates.size(); ++j)
     symbols.push_back(c.coordinate(eq.coordinates[j], static_cast<int>(j)));
   return symbols;
-}
-
-std::vector<size_t> complementOf(const std::vector<size_t> &dependent, size_t n) {
-  std::vector<size_t> rest;
-  for (size_t j = 0; j < n; ++j)
-    if (std::find(dependent.begin(), dependent.end(), j) == dependent.end())
-      rest.push_back(j);
-  return rest;
 }
 
 // v from A_v v = -(A_u u + a): each constraint's psi with the dependent
@@ -221,7 +214,7 @@ std::optional<MinimalEquations> minimalEquations(const Equations &eq,
     if (!pivot.isNumber())
       m.regularWhere.push_back(sym::splitCoefficient(pivot).second);
   m.dependent = dependent;
-  m.independent = complementOf(dependent, symbols.size());
+  m.independent = complement(dependent, symbols.size());
   m.kinematics = *v;
   for (size_t j : m.independent)
     m.accelerations.push_back(symbols[j].qdd);

@@ -9,7 +9,6 @@
 #include "Fmi2Instance.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The inputs along the step: their values at its start plus their rates
@@ -60,9 +59,7 @@ static int integrate_step(mechrt_fmu *c, double h, int *stop) {
   options.max_events = kRecords;
   options.events_found = &found;
   long width = 1 + c->N;
-  double *out = malloc(sizeof(double) * (size_t)(2 * width));
-  if (!out)
-    return MECHRT_OUT_OF_MEMORY;
+  double *out = c->rows;
   int status = mechrt_simulate_with(c->model, c->x, c->p, t1, h, c->settings[FMU_SETTING_RTOL],
                                     c->settings[FMU_SETTING_ATOL], &options, out, 2, &rows);
   if (status == MECHRT_OK && rows > 0) {
@@ -73,7 +70,6 @@ static int integrate_step(mechrt_fmu *c, double h, int *stop) {
     *c->t = *stop ? last[0] : t1;
     memcpy(c->x, last + 1, sizeof(double) * (size_t)c->N);
   }
-  free(out);
   return status;
 }
 

@@ -88,12 +88,16 @@ MECHRT_HIDDEN int fmu_derivatives(mechrt_fmu *c) {
 MECHRT_HIDDEN int fmu_event_values(mechrt_fmu *c, double *g) {
   if (c->ne == 0)
     return MECHRT_OK;
-  int status = fmu_derivatives(c);
-  if (status != MECHRT_OK)
-    return status;
   /* xs = (q, q', q'', lambda): the events may read accelerations and
-   * multipliers (a rope that goes slack, a normal force). */
+   * multipliers (a rope that goes slack, a normal force). Solved only
+   * where they do: the importer asks for the indicators at every step. */
   memcpy(c->xs, c->x, sizeof(double) * (size_t)c->N);
+  int status = MECHRT_OK;
+  if (!c->model->events_read_solution)
+    return mechrt_call(c->model, c->model->events_at, *c->t, c->xs, c->N + c->nq + c->nc, c->p, g,
+                       c->ne);
+  if ((status = fmu_derivatives(c)) != MECHRT_OK)
+    return status;
   memcpy(c->xs + c->N, c->xdot + c->nq, sizeof(double) * (size_t)c->nq);
   if (c->nc > 0) {
     status = mechrt_call(c->model, c->model->multipliers, *c->t, c->x, c->N, c->p,
@@ -161,7 +165,7 @@ static int allocate(mechrt_fmu *c) {
   c->saved_count = 1 + c->np + N + c->ne + FMU_SETTINGS + 2;
   c->saved = calloc((size_t)c->saved_count, sizeof(double));
   long resets = c->model->reset_offsets ? c->model->reset_offsets[c->ne] : 0;
-  long scratch = N + c->nout + N + n + m + c->ne + resets + 1 + c->nu;
+  long scratch = N + c->nout + N + n + m + c->ne + resets + 1 + c->nu + 2 * (1 + N);
   long projection = 2 * m + m * n + m * m + m + n * n + m * n + 1;
   c->xdot = calloc((size_t)(scratch + projection), sizeof(double));
   if (!c->saved || !c->xdot)
@@ -179,6 +183,7 @@ static int allocate(mechrt_fmu *c) {
   c->g = next, next += c->ne;
   c->resets = next, next += resets + 1;
   c->input_rates = next, next += c->nu;
+  c->rows = next, next += 2 * (1 + N);
   c->projection_space = next;
   double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
   mechrt_projection w = {c->model, c->p, m,      c->model->holonomic, NULL, next,

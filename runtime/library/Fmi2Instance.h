@@ -76,6 +76,7 @@ typedef struct {
    * the events, the events' g now, and the projection's workspace. */
   double *xdot, *out, *xs, *g, *resets;
   double *input_rates; /* nu: Co-Simulation's inputs' first derivatives over the next step */
+  double *rows;        /* 2 (1 + N): the rows of a Co-Simulation step, (t, x) at its ends */
   int xdot_valid;
   mechrt_projection projection;
   double *projection_space;

@@ -154,7 +154,7 @@ static int apply_resets(mechrt_fmu *c, long e) {
  * resets (several at one instant in the order of declaration, each from
  * the state the one before left), or the end of the run at a stop. */
 static int handle_events(mechrt_fmu *c, fmi2EventInfo *info) {
-  int status = fmu_event_values(c, c->g);
+  int status = fmu_event_values(c, c->g), reset = 0;
   for (long e = 0; status == MECHRT_OK && e < c->ne; ++e) {
     if (!crossed(c->model->event_directions[e], c->g_pre[e], c->g[e]))
       continue;
@@ -163,13 +163,18 @@ static int handle_events(mechrt_fmu *c, fmi2EventInfo *info) {
     if (resets > 0) {
       status = apply_resets(c, e);
       info->valuesOfContinuousStatesChanged = fmi2True;
+      reset = 1;
     } else if (c->model->event_stops[e]) {
       info->terminateSimulation = fmi2True;
       c->flags[0] = 1;
     }
   }
-  if (status == MECHRT_OK)
+  /* The values the next crossing is judged against: those just read,
+   * unless a reset moved the state. */
+  if (status == MECHRT_OK && reset)
     status = fmu_event_values(c, c->g_pre);
+  else if (status == MECHRT_OK)
+    memcpy(c->g_pre, c->g, sizeof(double) * (size_t)c->ne);
   return status;
 }
 
