@@ -1,6 +1,6 @@
-// The grammar of .mech files. Only words that start a declaration, `t` and
-// `pi` are reserved; the clause words (mass, at, ...) are contextual and stay
-// usable as names through the `name` rule, as are `contact` and `friction`,
+// The grammar of .mech files. Only words that start a declaration, `t`,
+// `pi`, `if`, `or` and `not` are reserved; the clause words (mass, at, ...)
+// are contextual and stay usable as names through the `name` rule, as are `contact` and `friction`,
 // which came after models had used them as names (no other declaration
 // starts with a name).
 // Operator chains are written as loops, not left recursion, so a sum of
@@ -76,6 +76,12 @@ postfixOp
     | DOT name                       # componentOp
     | LBRACK indexItem (COMMA indexItem)* RBRACK  # indexOp
     ;
+// The condition of if(cond, a, b): comparisons joined by `and`, `or` and
+// `not` (loosest first), parenthesized where needed.
+condition     : conjunction (OR conjunction)* ;
+conjunction   : negation (AND negation)* ;
+negation      : NOT negation | comparison | LPAREN condition RPAREN ;
+comparison    : expr (LT | LE | GT | GE) expr ;
 // An index, or `:` for a whole row or column of a matrix (W[:, 2]).
 indexItem : expr | COLON ;
 primary
@@ -83,6 +89,7 @@ primary
     | TIME                                                           # timePrimary
     | PI                                                             # piPrimary
     | name LPAREN indexName IN expr RANGE expr COMMA expr RPAREN     # sumPrimary
+    | IF LPAREN condition COMMA expr COMMA expr RPAREN               # ifPrimary
     | name (DOT name)? LPAREN (expr (COMMA expr)*)? RPAREN           # callPrimary
     | name                                                           # namePrimary
     | LPAREN expr RPAREN                                             # parenPrimary
@@ -122,6 +129,9 @@ EVENT       : 'event' ;
 CONTACT     : 'contact' ;
 FOR         : 'for' ;
 DRAW        : 'draw' ;
+IF          : 'if' ;
+OR          : 'or' ;
+NOT         : 'not' ;
 TIME        : 't' ;
 PI          : 'pi' ;
 
@@ -157,6 +167,8 @@ DOT    : '.' ;
 EQ     : '==' ;
 GE     : '>=' ;
 LE     : '<=' ;
+LT     : '<' ;
+GT     : '>' ;
 ASSIGN : '=' ;
 PRIME  : '\'' ;
 PLUS   : '+' ;

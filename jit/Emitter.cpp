@@ -179,6 +179,14 @@ llvm::Value *Emitter::emitProduct(const Instruction &instr, const Operand *o,
 void Emitter::emitFunction(const Instruction &instr, const Operand *o, const SincosPairs &trig,
                            std::vector<llvm::Value *> &v, size_t i) {
   llvm::Value *x = v[o[0].value];
+  if (instr.fn == sym::Fn::Select) { // both branches computed, one chosen: no jump
+    v[i] = b_.CreateSelect(b_.CreateFCmpOGT(x, constant(0)), v[o[1].value], v[o[2].value]);
+    return;
+  }
+  if (instr.fn == sym::Fn::Smooth) {
+    v[i] = x;
+    return;
+  }
   auto pair = trig.find(o[0].value);
   if ((instr.fn == sym::Fn::Sin || instr.fn == sym::Fn::Cos) && pair != trig.end() &&
       pair->second.first >= 0 && pair->second.second >= 0) {
@@ -244,6 +252,9 @@ llvm::Value *Emitter::function(sym::Fn fn, llvm::Value *x, llvm::Value *y) {
     llvm::Value *negative = b_.CreateUIToFP(b_.CreateFCmpOLT(x, constant(0)), f64());
     return b_.CreateFSub(positive, negative);
   }
+  case Fn::Select:
+  case Fn::Smooth:
+    break; // emitFunction handles these before coming here
   case Fn::Tan:
     return libm("tan", {x});
   case Fn::Asin:

@@ -73,6 +73,9 @@ struct EventOptions {
   struct Event {
     int direction = 0;
     bool stop = false;
+    // A stop adds a last sample at the event, unless it only restarts the
+    // integration there (a piecewise law's switch: the state goes on).
+    bool sampledAtStop = true;
   };
   std::vector<Event> events;
   // Evaluates every g_i(t, x) into g; status codes as for RightHandSide.

@@ -115,7 +115,8 @@ bool StepOutput::afterStep(double t, double tNew, const Eigen::VectorXd &xNew,
     return false;
   if (stop != crossings_.end()) {
     // The run's last row is the state at the event.
-    if (sample_ && !(sampled_ && lastSampleTime_ == tUntil) && !sample_(tUntil, xUntil->data())) {
+    if (sample_ && specs_[static_cast<size_t>(stop->event)].sampledAtStop &&
+        !(sampled_ && lastSampleTime_ == tUntil) && !sample_(tUntil, xUntil->data())) {
       failure = {Outcome::Interrupted, tUntil};
       return false;
     }

@@ -25,20 +25,24 @@ const ContactModes::Mode &ContactModes::operator()(const mechanics::ModeKey &key
     return mode;
   mode.equations = mechanics::modeEquations(model_, key);
   // The model's own kernels serve where no contact rests and there is no
-  // friction (a friction always changes the equations).
-  if (std::find(key.begin(), key.end(), 1) == key.end() && model_.frictions.empty())
+  // friction nor switch (which always change the equations).
+  if (std::find(key.begin(), key.end(), 1) == key.end() && model_.frictions.empty() &&
+      model_.switches.empty())
     return mode;
   mode.programs = std::make_unique<mechanics::KernelPrograms>(
       mechanics::KernelPrograms::build(mode.equations, params_));
   if (jacobian_)
     mode.programs->addJacobian(mode.equations);
   std::string name;
+  const size_t held = model_.contacts.size() + model_.frictions.size();
   for (size_t i = 0; i < key.size(); ++i)
-    name += i < model_.contacts.size()          ? (key[i] ? '1' : '0')
-            : key[i] == 0                       ? 's'
-            : key[i] == mechanics::kFrictionOff ? 'o'
-            : key[i] > 0                        ? '+'
-                                                : '-';
+    name += i == held && i > 0                  ? (key[i] > 0 ? "|+" : "|-")
+            : i > held                          ? (key[i] > 0 ? "+" : "-")
+            : i < model_.contacts.size()        ? (key[i] ? "1" : "0")
+            : key[i] == 0                       ? "s"
+            : key[i] == mechanics::kFrictionOff ? "o"
+            : key[i] > 0                        ? "+"
+                                                : "-";
   mode.kernels = compile_(*mode.programs, name);
   return mode;
 }
@@ -58,6 +62,14 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
   report_.slipsPerFriction.assign(equations.frictions.size(), 0);
   report_.stuckTime.assign(equations.frictions.size(), 0.0);
   stuckSince_.assign(equations.frictions.size(), NAN);
+  branch_.assign(equations.switches.size(), -1);
+  quickFlips_.assign(equations.switches.size(), 0);
+  quickSince_.assign(equations.switches.size(), NAN);
+  report_.switchesPerLaw.assign(equations.switches.size(), 0);
+  report_.firstSwitch.assign(equations.switches.size(), NAN);
+  for (const mechanics::Equations::Switch &s : equations.switches)
+    report_.switchPlaces.push_back(std::to_string(s.location.line) + ":" +
+                                   std::to_string(s.location.column));
 }
 
 ContactRun::~ContactRun() = default;
@@ -65,6 +77,7 @@ ContactRun::~ContactRun() = default;
 mechanics::ModeKey ContactRun::key() const {
   mechanics::ModeKey key(resting_.begin(), resting_.end());
   key.insert(key.end(), friction_.begin(), friction_.end());
+  key.insert(key.end(), branch_.begin(), branch_.end());
   return key;
 }
 
@@ -82,7 +95,7 @@ ContactRun::Mode &ContactRun::modeFor(const mechanics::ModeKey &key) {
   mode.events =
       std::make_unique<mechanics::EventFunctions>(*mode.eq, *mode.kernels, params_, fill_);
   int next = 0;
-  for (size_t i = 0; i < key.size(); ++i)
+  for (size_t i = 0; i < resting_.size() + friction_.size(); ++i)
     mode.slots.push_back((i < resting_.size() ? key[i] == 1 : key[i] == 0) ? next++ : -1);
   return mode;
 }
@@ -224,7 +237,7 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
     };
   }
   for (const mechanics::Equations::Event &e : mode.eq->events)
-    o.events.events.push_back({e.direction, e.stop});
+    o.events.events.push_back({e.direction, e.stop, !e.restartOnly});
   // After the mode's events, the watched switches (driver/ChatterWatch.h):
   // once one chatters the event functions fail, which ends the segment.
   const size_t own = mode.eq->events.size(), watched = watch_ ? watch_->size() : 0;
@@ -288,6 +301,13 @@ bool ContactRun::applySwitch(const mechanics::ModeEvent &what, Progress &at, lon
             " switches of contacts or resets at one instant: they accumulate there";
     return false;
   }
+  if (what.kind == mechanics::ModeEvent::Switch) {
+    if (!lawSwitched(what.index, at, error))
+      return false;
+    Mode &next = modeFor(key());
+    hooks_.modeChanged(*next.kernels, *next.projector, next.slots);
+    return true;
+  }
   if (what.kind == mechanics::ModeEvent::Slips || what.kind == mechanics::ModeEvent::SlipStops ||
       what.kind == mechanics::ModeEvent::NormalNegative) {
     if (!frictionSwitch(what, at.t, at.x, error))
@@ -338,6 +358,7 @@ runtime::IntegrationResult ContactRun::segments(const std::vector<double> &x0,
                                                 std::string &error) {
   runtime::IntegrationResult total;
   Progress at{x0, options.t0};
+  holdBranches(at.t, at.x.data());
   if (!startFrictions(at.t, at.x, error) || !startModes(at.t, at.x.data(), error) ||
       !contactFrictionsFollow(at.t, at.x, error))
     return endedAt(total, at.t, error);

@@ -11,6 +11,7 @@
 #include "mechanics/Contacts.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
+#include "mechanics/Switches.h"
 #include "runtime/ImpactLaw.h"
 #include "runtime/Integrator.h"
 
@@ -63,6 +64,12 @@ struct ContactReport {
   std::vector<ContactSwitch> frictionSwitches; // `contact` the friction, `rests`: it sticks
   double energyChangedAtResets = 0;
   long resets = 0;
+  // Per switch of a piecewise law (mechanics/Switches.h): where it was
+  // written ("line:column"), how often the run restarted there, and when
+  // first.
+  std::vector<std::string> switchPlaces;
+  std::vector<long> switchesPerLaw;
+  std::vector<double> firstSwitch;
 };
 
 inline constexpr size_t kKeptImpacts = 100000;
@@ -148,6 +155,9 @@ public:
   void watch(ChatterWatch &watch) { watch_ = &watch; }
   // The force of friction `i` while it slips, -sigma mu_k N, at (t, x).
   double slipForce(size_t i, double t, const double *x);
+  // The switch of a piecewise law that switched back and forth without
+  // the run advancing (the run's error then says so), if one did.
+  std::optional<size_t> chatteringSwitch() const { return chattering_; }
 
 private:
   struct Mode;
@@ -183,6 +193,10 @@ private:
   // The params with the inputs at (t, x) (x: the state, for laws of it).
   const std::vector<double> &filledParams(double t, const double *x);
   bool startModes(double t, const double *x, std::string &error);
+  // The piecewise laws (driver/ContactSwitches.cpp): each switch's branch
+  // from the sign of its g at (t, x), and the switch `k` whose g crossed 0.
+  void holdBranches(double t, const double *x);
+  bool lawSwitched(size_t k, const Progress &at, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
   bool crossedUnseen(double t, const double *x, std::string &message);
   runtime::IntegrationResult segment(const runtime::IntegratorOptions &options, const Progress &at,
@@ -228,6 +242,12 @@ private:
   ContactReport report_;
   double shortFlight_ = 0; // the next segment's first step, when a flight is short
   ChatterWatch *watch_ = nullptr;
+  mechanics::Branches branch_; // per switch of a piecewise law: +1 or -1
+  // Per switch: its flips since the one at quickSince_, which began a run
+  // of flips too close in time to be motion.
+  std::vector<long> quickFlips_;
+  std::vector<double> quickSince_;
+  std::optional<size_t> chattering_;
 };
 
 } // namespace mech::driver

@@ -266,7 +266,7 @@ std::string gridError(const runtime::IntegratorOptions &o) {
 }
 
 bool switches(const mechanics::Equations &eq) {
-  return !eq.contacts.empty() || !eq.frictions.empty() ||
+  return !eq.contacts.empty() || !eq.frictions.empty() || !eq.switches.empty() ||
          std::any_of(eq.events.begin(), eq.events.end(),
                      [](const mechanics::Equations::Event &e) { return !e.resets.empty(); });
 }
@@ -767,6 +767,11 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
   runtime::IntegrationResult result = contacts.run(start, integrator, error);
   if (reportChatter(loaded, run.eq, watch, result.failureTime, run.summary)) {
     result.outcome = runtime::Outcome::Finished;
+  } else if (std::optional<size_t> law = contacts.chatteringSwitch()) {
+    loaded.diagnostics().error(run.eq.switches[*law].location, error);
+    result.outcome = runtime::Outcome::Finished;
+    run.summary.failure = "the run stopped at t = " + shortestNumber(result.failureTime) +
+                          ", where a piecewise law chatters (the error above)";
   } else if (!error.empty()) {
     result.outcome = runtime::Outcome::Finished; // the failure is `error`, set below
     run.summary.failure = error + " at t = " + shortestNumber(result.failureTime);
@@ -785,7 +790,13 @@ std::optional<SimulationSummary> finishContactSummary(SimulationSummary &summary
   summary.contactEvents.assign(summary.events.begin() + static_cast<long>(declared),
                                summary.events.end());
   summary.events.resize(declared);
-  if (!summary.conservedDrift.empty()) {
+  // A piecewise law's switch keeps the state and T + V: only impacts,
+  // resets and friction end the first integrals.
+  const bool jumps =
+      !eq.contacts.empty() || !eq.frictions.empty() ||
+      std::any_of(eq.events.begin(), eq.events.end(),
+                  [](const mechanics::Equations::Event &e) { return !e.resets.empty(); });
+  if (jumps && !summary.conservedDrift.empty()) {
     summary.conservedDrift.clear();
     summary.notes.push_back(eq.frictions.empty()
                                 ? "the first integrals are not followed across impacts and resets"
@@ -1007,6 +1018,15 @@ std::string contactsText(const SimulationSummary &s) {
     if (slips.count > 0)
       out << "; first slipped at t = " << formatNumber(slips.first, 0);
     out << "\n";
+  }
+  for (size_t i = 0; i < r.switchesPerLaw.size(); ++i) {
+    out << "piecewise law at " << r.switchPlaces[i] << ": ";
+    const long count = r.switchesPerLaw[i];
+    if (count == 0)
+      out << "no switch\n";
+    else
+      out << count << (count == 1 ? " switch, at t = " : " switches, first at t = ")
+          << formatNumber(r.firstSwitch[i], 0) << "\n";
   }
   if (r.impactCount > 0)
     out << "energy lost at impacts " << formatNumber(r.energyLostAtImpacts, 0) << "\n";

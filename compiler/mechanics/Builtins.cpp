@@ -75,6 +75,22 @@ Tensor applyBuiltin(sym::Context &c, sema::Builtin builtin, const std::vector<Te
     return Tensor::scalar(sym::sqrt(sumOfProducts(c, args[0], args[0])));
   case B::Transpose:
     return transposed(args[0]);
+  case B::Min:
+  case B::Max: {
+    Expr result = args[0].v[0];
+    for (size_t i = 1; i < args.size(); ++i)
+      result = builtin == B::Min ? sym::minimum(result, args[i].v[0])
+                                 : sym::maximum(result, args[i].v[0]);
+    return Tensor::scalar(result);
+  }
+  case B::Clamp:
+    return Tensor::scalar(sym::clamp(args[0].v[0], args[1].v[0], args[2].v[0]));
+  case B::Smooth: {
+    Tensor t = args[0];
+    for (Expr &x : t.v)
+      x = c.function(sym::Fn::Smooth, {x});
+    return t;
+  }
   case B::Diag:
     return diagonal(c, args);
   case B::Det:

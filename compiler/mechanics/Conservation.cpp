@@ -40,11 +40,23 @@ std::vector<Expr> additiveTerms(const Expr &e, bool cheap = false) {
 // For each expression, whether it vanishes at the random points: one CSE'd
 // program for all of them, so that n derivatives of a large L that share
 // most of their subexpressions are evaluated together.
+// A choice, abs or sign of a varying argument is an unknown of its own
+// there: the random points would all fall on one of its branches.
 std::vector<bool> vanishAtRandomPoints(const std::vector<Expr> &expressions, bool cheap) {
-  std::vector<Expr> outputs;
+  std::vector<Expr> outputs, unknowns;
   std::vector<size_t> ends;
+  sym::Substitution opaque;
+  opaque.setRule([&unknowns](const sym::Node *n) -> const sym::Node * {
+    if (n->kind != sym::Kind::Func || n->mask == 0 ||
+        (n->fn != sym::Fn::Select && n->fn != sym::Fn::Abs && n->fn != sym::Fn::Sign))
+      return nullptr;
+    unknowns.push_back(n->context->symbol("choice" + std::to_string(unknowns.size()),
+                                          sym::SymbolKind::Free,
+                                          static_cast<int>(unknowns.size())));
+    return unknowns.back().node();
+  });
   for (const Expr &e : expressions) {
-    std::vector<Expr> terms = additiveTerms(e, cheap);
+    std::vector<Expr> terms = additiveTerms(opaque(e), cheap);
     outputs.insert(outputs.end(), terms.begin(), terms.end());
     ends.push_back(outputs.size());
   }

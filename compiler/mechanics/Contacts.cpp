@@ -1,6 +1,8 @@
 // Contact modes and the contacts' functions on the interpreter.
 #include "mechanics/Contacts.h"
 
+#include "mechanics/Switches.h"
+
 namespace mech::mechanics {
 
 namespace {
@@ -51,7 +53,10 @@ void slidingForce(const Equations::Friction &f, int sigma, Equations &out,
 
 } // namespace
 
-Equations modeEquations(const Equations &equations, const ModeKey &mode) {
+Equations modeEquations(const Equations &model, const ModeKey &mode) {
+  const size_t held = model.contacts.size() + model.frictions.size();
+  const Equations equations =
+      heldOnBranches(model, Branches(mode.begin() + static_cast<long>(held), mode.end()));
   Equations out = equations;
   const size_t k = equations.contacts.size();
   for (Equations::Event &e : out.events)
@@ -94,6 +99,14 @@ Equations modeEquations(const Equations &equations, const ModeKey &mode) {
       out.events.push_back({name + " stops", f.slip.psi, -sigma, true, f.slip.location, {}});
     }
   }
+  for (size_t i = 0; i < equations.switches.size(); ++i)
+    out.events.push_back({"switch " + std::to_string(i + 1),
+                          switchEvent(equations.switches[i]),
+                          0,
+                          true,
+                          equations.switches[i].location,
+                          {},
+                          true});
   return out;
 }
 
@@ -124,7 +137,7 @@ ModeEvent modeEvent(const Equations &equations, const ModeKey &mode, size_t even
       return {ModeEvent::SlipStops, friction};
     return {ModeEvent::Slips, friction, at == 1 ? 1 : -1};
   }
-  return {ModeEvent::Declared, event}; // not reached: the mode has no such event
+  return {ModeEvent::Switch, at}; // after the frictions' events, one per switch
 }
 
 std::vector<sym::Expr> frictionExpressions(const Equations &equations) {
@@ -177,6 +190,17 @@ ContactFunctions::ContactFunctions(const Equations &equations, size_t params)
   }
   out_.resize(3 * contacts_ + contacts_ * n);
   inputs_.assign(layout_.size(), 0.0);
+  std::vector<sym::Expr> g;
+  for (const Equations::Switch &s : equations.switches)
+    g.push_back(s.g);
+  switches_ = sym::Program(g, index);
+  switchOut_.resize(g.size());
+}
+
+const double *ContactFunctions::switchValues(double t, const double *x,
+                                             const std::vector<double> &params) {
+  switches_.evaluate(inputs(t, x, params), switchOut_.data(), scratch_);
+  return switchOut_.data();
 }
 
 const double *ContactFunctions::inputs(double t, const double *x,

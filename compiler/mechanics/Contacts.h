@@ -15,7 +15,9 @@ namespace mech::mechanics {
 
 // A run's mode: per contact 1 when it rests, then per friction its state:
 // 0 while it sticks, +1 or -1 while it slips with that sign of the slip, 2
-// while it does not act (its normal force is a contact's that is open).
+// while it does not act (its normal force is a contact's that is open),
+// then per switch of a piecewise law its branch, +1 or -1
+// (mechanics/Switches.h).
 using ModeKey = std::vector<signed char>;
 inline constexpr signed char kFrictionOff = 2;
 
@@ -31,15 +33,17 @@ inline constexpr signed char kFrictionOff = 2;
 // friction that acts its normal force falling below 0 (where N is an
 // expression; a contact's force lifts it off) and, sticking, its force
 // leaving the cone (rising through mu_s N, then falling through -mu_s N),
-// or, slipping, the slip falling back to 0.
+// or, slipping, the slip falling back to 0; last, per switch, its g
+// crossing 0. The piecewise laws are held on the mode's branches.
 Equations modeEquations(const Equations &equations, const ModeKey &mode);
 
 // What event `event` of a mode is: the model's own (index into
 // equations.events), a contact's impact or lift-off (index of the contact),
 // or a friction's (index of the friction): it slips (with `sign` the sign
-// of the slip), its slip reaches 0, its normal force turns negative.
+// of the slip), its slip reaches 0, its normal force turns negative; or a
+// switch of a piecewise law (index of the switch).
 struct ModeEvent {
-  enum Kind { Declared, Impact, LiftOff, Slips, SlipStops, NormalNegative } kind;
+  enum Kind { Declared, Impact, LiftOff, Slips, SlipStops, NormalNegative, Switch } kind;
   size_t index;
   int sign = 0;
 };
@@ -77,6 +81,9 @@ public:
   const double *normals() const { return frictionOut_.data() + frictions_; }
   const double *staticCoefficients() const { return frictionOut_.data() + 2 * frictions_; }
   const double *kineticCoefficients() const { return frictionOut_.data() + 3 * frictions_; }
+  // The g of every switch of a piecewise law at (t, x), live (each choice
+  // inside g by its own argument), valid until the next call.
+  const double *switchValues(double t, const double *x, const std::vector<double> &params);
   // The contacts' restitutions at `params`.
   std::vector<double> restitutions(const std::vector<double> &params) const;
   // The state after event `event`'s resets, all computed from the state
@@ -90,11 +97,12 @@ private:
 
   InputLayout layout_;
   size_t contacts_ = 0, frictions_ = 0;
-  sym::Program state_, restitution_, friction_;
+  sym::Program state_, restitution_, friction_, switches_;
   std::vector<sym::Program> resets_; // per event
   std::vector<std::vector<const Equations::Reset *>> resetTargets_;
   std::vector<double> out_;         // gaps, rates, gammas, then the rows
   std::vector<double> frictionOut_; // slips, normal forces, mu_s, mu_k
+  std::vector<double> switchOut_;
   mutable std::vector<double> inputs_, scratch_, values_;
 };
 

@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 5; // raised when the layout below changes
+constexpr uint32_t kFormat = 6; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -185,6 +185,9 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   for (size_t i = 0; ok && i < eq.velocitySwitches.size(); ++i)
     ok = one(eq.velocitySwitches[i].argument) && where(eq.velocitySwitches[i].location) &&
          plain(eq.velocitySwitches[i].jumps);
+  ok = ok && count(eq.switches);
+  for (size_t i = 0; ok && i < eq.switches.size(); ++i)
+    ok = one(eq.switches[i].g) && where(eq.switches[i].location);
   ok = ok && count(eq.frictions);
   for (size_t i = 0; ok && i < eq.frictions.size(); ++i) {
     auto &f = eq.frictions[i];
@@ -277,6 +280,9 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
       return false;
   for (const Equations::VelocitySwitch &s : eq.velocitySwitches)
     if (!s.argument || !placed(s.location))
+      return false;
+  for (const Equations::Switch &s : eq.switches)
+    if (!s.g || !placed(s.location))
       return false;
   if (eq.frictions.size() != model.frictions.size())
     return false;

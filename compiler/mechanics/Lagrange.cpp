@@ -6,6 +6,7 @@
 #include "mechanics/BodyInertia.h"
 
 #include "mechanics/IntegrableConstraints.h"
+#include "mechanics/Switches.h"
 
 #include "symbolic/Diff.h"
 #include "symbolic/Readable.h"
@@ -484,6 +485,7 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   deriveContacts(model, lower, velocityPart, eq);
   if (!deriveFrictions(model, lower, velocityPart, eq, diagnostics))
     return std::nullopt;
+  findSwitches(eq, lower.piecewiseLocations());
   decideTimeDependence(model, eq);
   return result;
 }

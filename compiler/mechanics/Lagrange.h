@@ -55,6 +55,9 @@ struct Equations {
     bool stop = false;
     Location location;
     std::vector<Reset> resets;
+    // A mode's event at a switch of a piecewise law (mechanics/Contacts.h):
+    // the run restarts there without a row of its own.
+    bool restartOnly = false;
   };
   std::vector<Event> events;
   // The inputs, each a param symbol (index `param`) that may appear in Q,
@@ -135,6 +138,18 @@ struct Equations {
     bool jumps = true; // a sign() in a force; false: an abs() in a dissipation term
   };
   std::vector<VelocitySwitch> velocitySwitches;
+
+  // The switches of the piecewise laws (mechanics/Switches.h): each
+  // distinct g of a choice select(g, a, b) (if, min, max, clamp) or of an
+  // abs(g) or sign(g) in the motion's equations whose g changes during a
+  // run (it has coordinates, velocities, t or inputs), but not those of
+  // velocitySwitches, nor any inside smooth(...). A run holds each branch
+  // over a segment and restarts where g crosses 0.
+  struct Switch {
+    sym::Expr g;
+    Location location; // the if, min, max, clamp, abs or sign that wrote it
+  };
+  std::vector<Switch> switches;
 
   bool conservative = false;
   bool hasExplicitTime = false;

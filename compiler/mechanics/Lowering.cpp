@@ -121,6 +121,9 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
   }
   case K::Call:
     break;
+  case K::Compare:
+  case K::Logic:
+    internalError("a condition lowered outside if");
   }
   return lowerCall(n);
 }
@@ -156,13 +159,57 @@ Tensor Lowering::lowerMul(const sema::Node &n) {
   return t;
 }
 
+// if's condition (sema's Compare and Logic nodes) for sym::choose.
+sym::Condition Lowering::lowerCondition(const sema::Node &n) {
+  if (n.kind == sema::ExprKind::Compare) {
+    using C = sym::Comparison;
+    static constexpr C ops[] = {C::Less, C::LessEqual, C::Greater, C::GreaterEqual};
+    return sym::compare(ops[n.index], child(n, 0).v[0], child(n, 1).v[0]);
+  }
+  using Kind = sym::Condition::Kind;
+  static constexpr Kind kinds[] = {Kind::And, Kind::Or, Kind::Not};
+  sym::Condition c{kinds[n.index], {}, {}};
+  for (const sema::ExprRef &operand : n.children)
+    c.operands.push_back(lowerCondition(*operand));
+  return c;
+}
+
 // Built-in functions: their one implementation (mechanics/Builtins.h), on
 // the lowered arguments.
 Tensor Lowering::lowerCall(const sema::Node &n) {
+  using B = sema::Builtin;
+  if (n.builtin == B::If) {
+    sym::Condition condition = lowerCondition(*n.children[0]);
+    Tensor a = child(n, 1), b = child(n, 2);
+    for (size_t k = 0; k < a.v.size(); ++k)
+      a.v[k] = sym::choose(condition, a.v[k], b.v[k]);
+    notePiecewise(a, n.location);
+    return a;
+  }
   std::vector<Tensor> args;
   for (size_t i = 0; i < n.children.size(); ++i)
     args.push_back(child(n, i));
-  return applyBuiltin(context_, n.builtin, args);
+  Tensor result = applyBuiltin(context_, n.builtin, args);
+  if (n.builtin == B::Min || n.builtin == B::Max || n.builtin == B::Clamp || n.builtin == B::Abs ||
+      n.builtin == B::Sign)
+    notePiecewise(result, n.location);
+  return result;
+}
+
+void Lowering::notePiecewise(const Tensor &t, Location at) {
+  std::vector<const sym::Node *> pending;
+  for (const sym::Expr &x : t.v)
+    pending.push_back(x.node());
+  while (!pending.empty()) {
+    const sym::Node *node = pending.back();
+    pending.pop_back();
+    if (!walked_.insert(node).second)
+      continue;
+    if (node->kind == sym::Kind::Func &&
+        (node->fn == sym::Fn::Select || node->fn == sym::Fn::Abs || node->fn == sym::Fn::Sign))
+      piecewiseAt_.emplace(node, at);
+    pending.insert(pending.end(), node->ops.begin(), node->ops.end());
+  }
 }
 
 } // namespace mech::mechanics

@@ -8,8 +8,10 @@
 #include "sema/Model.h"
 #include "symbolic/Diff.h"
 #include "symbolic/Expr.h"
+#include "symbolic/Piecewise.h"
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace mech::mechanics {
@@ -37,6 +39,11 @@ public:
   const std::vector<sym::Expr> &multipliers() const { return multipliers_; }
   // d/dt along the motion, shared so that its memo serves every caller.
   sym::Differentiator &timeDerivative() { return timeDerivative_; }
+  // Where each choice (select), abs and sign of the lowered expressions was
+  // written: the call of if, min, max, clamp, abs or sign that made it.
+  const std::unordered_map<const sym::Node *, Location> &piecewiseLocations() const {
+    return piecewiseAt_;
+  }
 
 private:
   // One rule per kind family of the sema IR (see Lowering.cpp).
@@ -44,9 +51,12 @@ private:
   Tensor lowerSum(const sema::Node &n);
   Tensor lowerMul(const sema::Node &n);
   Tensor lowerCall(const sema::Node &n);
+  sym::Condition lowerCondition(const sema::Node &n);
   // The i-th operand of n, lowered (memoised).
   Tensor child(const sema::Node &n, size_t i);
   Tensor product(const Tensor &a, const Tensor &b);
+  // Records the choices, abs and sign in `t` not seen before as written at `at`.
+  void notePiecewise(const Tensor &t, Location at);
 
   const sema::CheckedModel &model_;
   sym::Context &context_;
@@ -56,6 +66,8 @@ private:
   sym::Differentiator timeDerivative_;
   std::unordered_map<const sema::Node *, Tensor> memo_;
   std::unordered_map<int, Tensor> lets_;
+  std::unordered_map<const sym::Node *, Location> piecewiseAt_;
+  std::unordered_set<const sym::Node *> walked_;
 };
 
 } // namespace mech::mechanics

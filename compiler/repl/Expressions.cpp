@@ -99,6 +99,9 @@ public:
       return index(static_cast<const ast::Index &>(e));
     case ast::ExprKind::Colon:
       return fail(e.location, "':' stands for a whole row or column and can only be an index");
+    case ast::ExprKind::Compare:
+    case ast::ExprKind::Logic:
+      return fail(e.location, "a condition can only be the first argument of if");
     }
     return fail(e.location, "unsupported expression");
   }
@@ -446,6 +449,8 @@ private:
     if (f == "diff" || f == "simplify" || f == "expand" || f == "subs" || f == "taylor" ||
         f == "eval")
       return calculatorFunction(call);
+    if (f == "if")
+      return choice(call);
     std::vector<Tensor> args;
     for (const ast::ExprPtr &e : call.args) {
       auto value = eval(*e);
@@ -463,6 +468,49 @@ private:
                 "unknown function '" + f +
                     "' (the REPL has the language's built-ins and diff, simplify, expand, subs, "
                     "taylor, eval)");
+  }
+
+  // if(condition, a, b), a and b of one shape, chosen entry by entry.
+  std::optional<Tensor> choice(const ast::Call &call) {
+    std::optional<sym::Condition> condition = conditionOf(*call.args[0]);
+    auto a = eval(*call.args[1]), b = eval(*call.args[2]);
+    if (!condition || !a || !b)
+      return std::nullopt;
+    if (a->rows != b->rows || a->cols != b->cols)
+      return fail(call.location, std::string("if's values have different shapes (") +
+                                     shapeName(*a) + " and " + shapeName(*b) + ")");
+    for (size_t k = 0; k < a->v.size(); ++k)
+      a->v[k] = sym::choose(*condition, a->v[k], b->v[k]);
+    return a;
+  }
+
+  std::optional<sym::Condition> conditionOf(const ast::Expr &e) {
+    if (e.kind == ast::ExprKind::Compare) {
+      auto &c = static_cast<const ast::Compare &>(e);
+      auto lhs = eval(*c.lhs), rhs = eval(*c.rhs);
+      if (!lhs || !rhs)
+        return std::nullopt;
+      if (!lhs->isScalar() || !rhs->isScalar())
+        return fail(c.location,
+                    std::string("a comparison (") + ast::compareSpelling(c.op) + ") needs scalars");
+      using C = sym::Comparison;
+      static constexpr C ops[] = {C::Less, C::LessEqual, C::Greater, C::GreaterEqual};
+      return sym::compare(ops[static_cast<int>(c.op)], lhs->v[0], rhs->v[0]);
+    }
+    auto &l = static_cast<const ast::Logic &>(e);
+    using Kind = sym::Condition::Kind;
+    sym::Condition result{l.op == ast::Logic::Op::And  ? Kind::And
+                          : l.op == ast::Logic::Op::Or ? Kind::Or
+                                                       : Kind::Not,
+                          {},
+                          {}};
+    for (const ast::ExprPtr &operand : l.operands) {
+      auto c = conditionOf(*operand);
+      if (!c)
+        return std::nullopt;
+      result.operands.push_back(std::move(*c));
+    }
+    return result;
   }
 
   // omega(R), omega_body(R): the axial vectors of R'·Rᵀ and Rᵀ·R', as a

@@ -240,6 +240,14 @@ private:
     case ast::ExprKind::Component:
       walk(*static_cast<const ast::Component &>(e).operand);
       return;
+    case ast::ExprKind::Compare:
+      walk(*static_cast<const ast::Compare &>(e).lhs);
+      walk(*static_cast<const ast::Compare &>(e).rhs);
+      return;
+    case ast::ExprKind::Logic:
+      for (const auto &operand : static_cast<const ast::Logic &>(e).operands)
+        walk(*operand);
+      return;
     case ast::ExprKind::Index: {
       // Entries of a parameter's vector or matrix (W[i, j]) are fine; a
       // family of a model is out of sight.

@@ -39,6 +39,20 @@ public:
     case Builtin::Trace:
     case Builtin::Inv:
       return squareMatrix();
+    case Builtin::Min:
+    case Builtin::Max:
+      if (args_.size() < 2)
+        return ShapeProblem{-1, name_ + " takes 2 or more scalars, " +
+                                    std::to_string(args_.size()) + " given"};
+      return scalars(args_.size(), "scalars");
+    case Builtin::Clamp:
+      return scalars(3, "scalars: clamp(x, lo, hi)");
+    case Builtin::If:
+      return choice();
+    case Builtin::Smooth:
+      if (auto problem = arity(1))
+        return *problem;
+      return args_[0];
     default:
       return scalars(1, "a scalar"); // sqrt and the elementary functions
     }
@@ -92,6 +106,16 @@ private:
         return expected(i, "scalars");
     int n = static_cast<int>(args_.size());
     return Shape::matrix(n, n);
+  }
+
+  // if(condition, a, b): a and b of one shape, which is the result's.
+  Result choice() const {
+    if (auto problem = arity(3))
+      return *problem;
+    if (args_[1] != args_[2])
+      return ShapeProblem{-1, "if's values have different shapes (" + args_[1].toString() +
+                                  " and " + args_[2].toString() + ")"};
+    return args_[1];
   }
 
   Result squareMatrix() const {

@@ -45,7 +45,12 @@ struct Shape {
   X(Diag, "diag", -1)                                                                              \
   X(Det, "det", 1)                                                                                 \
   X(Trace, "trace", 1)                                                                             \
-  X(Inv, "inv", 1)
+  X(Inv, "inv", 1)                                                                                 \
+  X(Min, "min", -1)                                                                                \
+  X(Max, "max", -1)                                                                                \
+  X(Clamp, "clamp", 3)                                                                             \
+  X(If, "if", 3)                                                                                   \
+  X(Smooth, "smooth", 1)
 
 enum class Builtin {
 #define MECH_BUILTIN_ENUM(id, name, arity) id,
@@ -83,7 +88,9 @@ std::optional<std::string> squareMatrixProblem(Builtin b, Shape s);
   X(Vector)                                                                                        \
   X(Matrix)     /* children row-major */                                                           \
   X(Component)  /* index = axis 0, 1, 2 */                                                         \
-  X(Derivative) /* total time derivative along the motion */
+  X(Derivative) /* total time derivative along the motion */                                       \
+  X(Compare)    /* if's condition: index 0 <, 1 <=, 2 >, 3 >=; lhs and rhs */                      \
+  X(Logic)      /* if's condition: index 0 and, 1 or, 2 not; the operands */
 
 enum class ExprKind {
 #define MECH_SEMA_ENUM(name) name,

@@ -166,6 +166,21 @@ private:
       print(*e.children[0], kPostfix);
       out += '\'';
       return;
+    case ExprKind::Compare: {
+      static const char *ops[] = {" < ", " <= ", " > ", " >= "};
+      print(*e.children[0], 0);
+      out += ops[e.index];
+      print(*e.children[1], 0);
+      return;
+    }
+    case ExprKind::Logic:
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        out += e.index == 2 ? "not " : i == 0 ? "" : e.index == 0 ? " and " : " or ";
+        out += '(';
+        print(*e.children[i], 0);
+        out += ')';
+      }
+      return;
     }
     internalError("unhandled IR kind in printer");
   }

@@ -64,6 +64,14 @@ private:
     case Builtin::Det:
     case Builtin::Inv:
       return determinantOrInverse();
+    case Builtin::Min:
+    case Builtin::Max:
+    case Builtin::Clamp:
+      return commonDimension(0);
+    case Builtin::If:
+      return commonDimension(1);
+    case Builtin::Smooth:
+      return args_[0]->dim;
     default:
       return pureNumber(); // the elementary functions
     }
@@ -98,6 +106,20 @@ private:
     DimInfo dim = DimInfo::pure();
     for (size_t i = 0; i < args_.size(); ++i) {
       auto combined = resolver_.sumDimension(dim, args_[i]->dim, call_.args[i]->location, "diag");
+      if (!combined)
+        return std::nullopt;
+      dim = *combined;
+    }
+    return dim;
+  }
+
+  // min, max and clamp compare their arguments, and if's values (from
+  // `first` on) stand for each other: one dimension for all.
+  std::optional<DimInfo> commonDimension(size_t first) {
+    DimInfo dim = args_[first]->dim;
+    for (size_t i = first + 1; i < args_.size(); ++i) {
+      auto combined = resolver_.sumDimension(dim, args_[i]->dim, call_.args[i]->location,
+                                             std::string(name_) + "'s values", true);
       if (!combined)
         return std::nullopt;
       dim = *combined;

@@ -5,6 +5,7 @@
 
 #include "sema/ModelPrinter.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mech::sema {
@@ -60,6 +61,24 @@ std::optional<double> Resolver::evaluateConstant(const ExprRef &e) {
   return evaluateScalar(model_, e, std::nullopt);
 }
 
+// min, max, clamp, if (its condition a truth, 1 or 0) and smooth.
+static std::optional<double> piecewiseValue(Builtin builtin, const std::vector<double> &args) {
+  switch (builtin) {
+  case Builtin::Min:
+    return *std::min_element(args.begin(), args.end());
+  case Builtin::Max:
+    return *std::max_element(args.begin(), args.end());
+  case Builtin::Clamp:
+    return std::min(std::max(args[0], args[1]), args[2]);
+  case Builtin::If:
+    return args[0] > 0 ? args[1] : args[2];
+  case Builtin::Smooth:
+    return args[0];
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e,
                                      std::optional<double> time) {
   if (!e->shape.isScalar() || e->coordOrder >= 0 || (e->usesTime && !time) || e->usesMultiplier ||
@@ -100,6 +119,31 @@ std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e
       return std::nullopt;
     return std::pow(*x, *y);
   }
+  case ExprKind::Compare: { // a truth: 1 or 0
+    auto x = child(0), y = child(1);
+    if (!x || !y)
+      return std::nullopt;
+    const bool holds = e->index == 0   ? *x < *y
+                       : e->index == 1 ? *x <= *y
+                       : e->index == 2 ? *x > *y
+                                       : *x >= *y;
+    return holds ? 1.0 : 0.0;
+  }
+  case ExprKind::Logic: {
+    std::vector<double> truths;
+    for (size_t i = 0; i < e->children.size(); ++i) {
+      auto x = child(i);
+      if (!x)
+        return std::nullopt;
+      truths.push_back(*x);
+    }
+    if (e->index == 2)
+      return truths[0] > 0 ? 0.0 : 1.0;
+    bool all = true, any = false;
+    for (double truth : truths)
+      all = all && truth > 0, any = any || truth > 0;
+    return (e->index == 0 ? all : any) ? 1.0 : 0.0;
+  }
   case ExprKind::Derivative: // of a constant; t' is not one
     return e->usesTime ? std::nullopt : std::optional(0.0);
   case ExprKind::Call: {
@@ -112,6 +156,8 @@ std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e
     }
     if (e->builtin == Builtin::Sqrt)
       return std::sqrt(args[0]);
+    if (auto value = piecewiseValue(e->builtin, args))
+      return value;
     if (static_cast<int>(e->builtin) <= static_cast<int>(Builtin::Sign))
       return evaluateElementary(static_cast<ElementaryFunction>(e->builtin), args[0],
                                 args.size() > 1 ? args[1] : 0.0);

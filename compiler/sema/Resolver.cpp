@@ -89,6 +89,10 @@ ExprRef Resolver::resolve(const ast::Expr &expr, const Env &env) {
     diagnostics_.error(expr.location,
                        "':' stands for a whole row or column and can only be an index");
     return nullptr;
+  case ast::ExprKind::Compare:
+    return resolveComparison(static_cast<const ast::Compare &>(expr), env);
+  case ast::ExprKind::Logic:
+    return resolveLogic(static_cast<const ast::Logic &>(expr), env);
   }
   internalError("unhandled expression kind in resolver");
 }

@@ -121,6 +121,11 @@ private:
   bool checkRotationArgument(const ast::Call &call, const std::vector<ExprRef> &args);
   ExprRef resolveSum(const ast::SumOver &sum, const Env &env);
 
+  // if's condition (ResolveConditions.cpp): scalars of one dimension
+  // compared, joined by `and`, `or` and `not`.
+  ExprRef resolveComparison(const ast::Compare &compare, const Env &env);
+  ExprRef resolveLogic(const ast::Logic &logic, const Env &env);
+
   // Built-in functions (ResolveBuiltins.cpp).
   ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);
 

@@ -570,6 +570,10 @@ bool isEven(Fn fn) {
 
 Expr Context::function(Fn fn, const std::vector<Expr> &args) {
   const Expr &x = args[0];
+  if (fn == Fn::Select && (x.isNumber() || args[1] == args[2]))
+    return !x.isNumber() || x->num.toDouble() > 0 ? args[1] : args[2];
+  if (fn == Fn::Smooth && (x.isNumber() || x.kind() == Kind::Symbol))
+    return x;
   if (fn != Fn::Atan2 && x.isNumber()) {
     const Num &v = x->num;
     if (v.exact()) {
@@ -633,6 +637,9 @@ Expr pow(const Expr &base, int64_t exponent) {
 }
 Expr sqrt(const Expr &x) {
   return x.context().power(x, x.context().rational(1, 2));
+}
+Expr select(const Expr &g, const Expr &a, const Expr &b) {
+  return g.context().function(Fn::Select, {g, a, b});
 }
 Expr apply(Fn fn, const Expr &x) {
   return x.context().function(fn, {x});

@@ -39,7 +39,9 @@ Expr outerDerivative(Fn fn, const Expr &x, const Expr &e, Context &c) {
     // Zero away from the jump, where the derivative is undefined.
     return c.zero();
   case Fn::Atan2:
-    // Two arguments: deriveFunction handles it before coming here.
+  case Fn::Select:
+  case Fn::Smooth:
+    // deriveFunction handles these before coming here.
     break;
   }
   return Expr();
@@ -134,6 +136,10 @@ Expr Differentiator::deriveFunction(const Node *n) {
   Expr e(n);
   Expr x(n->ops[0]);
   Expr dx = derive(n->ops[0]);
+  if (n->fn == Fn::Select) // piecewise: each branch's derivative where it holds
+    return select(x, derive(n->ops[1]), derive(n->ops[2]));
+  if (n->fn == Fn::Smooth)
+    return c.function(Fn::Smooth, {dx});
   if (n->fn == Fn::Atan2) {
     // atan2(y, x)' = (x y' - y x') / (x^2 + y^2)
     Expr y = x, xx(n->ops[1]);

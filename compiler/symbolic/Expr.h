@@ -35,8 +35,11 @@ enum class Kind : uint8_t {
 #undef MECH_SYM_KIND
 };
 
-// The engine's functions are the language's elementary functions.
-#define MECH_SYM_FUNCS(X) MECH_ELEMENTARY_FUNCTIONS(X)
+// The engine's functions are the language's elementary functions, then
+// the piecewise choice select(g, a, b) (a where g > 0, else b: `if`, `min`,
+// `max` and `clamp` are written with it) and smooth(x), x itself, whose
+// choices the runs do not treat as switches (mechanics/Switches.h).
+#define MECH_SYM_FUNCS(X) MECH_ELEMENTARY_FUNCTIONS(X) X(Select, "select", 3) X(Smooth, "smooth", 1)
 
 enum class Fn : uint8_t {
 #define MECH_SYM_FN(id, name, arity) id,
@@ -45,8 +48,17 @@ enum class Fn : uint8_t {
 };
 
 const char *fnName(Fn fn);
+// An elementary function's value (not Select or Smooth: evaluateFunction).
 inline double evaluateFn(Fn fn, double x, double y = 0) {
   return evaluateElementary(static_cast<ElementaryFunction>(fn), x, y);
+}
+// Any function's value at its arguments' values.
+inline double evaluateFunction(Fn fn, const double *args) {
+  if (fn == Fn::Select)
+    return args[0] > 0 ? args[1] : args[2];
+  if (fn == Fn::Smooth)
+    return args[0];
+  return evaluateFn(fn, args[0], fn == Fn::Atan2 ? args[1] : 0.0);
 }
 
 // What a symbol stands for; coordinates have one symbol per derivative order.
@@ -117,6 +129,8 @@ Expr operator-(const Expr &a);
 Expr pow(const Expr &base, const Expr &exponent);
 Expr pow(const Expr &base, int64_t exponent);
 Expr sqrt(const Expr &x);
+// select(g, a, b): a where g > 0, else b.
+Expr select(const Expr &g, const Expr &a, const Expr &b);
 Expr apply(Fn fn, const Expr &x);
 Expr atan2(const Expr &y, const Expr &x);
 

@@ -6,7 +6,7 @@ namespace mech::sym {
 namespace {
 
 constexpr uint8_t kKinds = static_cast<uint8_t>(Kind::Func) + 1;
-constexpr uint8_t kFunctions = static_cast<uint8_t>(Fn::Sign) + 1;
+constexpr uint8_t kFunctions = static_cast<uint8_t>(Fn::Smooth) + 1;
 constexpr uint8_t kSymbolKinds = static_cast<uint8_t>(SymbolKind::Free) + 1;
 
 constexpr uint32_t kArity[] = {

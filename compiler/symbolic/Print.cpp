@@ -470,7 +470,31 @@ private:
     return negative ? "-" + text : text;
   }
 
+  // select(g, p, q): max(p, q) where g = p - q, min(p, q) where g = q - p,
+  // else if(g > 0, p, q) (cases in LaTeX, ?: in C).
+  std::string choice(const Node *n) {
+    Expr g(n->ops[0]), p(n->ops[1]), q(n->ops[2]);
+    const std::string a = print(p.node(), 1), b = print(q.node(), 1);
+    const bool max = g == p - q, min = !max && g == q - p;
+    if (style_ == Style::C)
+      return "((" + print(g.node(), 1) + ") > 0 ? (" + a + ") : (" + b + "))";
+    // y < 0 rather than -y > 0
+    const std::string condition =
+        isNegativeForm(g) ? print((-g).node(), 1) + " < 0" : print(g.node(), 1) + " > 0";
+    if (style_ == Style::Latex) {
+      if (max || min)
+        return std::string(max ? "\\max" : "\\min") + "\\left(" + a + ", " + b + "\\right)";
+      return "\\begin{cases} " + a + " & " + condition + " \\\\ " + b +
+             " & \\text{otherwise} \\end{cases}";
+    }
+    if (max || min)
+      return std::string(max ? "max(" : "min(") + a + ", " + b + ")";
+    return "if(" + condition + ", " + a + ", " + b + ")";
+  }
+
   std::string function(const Node *n) {
+    if (n->fn == Fn::Select)
+      return choice(n);
     std::string args;
     bool flipped = !flipped_.empty() && flipped_.back() == n;
     const Node *reoriented = isEvenFn(n->fn) || flipped ? reorientedArgument(n) : nullptr;
@@ -484,6 +508,8 @@ private:
       bool known = std::find(std::begin(named), std::end(named), n->fn) != std::end(named);
       if (n->fn == Fn::Abs)
         return "\\left|" + args + "\\right|";
+      if (n->fn == Fn::Smooth)
+        return "\\left(" + args + "\\right)";
       std::string head = known ? std::string("\\") + fnName(n->fn)
                                : std::string("\\operatorname{") + fnName(n->fn) + "}";
       return head + "\\left(" + args + "\\right)";
@@ -494,6 +520,8 @@ private:
         return "fabs(" + args + ")";
       case Fn::Sign:
         return "((" + args + ") > 0 ? 1.0 : ((" + args + ") < 0 ? -1.0 : 0.0))";
+      case Fn::Smooth:
+        return "(" + args + ")";
       default:
         break;
       }

@@ -218,7 +218,12 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
       break;
     }
     case Instruction::Op::Function:
-      v[i] = evaluateFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
+      if (instr.fn == Fn::Select)
+        v[i] = v[ops[0].value] > 0 ? v[ops[1].value] : v[ops[2].value];
+      else if (instr.fn == Fn::Smooth)
+        v[i] = v[ops[0].value];
+      else
+        v[i] = evaluateFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
       break;
     }
   }
@@ -243,6 +248,8 @@ double functionCost(Fn fn) {
   switch (fn) {
   case Fn::Abs:
   case Fn::Sign:
+  case Fn::Select:
+  case Fn::Smooth:
     return 1;
   case Fn::Atan2:
     return 2 * kCostFunction;

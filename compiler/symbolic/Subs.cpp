@@ -14,6 +14,11 @@ Expr Substitution::apply(const Node *n) {
   auto found = memo_.find(n);
   if (found != memo_.end())
     return found->second;
+  if (const Node *stand = rule_ ? rule_(n) : nullptr) {
+    Expr result = apply(stand);
+    memo_.emplace(n, result);
+    return result;
+  }
   Context &c = *n->context;
   Expr result(n);
   switch (n->kind) {

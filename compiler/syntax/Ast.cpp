@@ -14,6 +14,20 @@ const char *exprKindName(ExprKind kind) {
   return "?";
 }
 
+const char *compareSpelling(Compare::Op op) {
+  switch (op) {
+  case Compare::Op::Less:
+    return "<";
+  case Compare::Op::LessEqual:
+    return "<=";
+  case Compare::Op::Greater:
+    return ">";
+  case Compare::Op::GreaterEqual:
+    return ">=";
+  }
+  return "?";
+}
+
 const ModelDecl *File::model() const {
   for (const TopItem &item : items) {
     if (auto *model = std::get_if<ModelDecl>(&item.node))

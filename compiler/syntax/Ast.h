@@ -30,7 +30,9 @@ namespace mech::ast {
   X(Prime)                                                                                         \
   X(Component)                                                                                     \
   X(Index)                                                                                         \
-  X(Colon)
+  X(Colon)                                                                                         \
+  X(Compare)                                                                                       \
+  X(Logic)
 
 enum class ExprKind {
 #define MECH_AST_ENUM(name) name,
@@ -165,6 +167,26 @@ struct Index : Expr {
 // `:` as an index: the whole row or column (W[:, 2]).
 struct Colon : Expr {
   explicit Colon(Location loc) : Expr(ExprKind::Colon, loc) {}
+};
+
+// a < b, a <= b, a > b, a >= b: a comparison in the condition of
+// if(cond, a, b), the one place the grammar allows conditions (`if` is a
+// Call whose first argument is a Compare or a Logic).
+struct Compare : Expr {
+  enum class Op { Less, LessEqual, Greater, GreaterEqual };
+  Op op;
+  ExprPtr lhs, rhs;
+  Compare(Location loc, Op o, ExprPtr l, ExprPtr r)
+      : Expr(ExprKind::Compare, loc), op(o), lhs(std::move(l)), rhs(std::move(r)) {}
+};
+const char *compareSpelling(Compare::Op op); // "<", "<=", ...
+
+// c1 and c2 and ..., c1 or c2 or ..., not c: conditions combined.
+struct Logic : Expr {
+  enum class Op { And, Or, Not };
+  Op op;
+  std::vector<ExprPtr> operands; // one for Not
+  Logic(Location loc, Op o) : Expr(ExprKind::Logic, loc), op(o) {}
 };
 
 // ---------------------------------------------------------------------------

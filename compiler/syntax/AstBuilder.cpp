@@ -110,6 +110,13 @@ int childDepth(const Expr &e) {
       take(i);
     break;
   }
+  case ExprKind::Compare:
+    take(static_cast<const Compare &>(e).lhs), take(static_cast<const Compare &>(e).rhs);
+    break;
+  case ExprKind::Logic:
+    for (const ExprPtr &operand : static_cast<const Logic &>(e).operands)
+      take(operand);
+    break;
   default:
     break;
   }
@@ -251,6 +258,14 @@ ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
     node->body = expr(sum->expr(2));
     return measured(std::move(node));
   }
+  if (auto *choice = dynamic_cast<P::IfPrimaryContext *>(ctx)) {
+    auto node = std::make_unique<Call>(loc, "if");
+    node->calleeLocation = at(choice->IF()->getSymbol());
+    node->args.push_back(condition(choice->condition()));
+    for (P::ExprContext *branch : choice->expr())
+      node->args.push_back(expr(branch));
+    return measured(std::move(node));
+  }
   if (auto *call = dynamic_cast<P::CallPrimaryContext *>(ctx)) {
     // I.f(...) calls the def f of the file imported as I.
     std::string callee = name(call->name(0));
@@ -271,6 +286,43 @@ ExprPtr AstBuilder::primary(P::PrimaryContext *ctx) {
     return measured(std::move(node));
   }
   internalError("unhandled primary expression");
+}
+
+// A condition's operands joined by one operator (the operand alone when
+// there is one).
+ExprPtr AstBuilder::joined(Logic::Op op, Location loc, std::vector<ExprPtr> operands) {
+  if (operands.size() == 1)
+    return std::move(operands[0]);
+  auto node = std::make_unique<Logic>(loc, op);
+  node->operands = std::move(operands);
+  return measured(std::move(node));
+}
+
+ExprPtr AstBuilder::condition(P::ConditionContext *ctx) {
+  std::vector<ExprPtr> operands;
+  for (P::ConjunctionContext *c : ctx->conjunction()) {
+    std::vector<ExprPtr> factors;
+    for (P::NegationContext *n : c->negation())
+      factors.push_back(negation(n));
+    operands.push_back(joined(Logic::Op::And, at(c), std::move(factors)));
+  }
+  return joined(Logic::Op::Or, at(ctx), std::move(operands));
+}
+
+ExprPtr AstBuilder::negation(P::NegationContext *ctx) {
+  if (ctx->NOT()) {
+    auto node = std::make_unique<Logic>(at(ctx), Logic::Op::Not);
+    node->operands.push_back(negation(ctx->negation()));
+    return measured(std::move(node));
+  }
+  if (ctx->condition())
+    return condition(ctx->condition());
+  P::ComparisonContext *c = ctx->comparison();
+  Compare::Op op = c->LT()   ? Compare::Op::Less
+                   : c->LE() ? Compare::Op::LessEqual
+                   : c->GT() ? Compare::Op::Greater
+                             : Compare::Op::GreaterEqual;
+  return measured(std::make_unique<Compare>(at(c), op, expr(c->expr(0)), expr(c->expr(1))));
 }
 
 Unit AstBuilder::unit(P::UnitContext *ctx) {

@@ -34,6 +34,10 @@ private:
   ast::ExprPtr power(MechParser::PowerContext *ctx);
   ast::ExprPtr postfix(MechParser::PostfixContext *ctx);
   ast::ExprPtr primary(MechParser::PrimaryContext *ctx);
+  // if's condition: comparisons, `and`, `or`, `not`.
+  ast::ExprPtr condition(MechParser::ConditionContext *ctx);
+  ast::ExprPtr negation(MechParser::NegationContext *ctx);
+  ast::ExprPtr joined(ast::Logic::Op op, Location loc, std::vector<ast::ExprPtr> operands);
   ast::Unit unit(MechParser::UnitContext *ctx);
   void unitFactors(MechParser::UnitExprContext *ctx, int sign, ast::Unit &out);
   std::string name(MechParser::NameContext *ctx) const;

@@ -49,6 +49,24 @@ public:
         expr(*arg, depth + 1);
       return;
     }
+    case ExprKind::Compare: {
+      auto &c = static_cast<const Compare &>(e);
+      line(depth, head + " " + compareSpelling(c.op), e.location);
+      expr(*c.lhs, depth + 1);
+      expr(*c.rhs, depth + 1);
+      return;
+    }
+    case ExprKind::Logic: {
+      auto &l = static_cast<const Logic &>(e);
+      line(depth,
+           head + (l.op == Logic::Op::And  ? " and"
+                   : l.op == Logic::Op::Or ? " or"
+                                           : " not"),
+           e.location);
+      for (const ExprPtr &operand : l.operands)
+        expr(*operand, depth + 1);
+      return;
+    }
     case ExprKind::SumOver: {
       auto &s = static_cast<const SumOver &>(e);
       line(depth, head + " " + s.function + " " + s.index, e.location);

@@ -79,10 +79,10 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
         (declarationWords.count(type) || type == MechLexer::TORQUE || type == MechLexer::GRAVITY ||
          type == MechLexer::SPRING || type == MechLexer::DEF || type == MechLexer::SEMI))
       continue;
-    if (expression &&
-        (type == MechLexer::ID || type == MechLexer::NUMBER || type == MechLexer::TIME ||
-         type == MechLexer::PI || type == MechLexer::LPAREN || type == MechLexer::LBRACK ||
-         type == MechLexer::PLUS || type == MechLexer::MINUS || nameWord(type)))
+    if (expression && (type == MechLexer::ID || type == MechLexer::NUMBER ||
+                       type == MechLexer::TIME || type == MechLexer::PI || type == MechLexer::IF ||
+                       type == MechLexer::LPAREN || type == MechLexer::LBRACK ||
+                       type == MechLexer::PLUS || type == MechLexer::MINUS || nameWord(type)))
       continue;
     if (type == MechLexer::ID) {
       words.push_back("a name");

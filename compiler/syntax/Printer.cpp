@@ -10,11 +10,28 @@ using namespace ast;
 
 namespace {
 
-// Binding strength of each expression, loosest first.
-enum Level { kSum = 1, kProduct = 2, kSigned = 3, kPower = 4, kPostfix = 5 };
+// Binding strength of each expression, loosest first: the conditions of
+// if(cond, a, b), then the values.
+enum Level {
+  kOr = -3,
+  kAnd = -2,
+  kNot = -1,
+  kCompare = 0,
+  kSum = 1,
+  kProduct = 2,
+  kSigned = 3,
+  kPower = 4,
+  kPostfix = 5
+};
 
 int levelOf(const Expr &e) {
   switch (e.kind) {
+  case ExprKind::Logic: {
+    Logic::Op op = static_cast<const Logic &>(e).op;
+    return op == Logic::Op::Or ? kOr : op == Logic::Op::And ? kAnd : kNot;
+  }
+  case ExprKind::Compare:
+    return kCompare;
   case ExprKind::Add:
     return kSum;
   case ExprKind::Mul:
@@ -81,10 +98,26 @@ private:
     case ExprKind::Call: {
       auto &c = static_cast<const Call &>(e);
       out += c.callee + "(";
-      list(c.args);
+      if (c.callee == "if" && !c.args.empty()) { // its condition, then the values
+        print(*c.args[0], kOr);
+        for (size_t i = 1; i < c.args.size(); ++i)
+          out += ", ", print(*c.args[i], kSum);
+      } else {
+        list(c.args);
+      }
       out += ')';
       return;
     }
+    case ExprKind::Compare: {
+      auto &c = static_cast<const Compare &>(e);
+      print(*c.lhs, kSum);
+      out += std::string(" ") + compareSpelling(c.op) + " ";
+      print(*c.rhs, kSum);
+      return;
+    }
+    case ExprKind::Logic:
+      printLogic(static_cast<const Logic &>(e));
+      return;
     case ExprKind::SumOver:
       printSumOver(static_cast<const SumOver &>(e));
       return;
@@ -113,6 +146,20 @@ private:
       return;
     }
     internalError("unhandled expression kind in printer");
+  }
+
+  void printLogic(const Logic &l) {
+    if (l.op == Logic::Op::Not) {
+      out += "not ";
+      print(*l.operands[0], kNot);
+      return;
+    }
+    const int inner = l.op == Logic::Op::Or ? kAnd : kNot;
+    for (size_t i = 0; i < l.operands.size(); ++i) {
+      if (i > 0)
+        out += l.op == Logic::Op::Or ? " or " : " and ";
+      print(*l.operands[i], inner);
+    }
   }
 
   void printNumber(const Number &n) {

@@ -7,6 +7,7 @@
 #include "support/Diagnostics.h"
 #include "support/Rational.h"
 #include "symbolic/Expr.h"
+#include "symbolic/Piecewise.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
 #include "syntax/Parser.h"
@@ -196,7 +197,7 @@ public:
     int d = depth - 1;
     // Operands are generated one statement at a time, so that the sequence
     // does not depend on the compiler's order of evaluation.
-    switch (random_.pick(14)) {
+    switch (random_.pick(16)) {
     case 0: {
       Expr a = generate(d);
       return a + generate(d);
@@ -241,6 +242,13 @@ public:
     }
     case 11:
       return sym::apply(Fn::Log, safe_ ? positive(d) : generate(d));
+    case 12: { // a piecewise choice
+      Expr g = generate(d);
+      Expr a = generate(d);
+      return sym::select(g, a, generate(d));
+    }
+    case 13:
+      return c_.function(Fn::Smooth, {generate(d)});
     default: {
       static const Fn any[] = {Fn::Sin,  Fn::Cos, Fn::Tan, Fn::Atan, Fn::Sinh, Fn::Cosh,
                                Fn::Tanh, Fn::Exp, Fn::Abs, Fn::Sign, Fn::Sin,  Fn::Cos};
@@ -415,11 +423,23 @@ public:
     }
     case ast::ExprKind::Call: {
       const auto &call = static_cast<const ast::Call &>(e);
+      if (call.callee == "if" && call.args[0]->kind == ast::ExprKind::Compare) {
+        const auto &test = static_cast<const ast::Compare &>(*call.args[0]);
+        static const sym::Comparison ops[] = {sym::Comparison::Less, sym::Comparison::LessEqual,
+                                              sym::Comparison::Greater,
+                                              sym::Comparison::GreaterEqual};
+        return sym::choose(
+            sym::compare(ops[static_cast<int>(test.op)], convert(*test.lhs), convert(*test.rhs)),
+            convert(*call.args[1]), convert(*call.args[2]));
+      }
       std::vector<Expr> args;
       for (const ast::ExprPtr &a : call.args)
         args.push_back(convert(*a));
       if (call.callee == "sqrt" && args.size() == 1)
         return sym::sqrt(args[0]);
+      if ((call.callee == "min" || call.callee == "max") && args.size() == 2)
+        return call.callee == "min" ? sym::minimum(args[0], args[1])
+                                    : sym::maximum(args[0], args[1]);
 #define MECH_TEST_FN(id, spelling, arity)                                                          \
   if (call.callee == spelling && args.size() == arity)                                             \
     return c_.function(Fn::id, args);

@@ -1,0 +1,180 @@
+// The switches of piecewise laws: found in the equations, and held on
+// branches (mechanics/Switches.h).
+#include "mechanics/Switches.h"
+
+#include "symbolic/Subs.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <set>
+
+namespace mech::mechanics {
+
+namespace {
+
+bool isSwitching(const sym::Node *node) {
+  return node->kind == sym::Kind::Func &&
+         (node->fn == sym::Fn::Select || node->fn == sym::Fn::Abs || node->fn == sym::Fn::Sign);
+}
+
+// Whether g changes during a run: it has coordinates, velocities, t or an
+// input (a param symbol whose index is an input's), but no accelerations
+// or multipliers (which only an event's function or an output may hold:
+// their choices stay live).
+bool changes(const sym::Expr &g, const Equations &eq) {
+  if (g.has(sym::kHasAcceleration | sym::kHasMultiplier))
+    return false; // an event's choice of q'' or a force: evaluated as it is
+  if (g.has(sym::kHasCoord | sym::kHasVelocity | sym::kHasTime))
+    return true;
+  if (eq.inputs.empty() || !g.has(sym::kHasParam))
+    return false;
+  std::vector<const sym::Node *> pending = {g.node()};
+  std::set<const sym::Node *> seen;
+  while (!pending.empty()) {
+    const sym::Node *node = pending.back();
+    pending.pop_back();
+    if (!seen.insert(node).second)
+      continue;
+    if (node->kind == sym::Kind::Symbol) {
+      const sym::SymbolInfo &s = node->context->symbolInfo(node);
+      if (s.kind == sym::SymbolKind::Param &&
+          std::any_of(eq.inputs.begin(), eq.inputs.end(),
+                      [&](const Equations::Input &in) { return in.param == size_t(s.index); }))
+        return true;
+    }
+    pending.insert(pending.end(), node->ops.begin(), node->ops.end());
+  }
+  return false;
+}
+
+// Every expression of the equations that a run evaluates, for `visit`
+// (those not set are skipped).
+void forEachRunExpression(Equations &eq, const std::function<void(sym::Expr &)> &use) {
+  auto visit = [&](sym::Expr &e) {
+    if (e.node())
+      use(e);
+  };
+  auto constraint = [&](Equations::Constraint &k) {
+    for (sym::Expr *e : {&k.phi, &k.psi, &k.gamma})
+      visit(*e);
+    for (auto *list : {&k.C, &k.reaction})
+      for (sym::Expr &e : *list)
+        visit(e);
+    if (k.integral)
+      visit(*k.integral);
+  };
+  for (auto &row : eq.M)
+    for (sym::Expr &e : row)
+      visit(e);
+  for (auto *list : {&eq.f, &eq.Q, &eq.Qnc, &eq.momentum, &eq.force, &eq.lhs, &eq.outputs})
+    for (sym::Expr &e : *list)
+      visit(e);
+  for (sym::Expr *e : {&eq.T, &eq.V, &eq.D, &eq.L, &eq.T2, &eq.T1, &eq.T0})
+    visit(*e);
+  for (Equations::Constraint &k : eq.constraints)
+    constraint(k);
+  for (Equations::Contact &c : eq.contacts) {
+    constraint(c.gap);
+    visit(c.restitution);
+  }
+  for (Equations::Friction &f : eq.frictions) {
+    constraint(f.slip);
+    for (sym::Expr *e : {&f.normal, &f.staticCoefficient, &f.kineticCoefficient})
+      visit(*e);
+  }
+  for (Equations::Event &e : eq.events) {
+    visit(e.g);
+    for (Equations::Reset &r : e.resets)
+      visit(r.value);
+  }
+  for (Equations::Switch &s : eq.switches)
+    visit(s.g);
+}
+
+} // namespace
+
+void findSwitches(Equations &eq, const std::unordered_map<const sym::Node *, Location> &written) {
+  std::set<const sym::Node *> seen;
+  std::vector<const sym::Node *> pending;
+  // The motion's expressions only: T, V, the outputs and the momenta are
+  // not integrated, and f, M and the forms already hold what they imply.
+  Equations motion;
+  motion.M = eq.M;
+  motion.f = eq.f;
+  motion.constraints = eq.constraints;
+  motion.contacts = eq.contacts;
+  motion.frictions = eq.frictions;
+  motion.events = eq.events;
+  forEachRunExpression(motion, [&](sym::Expr &e) { pending.push_back(e.node()); });
+  std::set<const sym::Node *> watched;
+  for (const Equations::VelocitySwitch &s : eq.velocitySwitches)
+    watched.insert(s.argument.node());
+  // Where each argument was first written: the derivatives of a law
+  // (select(g, a', b') from select(g, a, b)) are new nodes of the same g.
+  std::unordered_map<const sym::Node *, Location> writtenAt;
+  for (const auto &[node, at] : written) {
+    auto [found, added] = writtenAt.emplace(node->ops[0], at);
+    if (!added && std::tie(at.line, at.column) < std::tie(found->second.line, found->second.column))
+      found->second = at;
+  }
+  while (!pending.empty()) {
+    const sym::Node *node = pending.back();
+    pending.pop_back();
+    if (!seen.insert(node).second || node->mask == 0)
+      continue;
+    if (node->kind == sym::Kind::Func && node->fn == sym::Fn::Smooth)
+      continue; // its choices stay live
+    if (isSwitching(node) && !watched.count(node->ops[0])) {
+      sym::Expr g(node->ops[0]);
+      if (changes(g, eq) && std::none_of(eq.switches.begin(), eq.switches.end(),
+                                         [&](const Equations::Switch &s) { return s.g == g; })) {
+        auto at = writtenAt.find(g.node());
+        eq.switches.push_back({g, at == writtenAt.end() ? Location{} : at->second});
+      }
+    }
+    pending.insert(pending.end(), node->ops.begin(), node->ops.end());
+  }
+  // The order of the walk follows pointers; the switches' order must not.
+  std::stable_sort(eq.switches.begin(), eq.switches.end(),
+                   [](const Equations::Switch &a, const Equations::Switch &b) {
+                     return std::tie(a.location.line, a.location.column, a.g->hash) <
+                            std::tie(b.location.line, b.location.column, b.g->hash);
+                   });
+}
+
+Equations heldOnBranches(const Equations &eq, const Branches &branches) {
+  Equations out = eq;
+  if (eq.switches.empty())
+    return out;
+  std::unordered_map<const sym::Node *, int> branchOf;
+  for (size_t k = 0; k < eq.switches.size(); ++k)
+    branchOf[eq.switches[k].g.node()] = branches[k];
+  std::vector<sym::Expr> made; // keeps the nodes the rule hands out alive
+  sym::Substitution hold;
+  hold.setRule([&](const sym::Node *n) -> const sym::Node * {
+    if (!isSwitching(n))
+      return nullptr;
+    auto found = branchOf.find(n->ops[0]);
+    if (found == branchOf.end())
+      return nullptr;
+    const bool positive = found->second > 0;
+    sym::Context &c = *n->context;
+    if (n->fn == sym::Fn::Select)
+      return positive ? n->ops[1] : n->ops[2];
+    sym::Expr g(n->ops[0]);
+    made.push_back(n->fn == sym::Fn::Abs ? (positive ? g : -g) : c.integer(positive ? 1 : -1));
+    return made.back().node();
+  });
+  forEachRunExpression(out, [&](sym::Expr &e) { e = hold(e); });
+  return out;
+}
+
+sym::Expr switchEvent(const Equations::Switch &s) {
+  sym::Context &c = s.g.context();
+  // g where g != 0, else the smallest negative normal double.
+  return sym::select(sym::apply(sym::Fn::Abs, s.g), s.g,
+                     c.number(sym::Num::inexact(-std::numeric_limits<double>::min())));
+}
+
+} // namespace mech::mechanics
