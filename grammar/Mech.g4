@@ -2,7 +2,7 @@
 // `pi`, `if`, `or` and `not` are reserved; the clause words (mass, at, ...)
 // are contextual and stay usable as names through the `name` rule, as are `contact` and `friction`,
 // which came after models had used them as names (no other declaration
-// starts with a name).
+// starts with a name), and `table`.
 // Operator chains are written as loops, not left recursion, so a sum of
 // 100 000 terms yields a flat tree.
 grammar Mech;
@@ -22,7 +22,7 @@ decl
     : paramDecl | inputDecl | coordDecl | letDecl | defDecl | kineticDecl | potentialDecl
     | dissipationDecl | forceDecl | torqueDecl | generalizedDecl | particleDecl
     | bodyDecl | gravityDecl | springDecl | constraintDecl | initDecl
-    | outputDecl | eventDecl | contactDecl | frictionDecl | drawDecl | forDecl | SEMI
+    | outputDecl | eventDecl | contactDecl | frictionDecl | tableDecl | drawDecl | forDecl | SEMI
     ;
 
 paramDecl       : PARAM paramItem (COMMA paramItem)* ;
@@ -55,6 +55,11 @@ contactDecl     : CONTACT declName COLON expr (GE | LE) expr RESTITUTION expr ;
 // friction belt: slip x' - vb normal m * g static mu_s kinetic mu_k: Coulomb
 // friction on the slip velocity, sticking and slipping.
 frictionDecl    : FRICTION declName COLON SLIP expr NORMAL expr STATIC expr (KINETIC expr)? ;
+// table torque(w [rad/s]) [N*m] from "motor.csv" cubic extrapolate linear:
+// a function of one argument from rows (x, y), read from a CSV file or
+// written inline as a matrix ([[x1, y1], [x2, y2], ...]).
+tableDecl       : TABLE name LPAREN name unit? RPAREN unit? (FROM STRING | ASSIGN expr) tableClause* ;
+tableClause     : LINEAR | CUBIC | EXTRAPOLATE (HOLD | LINEAR) ;
 forDecl         : FOR indexName IN expr RANGE expr LBRACE decl* RBRACE ;
 drawDecl        : DRAW drawShape LPAREN expr (COMMA expr)* RPAREN ;
 drawShape       : name | SPRING ;
@@ -103,7 +108,8 @@ unitFactor : (name | NUMBER | LPAREN unitExpr RPAREN) (CARET (PLUS | MINUS)? NUM
 
 name
     : ID | MASS | AT | ANGLE | ROTATION | INERTIA | ABOUT | AS | BETWEEN | AND | REST | ON | STOP
-    | DIRECTION | UP | DOWN | IN | THEN | RESTITUTION | CONTACT | FRICTION | SLIP | NORMAL | STATIC ;
+    | DIRECTION | UP | DOWN | IN | THEN | RESTITUTION | CONTACT | FRICTION | SLIP | NORMAL | STATIC
+    | TABLE | FROM | LINEAR | CUBIC | EXTRAPOLATE | HOLD ;
 
 MODEL       : 'model' ;
 IMPORT      : 'import' ;
@@ -157,6 +163,12 @@ FRICTION : 'friction' ;
 SLIP     : 'slip' ;
 NORMAL   : 'normal' ;
 STATIC   : 'static' ;
+TABLE    : 'table' ;
+FROM     : 'from' ;
+LINEAR   : 'linear' ;
+CUBIC    : 'cubic' ;
+EXTRAPOLATE : 'extrapolate' ;
+HOLD     : 'hold' ;
 
 NUMBER : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;
 ID     : ID_START ID_PART* ;

@@ -5,15 +5,21 @@
 #include "sema/InputSignals.h"
 #include "support/OutputFile.h"
 
+#include <algorithm>
+
 namespace mech::driver {
 
 std::vector<NamedPath> modelFiles(const Session &session) {
   std::vector<NamedPath> files;
   if (!session.file().empty())
     files.push_back({"the model file", session.file()});
+  const std::vector<std::string> data = session.dataFilesRead();
   for (const std::string &path : session.filesRead())
     if (path != session.file())
-      files.push_back({"an import of the model", path});
+      files.push_back({std::find(data.begin(), data.end(), path) != data.end()
+                           ? "a table of the model"
+                           : "an import of the model",
+                       path});
   return files;
 }
 

@@ -67,9 +67,8 @@ ContactRun::ContactRun(const mechanics::Equations &equations, mechanics::Kernels
   quickSince_.assign(equations.switches.size(), NAN);
   report_.switchesPerLaw.assign(equations.switches.size(), 0);
   report_.firstSwitch.assign(equations.switches.size(), NAN);
-  for (const mechanics::Equations::Switch &s : equations.switches)
-    report_.switchPlaces.push_back(std::to_string(s.location.line) + ":" +
-                                   std::to_string(s.location.column));
+  for (size_t k = 0; k < equations.switches.size(); ++k)
+    report_.switchPlaces.push_back(switchPlace(k, true));
 }
 
 ContactRun::~ContactRun() = default;
@@ -265,10 +264,23 @@ runtime::IntegrationResult ContactRun::segment(const runtime::IntegratorOptions 
     if (static_cast<size_t>(event) < declared && hooks_.chattered)
       hooks_.chattered(event, times, a, b);
   };
-  runtime::RightHandSide rhs = [&mode, this](double t, const double *x, double *dx) {
-    const int status = mode.kernels->rhs(t, x, params_.data(), dx);
+  // A law held on its branch may be undefined past its switch (sqrt(x) of
+  // if(x > 0, sqrt(x), 0) at x < 0), where the step that crosses it
+  // evaluates its stages: there the model's own kernels, which choose the
+  // branch by the state, stand in, so that the step can end past the
+  // crossing and the crossing be found. (Only where no contact rests and
+  // nothing sticks: those kernels are of that mode.)
+  const bool liveFallback =
+      !eq_.switches.empty() && eq_.frictions.empty() &&
+      std::none_of(resting_.begin(), resting_.end(), [](bool r) { return r; });
+  runtime::RightHandSide rhs = [&mode, this, liveFallback](double t, const double *x, double *dx) {
+    int status = mode.kernels->rhs(t, x, params_.data(), dx);
+    const size_t size = 2 * eq_.coordinates.size();
+    if (liveFallback && status == mechanics::kStatusOk &&
+        !std::all_of(dx, dx + size, [](double v) { return std::isfinite(v); }))
+      status = kernels_.rhs(t, x, params_.data(), dx);
     if (status == mechanics::kStatusInconsistentReactions)
-      paradoxState_.assign(x, x + 2 * eq_.coordinates.size());
+      paradoxState_.assign(x, x + size);
     return status;
   };
   runtime::SampleCallback sample = [&](double t, const double *x) {

@@ -196,6 +196,8 @@ private:
   // The piecewise laws (driver/ContactSwitches.cpp): each switch's branch
   // from the sign of its g at (t, x), and the switch `k` whose g crossed 0.
   void holdBranches(double t, const double *x);
+  void holdBranchesAhead(double t, const double *x, const std::vector<size_t> &onSwitch);
+  std::string switchPlace(size_t k, bool at) const;
   bool lawSwitched(size_t k, const Progress &at, std::string &error);
   std::optional<size_t> closingAtStart(double t, const std::vector<double> &x);
   bool crossedUnseen(double t, const double *x, std::string &message);

@@ -12,6 +12,7 @@
 #include "mechanics/IntegrableConstraints.h"
 #include "mechanics/Linearization.h"
 #include "mechanics/OutputLinearization.h"
+#include "mechanics/Switches.h"
 #include "mechanics/TransferFunction.h"
 #include "support/Json.h"
 
@@ -236,6 +237,8 @@ int runLinearize(const CommandLine &line, Session &session, const CommandIo &io)
   }
   if (std::string redundant = mechanics::redundantMultipliersNote(eq, s); !redundant.empty())
     notes.push_back(redundant);
+  for (std::string &note : mechanics::onSwitchNotes(eq, params, *state))
+    notes.push_back(std::move(note));
   for (const mechanics::Equations::Constraint &k : eq.constraints)
     if (k.integrable)
       notes.push_back(mechanics::integrableNote(eq, k) +

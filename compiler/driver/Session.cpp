@@ -79,6 +79,10 @@ std::vector<std::string> Session::filesRead() const {
   return loaded_ ? loaded_->compilation->filesRead() : std::vector<std::string>{};
 }
 
+std::vector<std::string> Session::dataFilesRead() const {
+  return loaded_ ? loaded_->compilation->dataFilesRead() : std::vector<std::string>{};
+}
+
 bool Session::derive() {
   if (!checked())
     return false;

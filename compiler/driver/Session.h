@@ -65,6 +65,8 @@ public:
   const std::string &derivationCacheWarning() const { return derivationCacheWarning_; }
   // The files the model read (itself and its imports), once checked.
   std::vector<std::string> filesRead() const;
+  // The tables' data files among them.
+  std::vector<std::string> dataFilesRead() const;
 
   // What :set did: the params whose values moved, or that a structural one
   // changed and the model was checked (not yet derived) again.

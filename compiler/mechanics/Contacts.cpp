@@ -101,7 +101,7 @@ Equations modeEquations(const Equations &model, const ModeKey &mode) {
   }
   for (size_t i = 0; i < equations.switches.size(); ++i)
     out.events.push_back({"switch " + std::to_string(i + 1),
-                          switchEvent(equations.switches[i]),
+                          switchEvent(equations.switches[i], mode[held + i]),
                           0,
                           true,
                           equations.switches[i].location,

@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 6; // raised when the layout below changes
+constexpr uint32_t kFormat = 7; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -185,6 +185,9 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
   for (size_t i = 0; ok && i < eq.velocitySwitches.size(); ++i)
     ok = one(eq.velocitySwitches[i].argument) && where(eq.velocitySwitches[i].location) &&
          plain(eq.velocitySwitches[i].jumps);
+  ok = ok && count(eq.tableCalls);
+  for (size_t i = 0; ok && i < eq.tableCalls.size(); ++i)
+    ok = one(eq.tableCalls[i].law) && plain(eq.tableCalls[i].text);
   ok = ok && count(eq.switches);
   for (size_t i = 0; ok && i < eq.switches.size(); ++i)
     ok = one(eq.switches[i].g) && where(eq.switches[i].location);
@@ -283,6 +286,9 @@ bool shapeFits(const Equations &eq, const sema::CheckedModel &model, const Sourc
       return false;
   for (const Equations::Switch &s : eq.switches)
     if (!s.g || !placed(s.location))
+      return false;
+  for (const NamedLaw &call : eq.tableCalls)
+    if (!call.law)
       return false;
   if (eq.frictions.size() != model.frictions.size())
     return false;

@@ -486,12 +486,33 @@ std::optional<Derivation> deriveEquations(const sema::CheckedModel &model,
   if (!deriveFrictions(model, lower, velocityPart, eq, diagnostics))
     return std::nullopt;
   findSwitches(eq, lower.piecewiseLocations());
+  eq.tableCalls = lower.tableCalls();
   decideTimeDependence(model, eq);
   return result;
 }
 
 Equations simplified(const Equations &eq) {
   Equations s = eq;
+  // A table's interpolant, a tree of its pieces, prints as the call.
+  if (!eq.tableCalls.empty()) {
+    sym::Substitution named;
+    for (size_t i = 0; i < eq.tableCalls.size(); ++i) {
+      const NamedLaw &call = eq.tableCalls[i];
+      named.set(call.law,
+                call.law.context().symbol(call.text, sym::SymbolKind::Free, static_cast<int>(i)));
+    }
+    for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.outputs})
+      for (Expr &e : *list)
+        e = named(e);
+    for (Expr *e : {&s.T, &s.V, &s.D, &s.L, &s.T2, &s.T1, &s.T0})
+      *e = named(*e);
+    for (auto &row : s.M)
+      for (Expr &e : row)
+        e = named(e);
+    for (Equations::Constraint &k : s.constraints)
+      for (Expr *e : {&k.phi, &k.psi, &k.gamma})
+        *e = named(*e);
+  }
   // Every printed expression in one batch, so that they share angle atoms.
   std::vector<Expr *> printed;
   for (Equations::Constraint &k : s.constraints) {

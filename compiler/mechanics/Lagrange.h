@@ -151,6 +151,10 @@ struct Equations {
   };
   std::vector<Switch> switches;
 
+  // Display only: each table's interpolant as lowered, and how it is
+  // written ("drive(th')"), which the printed equations show in its place.
+  std::vector<NamedLaw> tableCalls;
+
   bool conservative = false;
   bool hasExplicitTime = false;
 };

@@ -2,7 +2,9 @@
 #include "mechanics/Lowering.h"
 
 #include "mechanics/Builtins.h"
+#include "mechanics/TableLaws.h"
 #include "support/Diagnostics.h"
+#include "symbolic/Print.h"
 
 namespace mech::mechanics {
 
@@ -121,6 +123,14 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
   }
   case K::Call:
     break;
+  case K::TableCall: {
+    Expr x = child(n, 0).v[0];
+    const sema::Table &table = model_.tables[static_cast<size_t>(n.index)];
+    Tensor value = Tensor::scalar(tableLaw(table, x));
+    notePiecewise(value, n.location);
+    tableCalls_.push_back({value.v[0], table.name + "(" + sym::toMech(x) + ")"});
+    return value;
+  }
   case K::Compare:
   case K::Logic:
     internalError("a condition lowered outside if");

@@ -10,6 +10,7 @@
 #include "symbolic/Expr.h"
 #include "symbolic/Piecewise.h"
 
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -24,6 +25,13 @@ struct Tensor {
   static Tensor scalar(sym::Expr e) { return {0, 0, {e}}; }
   bool isScalar() const { return rows == 0; }
   const sym::Expr &operator[](size_t i) const { return v[i]; }
+};
+
+// A law the printed equations show as written: a table's interpolant and
+// its call ("drive(th')").
+struct NamedLaw {
+  sym::Expr law;
+  std::string text;
 };
 
 class Lowering {
@@ -44,6 +52,8 @@ public:
   const std::unordered_map<const sym::Node *, Location> &piecewiseLocations() const {
     return piecewiseAt_;
   }
+  // Each table call's interpolant and how it is written (Equations::tableCalls).
+  const std::vector<NamedLaw> &tableCalls() const { return tableCalls_; }
 
 private:
   // One rule per kind family of the sema IR (see Lowering.cpp).
@@ -68,6 +78,7 @@ private:
   std::unordered_map<int, Tensor> lets_;
   std::unordered_map<const sym::Node *, Location> piecewiseAt_;
   std::unordered_set<const sym::Node *> walked_;
+  std::vector<NamedLaw> tableCalls_;
 };
 
 } // namespace mech::mechanics

@@ -2,9 +2,12 @@
 // branches (mechanics/Switches.h).
 #include "mechanics/Switches.h"
 
+#include "symbolic/Print.h"
+#include "symbolic/Program.h"
 #include "symbolic/Subs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <set>
@@ -135,12 +138,15 @@ void findSwitches(Equations &eq, const std::unordered_map<const sym::Node *, Loc
     }
     pending.insert(pending.end(), node->ops.begin(), node->ops.end());
   }
-  // The order of the walk follows pointers; the switches' order must not.
-  std::stable_sort(eq.switches.begin(), eq.switches.end(),
-                   [](const Equations::Switch &a, const Equations::Switch &b) {
-                     return std::tie(a.location.line, a.location.column, a.g->hash) <
-                            std::tie(b.location.line, b.location.column, b.g->hash);
-                   });
+  // The order of the walk follows pointers; the switches' order must not:
+  // by place, then by the printed g.
+  std::vector<std::pair<std::tuple<int, int, std::string>, Equations::Switch>> keyed;
+  for (const Equations::Switch &s : eq.switches)
+    keyed.push_back({{s.location.line, s.location.column, sym::toMech(s.g)}, s});
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t k = 0; k < keyed.size(); ++k)
+    eq.switches[k] = keyed[k].second;
 }
 
 Equations heldOnBranches(const Equations &eq, const Branches &branches) {
@@ -170,11 +176,42 @@ Equations heldOnBranches(const Equations &eq, const Branches &branches) {
   return out;
 }
 
-sym::Expr switchEvent(const Equations::Switch &s) {
+std::vector<std::string> onSwitchNotes(const Equations &eq, const std::vector<double> &params,
+                                       const State &state) {
+  std::vector<std::string> notes;
+  if (eq.switches.empty())
+    return notes;
+  InputLayout layout{params.size(), eq.coordinates.size(), eq.constraints.size()};
+  std::vector<sym::Expr> g;
+  for (const Equations::Switch &s : eq.switches)
+    g.push_back(s.g);
+  sym::Program program(g, [&](const sym::SymbolInfo &s) { return layout.index(s); });
+  std::vector<double> values = program.evaluate(layout.inputs(params, state));
+  double scale = 1;
+  for (const std::vector<double> *part : {&state.q, &state.qd})
+    for (double v : *part)
+      scale = std::max(scale, std::abs(v));
+  for (size_t k = 0; k < g.size(); ++k) {
+    if (!(std::abs(values[k]) <= 1e-12 * scale))
+      continue;
+    const Location &at = eq.switches[k].location;
+    // y >= 0 rather than -y <= 0
+    const bool negative = sym::isNegativeForm(g[k]);
+    const std::string argument = sym::toMech(negative ? -g[k] : g[k]);
+    notes.push_back("the state is on the switch of the piecewise law at " +
+                    std::to_string(at.line) + ":" + std::to_string(at.column) + ", where " +
+                    argument + " = 0: the derivatives are those of the branch for " + argument +
+                    (negative ? " >= 0" : " <= 0") + ", and the other side's may differ");
+  }
+  return notes;
+}
+
+sym::Expr switchEvent(const Equations::Switch &s, int branch) {
   sym::Context &c = s.g.context();
-  // g where g != 0, else the smallest negative normal double.
+  // g where g != 0, else the smallest normal double of the branch's sign.
+  const double tiny = std::numeric_limits<double>::min();
   return sym::select(sym::apply(sym::Fn::Abs, s.g), s.g,
-                     c.number(sym::Num::inexact(-std::numeric_limits<double>::min())));
+                     c.number(sym::Num::inexact(branch > 0 ? tiny : -tiny)));
 }
 
 } // namespace mech::mechanics

@@ -6,8 +6,10 @@
 // there on the other branch, so that no step straddles a kink or a jump.
 #pragma once
 
+#include "mechanics/Evaluation.h"
 #include "mechanics/Lagrange.h"
 
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -28,10 +30,17 @@ using Branches = std::vector<signed char>;
 // keeps its own choices live).
 Equations heldOnBranches(const Equations &eq, const Branches &branches);
 
-// The event function of switch k in a segment (`s` from the held
-// equations, so that the choices inside g are held too): g, except that g = 0 reads
-// as negative, so that a run started exactly on a switch (g = 0, the
-// second branch's side) is told when g turns positive.
-sym::Expr switchEvent(const Equations::Switch &s);
+// The event function of a switch held on `branch` in a segment (`s` from
+// the held equations, so that the choices inside g are held too): g,
+// except that g = 0 reads as on the branch's side, so that a segment that
+// starts exactly on the switch is told when g leaves that side.
+sym::Expr switchEvent(const Equations::Switch &s, int branch);
+
+// A note per switch whose g is 0 at `state` (to rounding): an analysis
+// there (linearize, the Jacobian) sees the branch in force at g = 0, the
+// second one, and the other side may differ ("the state is on the switch
+// of the piecewise law at 6:21, where y = 0: ...").
+std::vector<std::string> onSwitchNotes(const Equations &eq, const std::vector<double> &params,
+                                       const State &state);
 
 } // namespace mech::mechanics

@@ -51,7 +51,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kModelKeywords = {
     "param",       "coord",    "let",  "kinetic", "potential", "dissipation", "force", "torque",
     "generalized", "particle", "body", "gravity", "spring",    "constraint",  "init",  "output",
-    "for",         "input",    "draw", "event",   "contact",   "friction"};
+    "for",         "input",    "draw", "event",   "contact",   "friction",    "table"};
 
 struct CommandHelp {
   const char *name, *usage, *what;
@@ -195,9 +195,9 @@ bool isDeclaration(const std::string &input, const std::string &word) {
   size_t next = input.find_first_not_of(" \t", word.size());
   if (next == std::string::npos || next == word.size())
     return false;
-  // `contact` and `friction` are also names (grammar/Mech.g4): a
-  // declaration names the contact next, `contact * 2` is an expression.
-  if (word == "contact" || word == "friction")
+  // `contact`, `friction` and `table` are also names (grammar/Mech.g4):
+  // a declaration names the contact next, `contact * 2` is an expression.
+  if (word == "contact" || word == "friction" || word == "table")
     return std::isalpha(static_cast<unsigned char>(input[next])) || input[next] == '_' ||
            static_cast<unsigned char>(input[next]) >= 0x80;
   return input[next] != '(' && input[next] != '\'' && input[next] != '.' && input[next] != '=';

@@ -23,9 +23,14 @@ void Analyzer::declare(const ast::Decl &decl, const Bindings &bindings,
                        std::string(forbidden) + " declarations are not allowed inside a for block");
     return;
   }
+  if (inLoop && std::holds_alternative<ast::TableDecl>(decl.node)) {
+    diagnostics_.error(decl.location, "table declarations are not allowed inside a for block");
+    return;
+  }
   if (std::holds_alternative<ast::ParamDecl>(decl.node) ||
       std::holds_alternative<ast::InputDecl>(decl.node) ||
-      std::holds_alternative<ast::DefDecl>(decl.node))
+      std::holds_alternative<ast::DefDecl>(decl.node) ||
+      std::holds_alternative<ast::TableDecl>(decl.node))
     return; // declared earlier
   if (auto *coords = std::get_if<ast::CoordDecl>(&decl.node)) {
     for (const ast::CoordItem &item : coords->items)

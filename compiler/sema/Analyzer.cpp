@@ -10,8 +10,8 @@ namespace mech::sema {
 
 Analyzer::Analyzer(Compilation &compilation, const LoadedFile &file,
                    const ast::ModelDecl &modelDecl, const AnalysisOptions &options)
-    : diagnostics_(compilation.diagnostics()), file_(file), modelDecl_(modelDecl),
-      options_(options), model_(std::make_unique<CheckedModel>()),
+    : compilation_(compilation), diagnostics_(compilation.diagnostics()), file_(file),
+      modelDecl_(modelDecl), options_(options), model_(std::make_unique<CheckedModel>()),
       resolver_(*model_, diagnostics_) {
   model_->name = modelDecl.name;
   model_->location = modelDecl.location;
@@ -23,6 +23,7 @@ std::unique_ptr<CheckedModel> Analyzer::run() {
     declareModelDefs();
     declareParams();
     applyOverrides();
+    declareTables();
     for (const ast::Decl &decl : modelDecl_.body)
       declare(decl, {}, {});
     checkLoopVariables();

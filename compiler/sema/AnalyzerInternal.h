@@ -82,6 +82,15 @@ private:
   void applyOverrides();
   void declareCoord(const ast::CoordItem &item);
 
+  // ---- tables (AnalyzeTables.cpp) -------------------------------------------
+  void declareTables();
+  void declareTable(const ast::TableDecl &decl, Location at);
+  bool tableRows(const ast::TableDecl &decl, Table &table);
+  bool tableRowsFromFile(const ast::TableDecl &decl, Table &table);
+  bool tableRowsInline(const ast::TableDecl &decl, Table &table);
+  bool headerUnitsAgree(const ast::TableDecl &decl, const std::string &argument,
+                        const std::string &value, Location at);
+
   // ---- declarations (AnalyzeDeclarations.cpp) -----------------------------
   void declare(const ast::Decl &decl, const Bindings &bindings,
                const std::vector<LoopVariable> &loops);
@@ -163,6 +172,7 @@ private:
   ExprRef coordinateNamed(const ast::InitItem &item, const Env &env);
   static DimInfo stateDimension(const Coord &coord, int order);
 
+  Compilation &compilation_;
   Diagnostics &diagnostics_;
   const LoadedFile &file_;
   const ast::ModelDecl &modelDecl_;

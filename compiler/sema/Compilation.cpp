@@ -45,6 +45,14 @@ std::optional<std::string> Compilation::readFile(const std::string &path, Locati
   return text;
 }
 
+const SourceFile *Compilation::readData(const std::string &path, Location from) {
+  std::optional<std::string> text = readFile(path, from);
+  if (!text)
+    return nullptr;
+  dataFiles_.push_back(path);
+  return &sources_.add(path, std::move(*text));
+}
+
 const LoadedFile *Compilation::loadRoot(const std::string &path, bool withImports,
                                         const std::vector<Addition> &additions) {
   std::optional<std::string> text = readFile(path, {});

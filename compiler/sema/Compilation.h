@@ -92,8 +92,15 @@ public:
     std::vector<std::string> paths;
     for (const auto &entry : files_)
       paths.push_back(entry.second->path);
+    paths.insert(paths.end(), dataFiles_.begin(), dataFiles_.end());
     return paths;
   }
+  // The data files read (tables' rows), a subset of filesRead().
+  const std::vector<std::string> &dataFilesRead() const { return dataFiles_; }
+  // A data file a model reads (a table's rows), as a source of its own so
+  // that messages point into it and the derivation cache keys on its
+  // bytes; null after reporting at `from` why it cannot be read.
+  const SourceFile *readData(const std::string &path, Location from);
 
 private:
   const LoadedFile *load(const std::string &path, const std::string &canonical, std::string text,
@@ -101,6 +108,7 @@ private:
   void append(ast::File &root, const std::vector<Addition> &additions);
   std::optional<ast::Decl> outputAddition(const Addition &addition);
   std::optional<std::string> readFile(const std::string &path, Location from);
+  std::vector<std::string> dataFiles_;
   std::optional<std::string> locateImport(const std::string &name, const LoadedFile &importer);
   void resolveImports(LoadedFile &file);
   void buildScope(LoadedFile &file);

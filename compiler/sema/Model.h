@@ -90,7 +90,8 @@ std::optional<std::string> squareMatrixProblem(Builtin b, Shape s);
   X(Component)  /* index = axis 0, 1, 2 */                                                         \
   X(Derivative) /* total time derivative along the motion */                                       \
   X(Compare)    /* if's condition: index 0 <, 1 <=, 2 >, 3 >=; lhs and rhs */                      \
-  X(Logic)      /* if's condition: index 0 and, 1 or, 2 not; the operands */
+  X(Logic)      /* if's condition: index 0 and, 1 or, 2 not; the operands */                       \
+  X(TableCall)  /* index into CheckedModel::tables; the argument */
 
 enum class ExprKind {
 #define MECH_SEMA_ENUM(name) name,
@@ -301,6 +302,25 @@ struct Drawing {
   std::vector<ExprRef> args;
 };
 
+// A table (`table torque(w [rad/s]) [N*m] from "motor.csv"`): a function
+// of one argument through its rows, the abscissae strictly increasing, all
+// in SI; linear or monotone cubic (Fritsch-Carlson) between the rows, and
+// beyond them the end values (hold) or the end rows' line.
+struct Table {
+  std::string name, argument;
+  Location location;
+  DimInfo argumentDim, dim;
+  std::vector<double> x, y;
+  bool cubic = false, linearExtrapolation = false;
+  std::string source; // the file's path as written, empty for inline rows
+
+  // Its value at `at` (the interpolant the kernels compute).
+  double value(double at) const;
+};
+
+// The largest table: each row is a piece of the expression the kernels run.
+inline constexpr size_t kMaxTableRows = 10000;
+
 struct CheckedModel {
   std::string name;
   Location location;
@@ -322,6 +342,7 @@ struct CheckedModel {
   std::vector<Contact> contacts;
   std::vector<Friction> frictions;
   std::vector<Drawing> drawings;
+  std::vector<Table> tables;
 
   // The number of inputs, the last entries of params.
   size_t inputCount() const;

@@ -166,6 +166,11 @@ private:
       print(*e.children[0], kPostfix);
       out += '\'';
       return;
+    case ExprKind::TableCall:
+      out += model_.tables[static_cast<size_t>(e.index)].name + "(";
+      print(*e.children[0], 0);
+      out += ')';
+      return;
     case ExprKind::Compare: {
       static const char *ops[] = {" < ", " <= ", " > ", " >= "};
       print(*e.children[0], 0);

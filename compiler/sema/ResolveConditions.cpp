@@ -1,4 +1,4 @@
-// The condition of if(cond, a, b) in the resolver: comparisons of scalars
+// A table's call, and the condition of if(cond, a, b), in the resolver: comparisons of scalars
 // of one dimension, joined by `and`, `or` and `not`. The grammar allows a
 // condition only as if's first argument; its value is a truth, not a
 // quantity (mechanics/Lowering turns the choice into the engine's select).
@@ -41,6 +41,29 @@ ExprRef Resolver::resolveLogic(const ast::Logic &logic, const Env &env) {
   auto node = std::const_pointer_cast<Node>(
       make(ExprKind::Logic, Shape::scalar(), DimInfo::pure(), logic.location, operands));
   node->index = logic.op == ast::Logic::Op::And ? 0 : logic.op == ast::Logic::Op::Or ? 1 : 2;
+  return node;
+}
+
+ExprRef Resolver::resolveTableCall(const ast::Call &call, int index, std::vector<ExprRef> args) {
+  if (index < 0 || static_cast<size_t>(index) >= model_.tables.size())
+    return nullptr; // its declaration was in error
+  const Table &table = model_.tables[static_cast<size_t>(index)];
+  if (args.size() != 1) {
+    diagnostics_.error(call.location, "table " + table.name + " takes 1 argument, " +
+                                          std::to_string(args.size()) + " given");
+    return nullptr;
+  }
+  if (!args[0]->shape.isScalar()) {
+    diagnostics_.error(call.args[0]->location, "table " + table.name + " expects a scalar, found " +
+                                                   args[0]->shape.toString());
+    return nullptr;
+  }
+  if (!sumDimension(table.argumentDim, args[0]->dim, call.args[0]->location,
+                    "the argument of table " + table.name + " (" + table.argument + ")"))
+    return nullptr;
+  auto node = std::const_pointer_cast<Node>(
+      make(ExprKind::TableCall, Shape::scalar(), table.dim, call.location, std::move(args)));
+  node->index = index;
   return node;
 }
 

@@ -144,6 +144,10 @@ std::optional<double> evaluateScalar(const CheckedModel &model, const ExprRef &e
       all = all && truth > 0, any = any || truth > 0;
     return (e->index == 0 ? all : any) ? 1.0 : 0.0;
   }
+  case ExprKind::TableCall: {
+    auto x = child(0);
+    return x ? std::optional(model.tables[static_cast<size_t>(e->index)].value(*x)) : std::nullopt;
+  }
   case ExprKind::Derivative: // of a constant; t' is not one
     return e->usesTime ? std::nullopt : std::optional(0.0);
   case ExprKind::Call: {

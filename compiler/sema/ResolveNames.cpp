@@ -37,6 +37,8 @@ const char *symbolKindName(SymbolKind kind) {
     return "contact";
   case SymbolKind::Friction:
     return "friction";
+  case SymbolKind::Table:
+    return "table";
   case SymbolKind::LoopIndex:
     return "loop variable";
   }
@@ -283,6 +285,9 @@ ExprRef Resolver::resolveCall(const ast::Call &call, const Env &env) {
     diagnostics_.error(call.location, "sum takes an index and a range: sum(i in 1..n, expr)");
     return nullptr;
   }
+  if (env.modelNames && symbols.count(call.callee) &&
+      symbols.at(call.callee).kind == SymbolKind::Table)
+    return ok ? resolveTableCall(call, symbols.at(call.callee).index, std::move(args)) : nullptr;
   if (env.modelNames && symbols.count(call.callee)) {
     diagnostics_.error(call.calleeLocation, "'" + call.callee + "' is " +
                                                 aSymbolKind(symbols.at(call.callee).kind) +

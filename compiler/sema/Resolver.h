@@ -125,6 +125,8 @@ private:
   // compared, joined by `and`, `or` and `not`.
   ExprRef resolveComparison(const ast::Compare &compare, const Env &env);
   ExprRef resolveLogic(const ast::Logic &logic, const Env &env);
+  // A table's value at its one scalar argument (ResolveConditions.cpp).
+  ExprRef resolveTableCall(const ast::Call &call, int table, std::vector<ExprRef> args);
 
   // Built-in functions (ResolveBuiltins.cpp).
   ExprRef resolveBuiltin(Builtin builtin, const ast::Call &call, std::vector<ExprRef> args);

@@ -40,6 +40,7 @@ enum class SymbolKind {
   Event,
   Contact,
   Friction,
+  Table,
   LoopIndex
 };
 

@@ -3,6 +3,7 @@
 #include "symbolic/Print.h"
 
 #include "support/Diagnostics.h"
+#include "symbolic/Simplify.h"
 
 #include <algorithm>
 #include <charconv>
@@ -475,7 +476,9 @@ private:
   std::string choice(const Node *n) {
     Expr g(n->ops[0]), p(n->ops[1]), q(n->ops[2]);
     const std::string a = print(p.node(), 1), b = print(q.node(), 1);
-    const bool max = g == p - q, min = !max && g == q - p;
+    // The law's own g, or one canonical form apart (clamp's factored bound).
+    auto same = [](const Expr &a, const Expr &b) { return a == b || expand(a) == expand(b); };
+    const bool max = same(g, p - q), min = !max && same(g, q - p);
     if (style_ == Style::C)
       return "((" + print(g.node(), 1) + ") > 0 ? (" + a + ") : (" + b + "))";
     // y < 0 rather than -y > 0

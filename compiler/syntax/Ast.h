@@ -338,6 +338,19 @@ struct FrictionDecl {
   ExprPtr slip, normal, staticCoefficient, kineticCoefficient; // the last may be null
 };
 
+// table name(argument [unit]) [unit] from "file.csv" | = [[x, y], ...],
+// then `linear` (the default) or `cubic` (monotone), and `extrapolate hold`
+// (the default: the end values) or `extrapolate linear`.
+struct TableDecl {
+  std::string name, argument;
+  Location nameLocation, argumentLocation;
+  std::optional<Unit> argumentUnit, unit;
+  std::optional<std::string> path; // from "path"
+  Location pathLocation;
+  ExprPtr rows; // = [[x, y], ...]
+  bool cubic = false, linearExtrapolation = false;
+};
+
 // draw shape(args): what `mech animate` draws besides what it derives from
 // the model (docs/language.md "draw"): rod(a, b), spring(a, b), point(p),
 // disk(c, r[, angle]), box(c, size[, angle]), ground(h).
@@ -367,7 +380,8 @@ struct Comments {
 struct Decl {
   std::variant<ParamDecl, InputDecl, CoordDecl, LetDecl, DefDecl, EnergyDecl, ForceDecl, TorqueDecl,
                GeneralizedDecl, ParticleDecl, BodyDecl, GravityDecl, SpringDecl, ConstraintDecl,
-               InitDecl, OutputDecl, EventDecl, ContactDecl, FrictionDecl, DrawDecl, ForDecl>
+               InitDecl, OutputDecl, EventDecl, ContactDecl, FrictionDecl, TableDecl, DrawDecl,
+               ForDecl>
       node;
   Location location; // the declaration's first token
   Comments comments;

@@ -474,6 +474,8 @@ Decl AstBuilder::decl(P::DeclContext *ctx) {
     result.node = contactDecl(c);
   } else if (auto *f = ctx->frictionDecl()) {
     result.node = frictionDecl(f);
+  } else if (auto *t = ctx->tableDecl()) {
+    result.node = tableDecl(t);
   } else if (auto *c = ctx->drawDecl()) {
     auto *shape = c->drawShape();
     DrawDecl draw{shape->name() ? name(shape->name()) : "spring", at(shape), {}};
@@ -660,6 +662,35 @@ ContactDecl AstBuilder::contactDecl(P::ContactDeclContext *c) {
   node.rhs = expr(c->expr(1));
   node.atLeast = c->GE() != nullptr;
   node.restitution = expr(c->expr(2));
+  return node;
+}
+
+TableDecl AstBuilder::tableDecl(P::TableDeclContext *c) {
+  TableDecl node;
+  node.name = name(c->name(0));
+  node.nameLocation = at(c->name(0));
+  node.argument = name(c->name(1));
+  node.argumentLocation = at(c->name(1));
+  // The units: one after the argument (inside the parentheses), one after them.
+  for (P::UnitContext *u : c->unit())
+    (u->getStart()->getTokenIndex() < c->RPAREN()->getSymbol()->getTokenIndex() ? node.argumentUnit
+                                                                                : node.unit) =
+        unit(u);
+  if (c->STRING()) {
+    std::string text = c->STRING()->getText();
+    node.path = text.substr(1, text.size() - 2);
+    node.pathLocation = at(c->STRING()->getSymbol());
+  } else {
+    node.rows = expr(c->expr());
+  }
+  for (P::TableClauseContext *clause : c->tableClause()) {
+    if (clause->CUBIC())
+      node.cubic = true;
+    else if (clause->EXTRAPOLATE())
+      node.linearExtrapolation = clause->LINEAR() != nullptr;
+    else
+      node.cubic = false;
+  }
   return node;
 }
 

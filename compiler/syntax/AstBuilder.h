@@ -57,6 +57,7 @@ private:
   ast::EventDecl eventDecl(MechParser::EventDeclContext *c);
   ast::ContactDecl contactDecl(MechParser::ContactDeclContext *c);
   ast::FrictionDecl frictionDecl(MechParser::FrictionDeclContext *c);
+  ast::TableDecl tableDecl(MechParser::TableDeclContext *c);
   ast::InitDecl initDecl(MechParser::InitDeclContext *c);
   ast::InitItem initItem(MechParser::InitItemContext *ctx);
   ast::DefDecl defDecl(MechParser::DefDeclContext *ctx);

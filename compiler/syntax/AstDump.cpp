@@ -277,6 +277,14 @@ public:
             expr(*n.staticCoefficient, depth + 1, "static");
             if (n.kineticCoefficient)
               expr(*n.kineticCoefficient, depth + 1, "kinetic");
+          } else if constexpr (std::is_same_v<T, TableDecl>) {
+            line(depth,
+                 "Table " + n.name + "(" + n.argument + ")" + (n.cubic ? " cubic" : " linear") +
+                     (n.linearExtrapolation ? " extrapolate linear" : " extrapolate hold") +
+                     (n.path ? " from \"" + *n.path + "\"" : ""),
+                 loc);
+            if (n.rows)
+              expr(*n.rows, depth + 1, "rows");
           } else if constexpr (std::is_same_v<T, ForDecl>) {
             line(depth, "For " + n.index, loc);
             range(n.range, depth + 1);

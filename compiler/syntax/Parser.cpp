@@ -60,7 +60,7 @@ std::string describeExpected(const antlr4::misc::IntervalSet &expected,
     return (type >= MechLexer::MASS && type <= MechLexer::IN) || type == MechLexer::THEN ||
            type == MechLexer::RESTITUTION || type == MechLexer::CONTACT ||
            type == MechLexer::FRICTION || type == MechLexer::SLIP || type == MechLexer::NORMAL ||
-           type == MechLexer::STATIC;
+           type == MechLexer::STATIC || (type >= MechLexer::TABLE && type <= MechLexer::HOLD);
   };
   int declarationCount = 0;
   bool expression = false;

@@ -1,8 +1,24 @@
 // The canonical .mech printer. Precedence levels mirror the grammar, so that
 // parse(print(ast)) rebuilds the same tree.
+//
+// A matrix literal (a vector whose elements are all vector literals) whose
+// rows the source wrote on different lines keeps one row per line, each row
+// aligned one column right of the matrix's opening '[', the closing ']' right
+// after the last row:
+//
+//   let M = [[1, 0, 0],
+//            [0, 1, 0],
+//            [0, 0, 1]]
+//
+// A matrix written on one line stays on one line, and since the printed rows
+// start on different lines, printing the result again gives the same text.
+// Only declarations are laid out so: formatExpr always prints one line, as
+// diagnostics quote it and sema makes names of it.
 #include "syntax/Printer.h"
 
 #include "support/Diagnostics.h"
+
+#include <vector>
 
 namespace mech {
 
@@ -23,6 +39,54 @@ enum Level {
   kPower = 4,
   kPostfix = 5
 };
+
+// Marks left in a declaration's text by an ExprPrinter that lays out
+// matrices, replaced by laidOut once the whole line, and so the column of each
+// matrix's '[', is known.
+constexpr char kMatrixOpen = '\x01';  // before a laid-out matrix's '['
+constexpr char kRowBreak = '\x02';    // between two of its rows
+constexpr char kMatrixClose = '\x03'; // after its ']'
+
+// The declaration text with its marks replaced: each row break becomes a new
+// line indented one column right of its matrix's '['.
+std::string laidOut(const std::string &text) {
+  std::string out;
+  std::vector<size_t> opens; // the column of each enclosing laid-out '['
+  size_t column = 0;
+  for (char c : text) {
+    if (c == kMatrixOpen) {
+      opens.push_back(column);
+    } else if (c == kMatrixClose) {
+      opens.pop_back();
+    } else if (c == kRowBreak) {
+      column = opens.back() + 1;
+      out += '\n';
+      out.append(column, ' ');
+    } else {
+      out += c;
+      // Columns count characters: a name such as θ1 takes one column a letter.
+      if (c == '\n')
+        column = 0;
+      else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+        ++column;
+    }
+  }
+  return out;
+}
+
+// Whether v is a matrix literal whose rows the source wrote on different
+// lines (never for a tree built without source lines).
+bool writtenOnSeveralLines(const Vector &v) {
+  if (v.elements.size() < 2)
+    return false;
+  for (const ExprPtr &row : v.elements)
+    if (row->kind != ExprKind::Vector)
+      return false;
+  for (size_t i = 1; i < v.elements.size(); ++i)
+    if (v.elements[i]->location.line != v.elements[i - 1]->location.line)
+      return true;
+  return false;
+}
 
 int levelOf(const Expr &e) {
   switch (e.kind) {
@@ -48,6 +112,9 @@ int levelOf(const Expr &e) {
 class ExprPrinter {
 public:
   std::string out;
+  // Whether matrices written on several lines keep their rows apart (with
+  // the marks that laidOut resolves).
+  bool layOutMatrices = false;
 
   // Prints e so that it parses back at (at least) the given level.
   void print(const Expr &e, int level) {
@@ -122,9 +189,7 @@ private:
       printSumOver(static_cast<const SumOver &>(e));
       return;
     case ExprKind::Vector:
-      out += '[';
-      list(static_cast<const Vector &>(e).elements);
-      out += ']';
+      printVector(static_cast<const Vector &>(e));
       return;
     case ExprKind::Add:
       printSum(static_cast<const Add &>(e));
@@ -160,6 +225,24 @@ private:
         out += l.op == Logic::Op::Or ? " or " : " and ";
       print(*l.operands[i], inner);
     }
+  }
+
+  void printVector(const Vector &v) {
+    if (!layOutMatrices || !writtenOnSeveralLines(v)) {
+      out += '[';
+      list(v.elements);
+      out += ']';
+      return;
+    }
+    out += kMatrixOpen;
+    out += '[';
+    for (size_t i = 0; i < v.elements.size(); ++i) {
+      if (i > 0)
+        out += {',', kRowBreak};
+      print(*v.elements[i], kSum);
+    }
+    out += ']';
+    out += kMatrixClose;
   }
 
   void printNumber(const Number &n) {
@@ -232,12 +315,21 @@ private:
   }
 };
 
+// An expression inside a declaration: matrices laid out, with marks that
+// laidOut resolves once the declaration's line is whole.
+std::string exprText(const Expr &e) {
+  ExprPrinter printer;
+  printer.layOutMatrices = true;
+  printer.print(e, kSum);
+  return printer.out;
+}
+
 std::string indices(const std::vector<ExprPtr> &items) {
   if (items.empty())
     return "";
   std::string out = "[";
   for (size_t i = 0; i < items.size(); ++i)
-    out += (i > 0 ? ", " : "") + formatExpr(*items[i]);
+    out += (i > 0 ? ", " : "") + exprText(*items[i]);
   return out + "]";
 }
 
@@ -246,7 +338,7 @@ std::string declName(const DeclName &name) {
 }
 
 std::string range(const Range &r) {
-  return formatExpr(*r.from) + ".." + formatExpr(*r.to);
+  return exprText(*r.from) + ".." + exprText(*r.to);
 }
 
 std::string unitSuffix(const std::optional<Unit> &unit) {
@@ -257,7 +349,7 @@ std::string defText(const DefDecl &d) {
   std::string out = "def " + d.name + "(";
   for (size_t i = 0; i < d.params.size(); ++i)
     out += (i > 0 ? ", " : "") + d.params[i];
-  return out + ") = " + formatExpr(*d.body);
+  return out + ") = " + exprText(*d.body);
 }
 
 // The declarations with item lists, kept out of DeclPrinter::line.
@@ -268,7 +360,7 @@ std::string paramText(const ParamDecl &d) {
     s += (i > 0 ? ", " : "") + p.name;
     if (p.family)
       s += "[" + (p.familyIndex ? *p.familyIndex + " in " : std::string()) + range(*p.family) + "]";
-    s += unitSuffix(p.unit) + " = " + formatExpr(*p.value);
+    s += unitSuffix(p.unit) + " = " + exprText(*p.value);
   }
   return s;
 }
@@ -297,7 +389,7 @@ std::string assignmentsText(const std::vector<InitItem> &items) {
   for (size_t i = 0; i < items.size(); ++i) {
     const InitItem &q = items[i];
     s += (i > 0 ? ", " : "") + q.name + indices(q.indices) +
-         std::string(static_cast<size_t>(q.primes), '\'') + " = " + formatExpr(*q.value);
+         std::string(static_cast<size_t>(q.primes), '\'') + " = " + exprText(*q.value);
   }
   return s;
 }
@@ -307,8 +399,7 @@ std::string initText(const InitDecl &d) {
 }
 
 std::string eventText(const EventDecl &d) {
-  std::string s =
-      "event " + declName(d.name) + ": " + formatExpr(*d.lhs) + " == " + formatExpr(*d.rhs);
+  std::string s = "event " + declName(d.name) + ": " + exprText(*d.lhs) + " == " + exprText(*d.rhs);
   if (d.direction != EventDirection::Either)
     s += d.direction == EventDirection::Up ? " direction up" : " direction down";
   if (d.stop)
@@ -319,15 +410,30 @@ std::string eventText(const EventDecl &d) {
 }
 
 std::string contactText(const ContactDecl &d) {
-  return "contact " + declName(d.name) + ": " + formatExpr(*d.lhs) + (d.atLeast ? " >= " : " <= ") +
-         formatExpr(*d.rhs) + " restitution " + formatExpr(*d.restitution);
+  return "contact " + declName(d.name) + ": " + exprText(*d.lhs) + (d.atLeast ? " >= " : " <= ") +
+         exprText(*d.rhs) + " restitution " + exprText(*d.restitution);
 }
 
 std::string frictionText(const FrictionDecl &d) {
-  std::string s = "friction " + declName(d.name) + ": slip " + formatExpr(*d.slip) + " normal " +
-                  formatExpr(*d.normal) + " static " + formatExpr(*d.staticCoefficient);
+  std::string s = "friction " + declName(d.name) + ": slip " + exprText(*d.slip) + " normal " +
+                  exprText(*d.normal) + " static " + exprText(*d.staticCoefficient);
   if (d.kineticCoefficient)
-    s += " kinetic " + formatExpr(*d.kineticCoefficient);
+    s += " kinetic " + exprText(*d.kineticCoefficient);
+  return s;
+}
+
+std::string tableText(const TableDecl &d) {
+  std::string s = "table " + d.name + "(" + d.argument;
+  if (d.argumentUnit)
+    s += " [" + formatUnit(*d.argumentUnit) + "]";
+  s += ")";
+  if (d.unit)
+    s += " [" + formatUnit(*d.unit) + "]";
+  s += d.path ? " from \"" + *d.path + "\"" : " = " + exprText(*d.rows);
+  if (d.cubic)
+    s += " cubic";
+  if (d.linearExtrapolation)
+    s += " extrapolate linear";
   return s;
 }
 
@@ -345,15 +451,15 @@ public:
       out += '\n';
     comments(d.comments.leading, indent);
     std::string pad(static_cast<size_t>(indent), ' ');
-    out += pad;
     if (auto *f = std::get_if<ForDecl>(&d.node)) {
-      out += "for " + f->index + " in " + range(f->range) + " {\n";
+      out += laidOut(pad + "for " + f->index + " in " + range(f->range)) + " {\n";
       for (size_t i = 0; i < f->body.size(); ++i)
         decl(f->body[i], indent + 2, i == 0);
       comments(f->closingComments, indent + 2);
       out += pad + "}";
     } else {
-      out += line(d);
+      // The indentation goes in first, so that rows align under their '['.
+      out += laidOut(pad + line(d));
     }
     if (d.comments.trailing)
       out += "  " + *d.comments.trailing;
@@ -377,7 +483,7 @@ private:
               s += "[" + *node.familyIndex + " in " + range(*node.family) + "]";
             else
               s += indices(node.target.indices);
-            return s + unitSuffix(node.unit) + " = " + formatExpr(*node.value);
+            return s + unitSuffix(node.unit) + " = " + exprText(*node.value);
           } else if constexpr (std::is_same_v<T, DefDecl>) {
             return defText(node);
           } else if constexpr (std::is_same_v<T, EnergyDecl>) {
@@ -387,50 +493,52 @@ private:
             std::string s = keyword;
             if (node.name)
               s += declName(*node.name) + " = ";
-            return s + formatExpr(*node.value);
+            return s + exprText(*node.value);
           } else if constexpr (std::is_same_v<T, ForceDecl>) {
-            return "force " + formatExpr(*node.force) + " at " + formatExpr(*node.point);
+            return "force " + exprText(*node.force) + " at " + exprText(*node.point);
           } else if constexpr (std::is_same_v<T, TorqueDecl>) {
-            return "torque " + formatExpr(*node.moment) + " on " + formatExpr(*node.angle);
+            return "torque " + exprText(*node.moment) + " on " + exprText(*node.angle);
           } else if constexpr (std::is_same_v<T, GeneralizedDecl>) {
-            return "generalized " + formatExpr(*node.value) + " on " + formatExpr(*node.coordinate);
+            return "generalized " + exprText(*node.value) + " on " + exprText(*node.coordinate);
           } else if constexpr (std::is_same_v<T, ParticleDecl>) {
-            return "particle " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
-                   formatExpr(*node.position);
+            return "particle " + declName(node.name) + " mass " + exprText(*node.mass) + " at " +
+                   exprText(*node.position);
           } else if constexpr (std::is_same_v<T, BodyDecl>) {
-            return "body " + declName(node.name) + " mass " + formatExpr(*node.mass) + " at " +
-                   formatExpr(*node.position) +
+            return "body " + declName(node.name) + " mass " + exprText(*node.mass) + " at " +
+                   exprText(*node.position) +
                    (node.kind == BodyKind::Planar ? " angle " : " rotation ") +
-                   formatExpr(*node.orientation) + " inertia " + formatExpr(*node.inertia) +
-                   (node.about ? " about " + formatExpr(*node.about) : "");
+                   exprText(*node.orientation) + " inertia " + exprText(*node.inertia) +
+                   (node.about ? " about " + exprText(*node.about) : "");
           } else if constexpr (std::is_same_v<T, GravityDecl>) {
-            return "gravity " + formatExpr(*node.acceleration);
+            return "gravity " + exprText(*node.acceleration);
           } else if constexpr (std::is_same_v<T, DrawDecl>) {
             std::string s = "draw " + node.shape + "(";
             for (size_t i = 0; i < node.args.size(); ++i)
-              s += (i ? ", " : "") + formatExpr(*node.args[i]);
+              s += (i ? ", " : "") + exprText(*node.args[i]);
             return s + ")";
           } else if constexpr (std::is_same_v<T, SpringDecl>) {
-            std::string s = "spring " + formatExpr(*node.stiffness) + " between " +
-                            formatExpr(*node.from) + " and " + formatExpr(*node.to);
+            std::string s = "spring " + exprText(*node.stiffness) + " between " +
+                            exprText(*node.from) + " and " + exprText(*node.to);
             if (node.rest)
-              s += " rest " + formatExpr(*node.rest);
+              s += " rest " + exprText(*node.rest);
             return s;
           } else if constexpr (std::is_same_v<T, ConstraintDecl>) {
             std::string s = "constraint ";
             if (node.name)
               s += declName(*node.name) + ": ";
-            return s + formatExpr(*node.lhs) + " == " + formatExpr(*node.rhs);
+            return s + exprText(*node.lhs) + " == " + exprText(*node.rhs);
           } else if constexpr (std::is_same_v<T, InitDecl>) {
             return initText(node);
           } else if constexpr (std::is_same_v<T, OutputDecl>) {
-            return "output " + declName(node.name) + " = " + formatExpr(*node.value);
+            return "output " + declName(node.name) + " = " + exprText(*node.value);
           } else if constexpr (std::is_same_v<T, EventDecl>) {
             return eventText(node);
           } else if constexpr (std::is_same_v<T, ContactDecl>) {
             return contactText(node);
           } else if constexpr (std::is_same_v<T, FrictionDecl>) {
             return frictionText(node);
+          } else if constexpr (std::is_same_v<T, TableDecl>) {
+            return tableText(node);
           } else {
             internalError("for blocks are printed by DeclPrinter::decl");
           }
@@ -487,7 +595,7 @@ std::string formatFile(const File &file) {
       printer.out +=
           "import \"" + import->path + "\"" + (import->alias ? " as " + *import->alias : "");
     } else if (auto *def = std::get_if<DefDecl>(&item.node)) {
-      printer.out += defText(*def);
+      printer.out += laidOut(defText(*def));
     } else if (auto *model = std::get_if<ModelDecl>(&item.node)) {
       printer.out += "model " + model->name + " {\n";
       for (size_t i = 0; i < model->body.size(); ++i)

@@ -1,6 +1,9 @@
 // Prints the AST back as canonical .mech text (`mech fmt`): two-space
 // indentation, one declaration per line, spaces around binary operators
-// except ^, parentheses only where precedence needs them, comments kept.
+// except ^, parentheses only where precedence needs them, comments kept. A
+// matrix whose rows the source wrote on different lines keeps one row per
+// line, aligned one column right of its '[' (see Printer.cpp); formatExpr
+// always prints one line.
 #pragma once
 
 #include "syntax/Ast.h"

@@ -82,6 +82,7 @@ FUNCS = {
     "exp": math.exp, "log": math.log, "sqrt": math.sqrt,
     "abs": abs, "sign": _sign, "atan2": math.atan2,
 }
+BUILTIN_FUNCS = set(FUNCS)  # a model's tables are added per model
 
 
 class Parser:
@@ -441,8 +442,41 @@ def fmt_state(q, qd, t):
     return ", ".join(parts)
 
 
+# The coherent SI units a table's declaration may carry here (scale 1).
+SI_UNITS = {"", "rad/s", "N*m", "m", "N", "s", "rad", "m/s", "kg"}
+
+
+def model_tables(path):
+    """The model's linear tables (`table f(x [u]) [u] from "file.csv"`,
+    holding the end values beyond the rows) as Python functions, read from
+    their CSV files with an interpolation of this checker's own."""
+    tables = {}
+    text = open(path).read()
+    pattern = (r'table\s+(\w+)\((\w+)\s*(?:\[([^\]]*)\])?\)\s*(?:\[([^\]]*)\])?'
+               r'\s*from\s*"([^"]+)"([^\n]*)')
+    for name, _, xu, yu, csv_path, clauses in re.findall(pattern, text):
+        if clauses.strip() or (xu or "") not in SI_UNITS or (yu or "") not in SI_UNITS:
+            raise ValueError("table %s: only linear tables in SI units are checked" % name)
+        rows = [line.split(",") for line in open(os.path.join(os.path.dirname(path), csv_path))
+                if line.strip() and not line.startswith("#")][1:]
+        xs, ys = [float(r[0]) for r in rows], [float(r[1]) for r in rows]
+
+        def interpolate(x, xs=xs, ys=ys):
+            if x <= xs[0]:
+                return ys[0]
+            if x >= xs[-1]:
+                return ys[-1]
+            k = max(i for i in range(len(xs)) if xs[i] <= x)
+            return ys[k] + (ys[k + 1] - ys[k]) * (x - xs[k]) / (xs[k + 1] - xs[k])
+        tables[name] = interpolate
+    return tables
+
+
 def check_model(mech, path, rng, nstates, eq_override):
     t0 = time.time()
+    for name in [f for f in FUNCS if f not in BUILTIN_FUNCS]:
+        del FUNCS[name]
+    FUNCS.update(model_tables(path))
     params = model_params(mech, path)
     inputs = model_inputs(mech, path)
     if eq_override:

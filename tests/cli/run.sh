@@ -46,6 +46,20 @@ expect "fmt --check flags unformatted" 1 "$mech" fmt --check "$work/fmt.mech"
 expect "fmt --write" 0 "$mech" fmt --write "$work/fmt.mech"
 expect "fmt --check after --write" 0 "$mech" fmt --check "$work/fmt.mech"
 expect "fmt is idempotent" 0 "$mech" fmt --check "$work/formatted.mech"
+# A matrix written row by row keeps one row per line, aligned one column
+# right of its '['; one written on one line stays on one line. The printed
+# text reads back as the same tree and is its own canonical form.
+printf 'model Mx {\n  coord x\n  let A = [[1, x, 0],\n  [x, 1, 0],\n      [0,0,1]]\n  let B = [ [1, 0], [0, 1] ]\n  output o = if(x<1 and not (x>=2 or x>0), min(x, 1, 2), clamp(x, -1, 1)) + max(x, 0) * smooth(x)\n}\n' >"$work/matrix.mech"
+printf 'model Mx {\n  coord x\n  let A = [[1, x, 0],\n           [x, 1, 0],\n           [0, 0, 1]]\n  let B = [[1, 0], [0, 1]]\n  output o = if(x < 1 and not (x >= 2 or x > 0), min(x, 1, 2), clamp(x, -1, 1)) + max(x, 0) * smooth(x)\n}\n' >"$work/matrix_expected.mech"
+expect "fmt of a matrix row by row" 0 "$mech" fmt "$work/matrix.mech"
+save
+expect "fmt keeps the rows under the bracket" 0 cmp "$work/saved" "$work/matrix_expected.mech"
+expect "fmt of the rows is idempotent" 0 "$mech" fmt --check "$work/matrix_expected.mech"
+expect "dump of the source" 0 "$mech" --dump=ast "$work/matrix.mech"
+sed 's/ @[0-9]*:[0-9]*//' "$work/out" >"$work/matrix_ast"
+expect "dump of the formatted text" 0 "$mech" --dump=ast "$work/matrix_expected.mech"
+sed 's/ @[0-9]*:[0-9]*//' "$work/out" >"$work/matrix_expected_ast"
+expect "formatted matrix parses to the same tree" 0 cmp "$work/matrix_ast" "$work/matrix_expected_ast"
 
 # Imports through MECH_PATH and the standard library.
 mkdir -p "$work/lib"

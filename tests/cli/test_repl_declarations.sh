@@ -39,6 +39,7 @@ event hit: y == 0 direction down then y' = -y'
 contact floor: y >= -5 [m] restitution 0.5
 friction drag: slip x' normal m * g static 0.5 kinetic 0.3
 draw point([x, y])
+table tq(w [rad/s]) [N*m] = [[0, 1], [10, 2]] cubic
 for i in 1..2 { output o[i] = i * x }
 M
 check_py "every declaration kind of language.md section 3 is typed" '

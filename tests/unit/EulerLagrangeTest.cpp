@@ -234,6 +234,13 @@ TEST_CASE("Euler-Lagrange residual: every example without constraints, with its 
     INFO(name);
     REQUIRE(loaded->derivation.has_value());
     const mechanics::Equations &eq = loaded->equations();
+    // The arc's fixed steps and finite differences need smooth motion; a
+    // piecewise law's kinks are checked against closed forms instead
+    // (tests/cli/test_piecewise.sh, test_tables.sh).
+    if (!eq.switches.empty()) {
+      WARN("skipped " << name << ": its piecewise laws make the motion non-smooth");
+      continue;
+    }
     std::vector<double> params = loaded->paramValues();
     State start = *driver::parseState(*loaded, "");
     for (size_t j = 0; j < start.qd.size(); ++j)

@@ -654,3 +654,135 @@ TEST_CASE("an indexed name with a family range round-trips", "[printer][!mayfail
   // printer keeps only the range.
   checkRoundTrip("index and family", "model M { let x[1][k in 1..3] = k }\n");
 }
+
+// ---------------------------------------------------------------------------
+// Matrices written row by row
+
+TEST_CASE("a matrix written row by row keeps one row per line", "[printer][matrix-layout]") {
+  // Rows align one column right of the matrix's '[', wherever it opens.
+  std::string input = "model M {\n"
+                      "  coord x, th\n"
+                      "  let A = [[1, x, 0],\n"
+                      "  [x, 1, 0],\n"
+                      "        [0,0,1]]\n"
+                      "  let C = [\n"
+                      "    [1, 2], [3, 4],\n"
+                      "    [5, 6]\n"
+                      "  ]  # three rows\n"
+                      "  for k in 1..2 {\n"
+                      "    let θm[k] = k * [[x, th],\n"
+                      "    [th, x]]\n"
+                      "  }\n"
+                      "  body b mass 1 at [x, 0, 0] rotation diag(1, 1, 1) inertia [[1, 0, 0],\n"
+                      "    [0, 2, 0], [0, 0, 3]]\n"
+                      "}\n"
+                      "def R(a) = [[cos(a), -sin(a)],\n"
+                      "  [sin(a), cos(a)]]\n";
+  std::string canonical =
+      "model M {\n"
+      "  coord x, th\n"
+      "  let A = [[1, x, 0],\n"
+      "           [x, 1, 0],\n"
+      "           [0, 0, 1]]\n"
+      "  let C = [[1, 2],\n"
+      "           [3, 4],\n"
+      "           [5, 6]]  # three rows\n"
+      "  for k in 1..2 {\n"
+      "    let θm[k] = k * [[x, th],\n"
+      "                     [th, x]]\n"
+      "  }\n"
+      "  body b mass 1 at [x, 0, 0] rotation diag(1, 1, 1) inertia [[1, 0, 0],\n"
+      "                                                             [0, 2, 0],\n"
+      "                                                             [0, 0, 3]]\n"
+      "}\n"
+      "def R(a) = [[cos(a), -sin(a)],\n"
+      "            [sin(a), cos(a)]]\n";
+  CHECK(format(input) == canonical);
+  CHECK(format(canonical) == canonical);
+  checkRoundTrip("matrix row by row", input);
+  checkRoundTrip("matrix row by row, canonical", canonical);
+}
+
+TEST_CASE("a matrix written on one line stays on one line", "[printer][matrix-layout]") {
+  CHECK(format("model M { let B = [ [1,0] , [0,1] ] }") ==
+        "model M {\n  let B = [[1, 0], [0, 1]]\n}\n");
+  // A vector of scalars, a single row, and a list that is not all rows are
+  // not matrices laid out row by row.
+  CHECK(format("model M {\n  let v = [1,\n    2]\n}\n") == "model M {\n  let v = [1, 2]\n}\n");
+  CHECK(format("model M {\n  let r = [\n    [1, 2]\n  ]\n}\n") ==
+        "model M {\n  let r = [[1, 2]]\n}\n");
+  CHECK(format("model M {\n  let w = [[1, 2],\n    v]\n}\n") ==
+        "model M {\n  let w = [[1, 2], v]\n}\n");
+  // formatExpr, which diagnostics quote, always prints one line.
+  CHECK(formatExpression("[[1, 0],\n [0, 1]]") == "[[1, 0], [0, 1]]");
+  for (const char *text : {"model M { let B = [[1,0],[0,1]] }",
+                           "model M {\n  let B = [[1, 0], [0, 1]] * [[a, b],\n  [c, d]]\n}\n"})
+    checkRoundTrip("one-line matrix", text);
+}
+
+TEST_CASE("matrices inside matrices lay out each on its own", "[printer][matrix-layout]") {
+  // The outer rows start on one line: only the inner matrix keeps its rows.
+  std::string inner = "model M {\n"
+                      "  let T = [[[a], [b]], [[c],\n"
+                      "                        [d]]]\n"
+                      "}\n";
+  CHECK(format(inner) == inner);
+  std::string both = "model M {\n"
+                     "  let T = [[[a],\n"
+                     "            [b]],\n"
+                     "           [[c], [d]]]\n"
+                     "}\n";
+  CHECK(format("model M { let T = [[[a],\n[b]], [[c], [d]]] }") == both);
+  checkRoundTrip("nested, inner", inner);
+  checkRoundTrip("nested, both", both);
+}
+
+// ---------------------------------------------------------------------------
+// Piecewise laws
+
+TEST_CASE("piecewise laws print canonically", "[printer][piecewise]") {
+  const char *canonical[] = {
+      "if(x < 1 and not (y >= 2 or z > 0), a, b)",
+      "if(x <= 1, a, b)",
+      "if(not x < 1 or y <= 2 and z > 0, (x - y) * z, 1)",
+      "if((x < 1 or y < 2) and z < 3, -a, b^2)",
+      "if(x < 1 and (y < 2 and z < 3), a, b)",
+      "if(not not x < 1, a, b)",
+      "if((x - y) * z < 0, 1, if(y < 0, 2, 3))",
+      "if(x - 1 < -y, a, b) + 1",
+      "min(a, b, c)",
+      "min(a, b)",
+      "max(a, b, c)",
+      "max(a - b, 0)",
+      "clamp(x, lo, hi)",
+      "clamp(x, -1, 1)",
+      "smooth(e)",
+      "smooth(x^2 - 1)",
+      "max(clamp(x, -1, 1), smooth(y)) * min(a, b, c)",
+  };
+  for (const char *text : canonical) {
+    INFO(text);
+    CHECK(formatExpression(text) == text);
+    CHECK(expressionDump(formatExpression(text)) == expressionDump(text));
+  }
+  const std::pair<const char *, const char *> spaced[] = {
+      {"if( (x<1) , a , b )", "if(x < 1, a, b)"},
+      {"if(not (x < 1), a, b)", "if(not x < 1, a, b)"},
+      {"if((x<1 and y<2) or z>0, a, b)", "if(x < 1 and y < 2 or z > 0, a, b)"},
+      {"clamp( x,lo,hi )", "clamp(x, lo, hi)"},
+      {"min(a,b,c)", "min(a, b, c)"},
+      {"smooth((e))", "smooth(e)"},
+  };
+  for (const auto &[input, expected] : spaced) {
+    INFO(input);
+    CHECK(formatExpression(input) == expected);
+    CHECK(expressionDump(expected) == expressionDump(input));
+  }
+  std::string model = "model P {\n"
+                      "  coord x, y, z\n"
+                      "  output o = if(x < 1 and not (y >= 2 or z > 0), min(x, y, z), max(x, y))\n"
+                      "  output c = clamp(x, -1, 1) + smooth(y)\n"
+                      "}\n";
+  CHECK(format(model) == model);
+  checkRoundTrip("piecewise", model);
+}
