@@ -216,9 +216,44 @@ ExprRef Resolver::resolveName(const ast::Name &name, const Env &env) {
   return nullptr;
 }
 
+// A family of params, coordinates or lets with one index running over
+// consecutive values, named without an index: the vector of its members in
+// the order of the index (`dot(w, v)` for `param w[1..3] = [...]`), when it
+// has 2 or more. Null (nothing reported) otherwise.
+ExprRef Resolver::familyVector(const ast::Name &name, const Symbol &symbol, const Env &env) {
+  if (symbol.members.size() < 2 || symbol.members.begin()->first.size() != 1)
+    return nullptr;
+  long expected = symbol.members.begin()->first[0];
+  std::vector<ExprRef> members;
+  for (const auto &[indices, index] : symbol.members) {
+    if (indices[0] != expected++)
+      return nullptr;
+    ExprRef member = reference(symbol.kind, index, name.location);
+    if (!member || !member->shape.isScalar())
+      return nullptr;
+    members.push_back(allowedInput(member, name.name, env));
+    if (!members.back())
+      return nullptr;
+  }
+  DimInfo dim = members[0]->dim;
+  for (size_t i = 1; i < members.size(); ++i) {
+    auto combined = sumDimension(dim, members[i]->dim, name.location,
+                                 "the members of '" + name.name + "' as a vector", true);
+    if (!combined)
+      return nullptr;
+    dim = *combined;
+  }
+  const Shape shape = Shape::vector(static_cast<int>(members.size())); // before the move
+  return make(ExprKind::Vector, shape, dim, name.location, std::move(members));
+}
+
 // A plain name that is a symbol of the model: a value, unless it is a family
 // (which needs an index), a multiplier outside an output, or an item.
 ExprRef Resolver::resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env) {
+  if (symbol.family && (symbol.kind == SymbolKind::Param || symbol.kind == SymbolKind::Coord ||
+                        symbol.kind == SymbolKind::Let))
+    if (ExprRef whole = familyVector(name, symbol, env))
+      return whole;
   if (symbol.family) {
     diagnostics_.error(name.location, "'" + name.name + "' is an indexed family of " +
                                           symbolKindName(symbol.kind) + "s; write " + name.name +

@@ -98,6 +98,7 @@ private:
   // Names and scopes (ResolveNames.cpp).
   ExprRef resolveName(const ast::Name &name, const Env &env);
   ExprRef resolveSymbol(const ast::Name &name, const Symbol &symbol, const Env &env);
+  ExprRef familyVector(const ast::Name &name, const Symbol &symbol, const Env &env);
   ExprRef allowedInput(ExprRef value, const std::string &name, const Env &env);
   bool outputAllowed(const std::string &name, Location loc, const Env &env);
   ExprRef resolveCall(const ast::Call &call, const Env &env);

@@ -62,4 +62,16 @@ model One {
 MECH
 expect "a one-component vector" 1 "$mech" check "$work/one.mech"
 contains "said so" err "error: a vector has at least 2 components, found 1"
+# A family named without an index is the vector of its members: q of
+# coord q[1..4] and w of param w[1..4].
+cat >"$work/family.mech" <<'MECH'
+model Family {
+  param k = 1 [N/m], w[1..4] = [1, 2, 3, 4]
+  coord q[1..4] [m]
+  kinetic T = 1 [kg] * dot(q', q') / 2
+  potential V = k * dot(w, q)^2 / 2
+}
+MECH
+expect "families as vectors" 0 "$mech" equations "$work/family.mech"
+contains "the param family as a vector" out "f[q[1]] = -(w[1]*q[1] + w[2]*q[2] + w[3]*q[3] + w[4]*q[4])*k*w[1]"
 finish

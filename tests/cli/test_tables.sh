@@ -235,6 +235,13 @@ bad_csv "a row of 3 cells" 3:1 "a table's row has 2 cells (w, drive), found 3" '
 bad_csv "a header for another table" 1:1 \
   "the header names the columns 'speed' and 'torque'; table drive(w) reads 'w' and 'drive' (a unit in brackets may follow each name)" \
   'speed,torque\n0,2\n100,1\n'
+bad_csv "a header in other units" 1:1 \
+  "the header gives w in [rpm], the declaration in [rad/s]: the numbers are read in the declaration's units" \
+  'w [rpm],drive [N*m]\n0,2\n100,1\n'
+# A byte order mark (spreadsheets write one), header units as declared and
+# a leading + are fine.
+printf '\xEF\xBB\xBFw [rad/s],drive [N * m]\n0,+2\n100,1\n' >bad.csv
+expect "a header with a byte order mark and units, a leading +" 0 "$mech" check bad.mech
 bad_csv "no header" 1:1 \
   "the header names the columns '0' and '2'; table drive(w) reads 'w' and 'drive' (a unit in brackets may follow each name)" \
   '0,2\n100,1\n'
