@@ -7,6 +7,7 @@
 #include "sema/AnalyzerInternal.h"
 #include "sema/ResolverInternal.h"
 #include "sema/Units.h"
+#include "support/NumberText.h"
 #include "syntax/Printer.h"
 
 #include <charconv>
@@ -172,30 +173,37 @@ bool Analyzer::tableRowsFromFile(const ast::TableDecl &decl, Table &table) {
         return false;
       }
     }
-    if (!table.x.empty() && !(values[0] > table.x.back())) {
-      diagnostics_.error(at(line, cells[0].column, static_cast<int>(cells[0].text.size())),
-                         values[0] == table.x.back()
-                             ? "this row repeats the abscissa " + cells[0].text +
-                                   " of the row before"
-                             : "the abscissa " + cells[0].text +
-                                   " is below the row before's: the rows must be in increasing "
-                                   "order of " +
-                                   decl.argument);
+    if (!addTableRow(decl, table, values, cells[0].text,
+                     at(line, cells[0].column, static_cast<int>(cells[0].text.size()))))
       return false;
-    }
-    if (table.x.size() >= kMaxTableRows) {
-      diagnostics_.error(at(line, 1),
-                         "a table has at most " + std::to_string(kMaxTableRows) + " rows");
-      return false;
-    }
-    table.x.push_back(values[0]);
-    table.y.push_back(values[1]);
   }
   if (!header) {
     diagnostics_.error(decl.pathLocation, "'" + *decl.path + "' has no header line ('" +
                                               decl.argument + "," + decl.name + "')");
     return false;
   }
+  return true;
+}
+
+// A row (x, y) after the rows before it, x written as `x` at `at`: its
+// abscissa above theirs, at most kMaxTableRows rows. False after an error.
+bool Analyzer::addTableRow(const ast::TableDecl &decl, Table &table, const double (&row)[2],
+                           const std::string &x, Location at) {
+  if (!table.x.empty() && !(row[0] > table.x.back())) {
+    diagnostics_.error(at, row[0] == table.x.back()
+                               ? "this row repeats the abscissa " + x + " of the row before"
+                               : "the abscissa " + x +
+                                     " is below the row before's: the rows must be in "
+                                     "increasing order of " +
+                                     decl.argument);
+    return false;
+  }
+  if (table.x.size() >= kMaxTableRows) {
+    diagnostics_.error(at, "a table has at most " + std::to_string(kMaxTableRows) + " rows");
+    return false;
+  }
+  table.x.push_back(row[0]);
+  table.y.push_back(row[1]);
   return true;
 }
 
@@ -259,22 +267,8 @@ bool Analyzer::tableRowsInline(const ast::TableDecl &decl, Table &table) {
       }
       values[i] = *number;
     }
-    if (!table.x.empty() && !(values[0] > table.x.back())) {
-      diagnostics_.error(pair->elements[0]->location,
-                         values[0] == table.x.back()
-                             ? "this row repeats the abscissa of the row before"
-                             : "this abscissa is below the row before's: the rows must be in "
-                               "increasing order of " +
-                                   decl.argument);
+    if (!addTableRow(decl, table, values, shortestNumber(values[0]), pair->elements[0]->location))
       return false;
-    }
-    if (table.x.size() >= kMaxTableRows) {
-      diagnostics_.error(row->location,
-                         "a table has at most " + std::to_string(kMaxTableRows) + " rows");
-      return false;
-    }
-    table.x.push_back(values[0]);
-    table.y.push_back(values[1]);
   }
   return true;
 }

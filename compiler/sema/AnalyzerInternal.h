@@ -88,6 +88,8 @@ private:
   bool tableRows(const ast::TableDecl &decl, Table &table);
   bool tableRowsFromFile(const ast::TableDecl &decl, Table &table);
   bool tableRowsInline(const ast::TableDecl &decl, Table &table);
+  bool addTableRow(const ast::TableDecl &decl, Table &table, const double (&row)[2],
+                   const std::string &x, Location at);
   bool headerUnitsAgree(const ast::TableDecl &decl, const std::string &argument,
                         const std::string &value, Location at);
 

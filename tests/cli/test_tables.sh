@@ -276,7 +276,7 @@ bad_model "inline rows with a unit" 5:39 \
   "a table's cells are numbers in its declared units, found kg*m^2/s^2" \
   'table drive(w [rad/s]) [N*m] = [[0, 2 [N*m]], [100, 1]]'
 bad_model "inline rows unsorted" 5:54 \
-  "this abscissa is below the row before's: the rows must be in increasing order of w" \
+  "the abscissa 50 is below the row before's: the rows must be in increasing order of w" \
   'table drive(w [rad/s]) [N*m] = [[0, 2], [100, 1], [50, 0]]'
 # Accepted: CRLF line ends, units after the header's names, spaces.
 printf 'w [rad/s] , drive [N*m]\r\n# speed, torque\r\n\r\n0, 2\r\n100 ,1\r\n' >crlf.csv
