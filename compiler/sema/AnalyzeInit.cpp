@@ -70,6 +70,13 @@ ExprRef Analyzer::coordinateNamed(const ast::InitItem &item, const Env &env) {
                                             resolver_.suggestion(item.name, env));
       return nullptr;
     }
+    // A family named alone is a vector in expressions, not one coordinate.
+    if (found->second.family) {
+      diagnostics_.error(item.location, "'" + item.name +
+                                            "' is an indexed family of coordinates; write " +
+                                            item.name + "[i]");
+      return nullptr;
+    }
     ast::Name target(item.location, item.name);
     return resolver_.resolve(target, env);
   }
