@@ -8,6 +8,7 @@
 #include "sema/Units.h"
 #include "syntax/Printer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mech::sema {
@@ -77,6 +78,17 @@ void Analyzer::declareParam(const ast::ParamItem &item) {
     declareParamFamily(item);
     return;
   }
+  // `param w = [1, 2, 3]`: a list of numbers is the family w[1..3], which
+  // named alone is the vector (Resolver::familyVector).
+  if (item.value->kind == ast::ExprKind::Vector) {
+    auto &list = static_cast<const ast::Vector &>(*item.value);
+    if (list.elements.size() >= 2 &&
+        std::none_of(list.elements.begin(), list.elements.end(),
+                     [](const ast::ExprPtr &e) { return e->kind == ast::ExprKind::Vector; })) {
+      declareParamMembers(item, 1, static_cast<long>(list.elements.size()));
+      return;
+    }
+  }
   Env env = baseEnv({});
   env.declaringKeyword = "param";
   env.declaringName = item.name;
@@ -87,9 +99,14 @@ void Analyzer::declareParam(const ast::ParamItem &item) {
 // `param m[k in a..b] = e(k)`: e resolved once per k; `param c[a..b] = v`:
 // one value for every member, or a vector with one entry per member.
 void Analyzer::declareParamFamily(const ast::ParamItem &item) {
-  auto bounds = familyRange(item.name, *item.family, item.location);
-  if (!bounds)
-    return;
+  if (auto bounds = familyRange(item.name, *item.family, item.location))
+    declareParamMembers(item, bounds->first, bounds->second);
+}
+
+// The members first..last of a family of params, their values from the
+// item (an expression of the index, a list, or one value for all).
+void Analyzer::declareParamMembers(const ast::ParamItem &item, long first, long last) {
+  const std::optional<std::pair<long, long>> bounds = std::pair{first, last};
   long count = bounds->second - bounds->first + 1;
   Env env = baseEnv({}); // no hint on misplaced units: it would drop the family's range
   // A list gives one value per member, resolved one by one (a list may be

@@ -69,6 +69,7 @@ private:
   void declareParams();
   void declareParam(const ast::ParamItem &item);
   void declareParamFamily(const ast::ParamItem &item);
+  void declareParamMembers(const ast::ParamItem &item, long first, long last);
   void addParam(const ast::ParamItem &item, const std::string &name,
                 const std::vector<long> &indices, const ExprRef &value, long ordinal, long count);
   void declareInput(const ast::InputItem &item);

@@ -74,4 +74,8 @@ model Family {
 MECH
 expect "families as vectors" 0 "$mech" equations "$work/family.mech"
 contains "the param family as a vector" out "f[q[1]] = -(w[1]*q[1] + w[2]*q[2] + w[3]*q[3] + w[4]*q[4])*k*w[1]"
+# A param given as a list is the same family.
+sed 's/w\[1..4\] = \[1, 2, 3, 4\]/w = [1, 2, 3, 4]/' "$work/family.mech" >"$work/list.mech"
+expect "a list-valued param" 0 "$mech" equations "$work/list.mech"
+contains "is the family w[1..4]" out "f[q[1]] = -(w[1]*q[1] + w[2]*q[2] + w[3]*q[3] + w[4]*q[4])*k*w[1]"
 finish
