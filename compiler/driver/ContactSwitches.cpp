@@ -8,6 +8,7 @@
 #include "driver/ContactRunMode.h"
 
 #include "support/NumberText.h"
+#include "symbolic/Piecewise.h"
 #include "symbolic/Print.h"
 
 #include <algorithm>
@@ -27,8 +28,7 @@ constexpr long kMaxQuickFlips = 64;
 // "y = 0" for switch k (y rather than -y), after "7:15, " with `at`.
 std::string ContactRun::switchPlace(size_t k, bool at) const {
   const mechanics::Equations::Switch &s = eq_.switches[k];
-  const bool negative = sym::isNegativeForm(s.g);
-  std::string where = sym::toMech(negative ? -s.g : s.g) + " = 0";
+  std::string where = sym::toMech(sym::upright(s.g)) + " = 0";
   if (!at)
     return where;
   return std::to_string(s.location.line) + ":" + std::to_string(s.location.column) + ", where " +

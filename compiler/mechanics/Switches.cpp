@@ -2,6 +2,7 @@
 // branches (mechanics/Switches.h).
 #include "mechanics/Switches.h"
 
+#include "symbolic/Piecewise.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
 #include "symbolic/Subs.h"
@@ -51,9 +52,12 @@ bool changes(const sym::Expr &g, const Equations &eq) {
   return false;
 }
 
-// Every expression of the equations that a run evaluates, for `visit`
-// (those not set are skipped).
-void forEachRunExpression(Equations &eq, const std::function<void(sym::Expr &)> &use) {
+// The expressions that shape the motion (M, f, the constraints', contacts'
+// and frictions' forms, the events, the switches' g), for `use`; with
+// `all`, also those a run only reports (Q, T, V, the outputs, ...). Those
+// not set are skipped.
+void forEachRunExpression(Equations &eq, const std::function<void(sym::Expr &)> &use,
+                          bool all = true) {
   auto visit = [&](sym::Expr &e) {
     if (e.node())
       use(e);
@@ -70,11 +74,15 @@ void forEachRunExpression(Equations &eq, const std::function<void(sym::Expr &)> 
   for (auto &row : eq.M)
     for (sym::Expr &e : row)
       visit(e);
-  for (auto *list : {&eq.f, &eq.Q, &eq.Qnc, &eq.momentum, &eq.force, &eq.lhs, &eq.outputs})
-    for (sym::Expr &e : *list)
-      visit(e);
-  for (sym::Expr *e : {&eq.T, &eq.V, &eq.D, &eq.L, &eq.T2, &eq.T1, &eq.T0})
-    visit(*e);
+  for (sym::Expr &e : eq.f)
+    visit(e);
+  if (all) {
+    for (auto *list : {&eq.Q, &eq.Qnc, &eq.momentum, &eq.force, &eq.lhs, &eq.outputs})
+      for (sym::Expr &e : *list)
+        visit(e);
+    for (sym::Expr *e : {&eq.T, &eq.V, &eq.D, &eq.L, &eq.T2, &eq.T1, &eq.T0})
+      visit(*e);
+  }
   for (Equations::Constraint &k : eq.constraints)
     constraint(k);
   for (Equations::Contact &c : eq.contacts) {
@@ -102,14 +110,8 @@ void findSwitches(Equations &eq, const std::unordered_map<const sym::Node *, Loc
   std::vector<const sym::Node *> pending;
   // The motion's expressions only: T, V, the outputs and the momenta are
   // not integrated, and f, M and the forms already hold what they imply.
-  Equations motion;
-  motion.M = eq.M;
-  motion.f = eq.f;
-  motion.constraints = eq.constraints;
-  motion.contacts = eq.contacts;
-  motion.frictions = eq.frictions;
-  motion.events = eq.events;
-  forEachRunExpression(motion, [&](sym::Expr &e) { pending.push_back(e.node()); });
+  forEachRunExpression(
+      eq, [&](sym::Expr &e) { pending.push_back(e.node()); }, /*all=*/false);
   std::set<const sym::Node *> watched;
   for (const Equations::VelocitySwitch &s : eq.velocitySwitches)
     watched.insert(s.argument.node());
@@ -156,8 +158,7 @@ Equations heldOnBranches(const Equations &eq, const Branches &branches) {
   std::unordered_map<const sym::Node *, int> branchOf;
   for (size_t k = 0; k < eq.switches.size(); ++k)
     branchOf[eq.switches[k].g.node()] = branches[k];
-  std::vector<sym::Expr> made; // keeps the nodes the rule hands out alive
-  sym::Substitution hold;
+  sym::Substitution hold; // the nodes it hands out live in their context
   hold.setRule([&](const sym::Node *n) -> const sym::Node * {
     if (!isSwitching(n))
       return nullptr;
@@ -169,8 +170,7 @@ Equations heldOnBranches(const Equations &eq, const Branches &branches) {
     if (n->fn == sym::Fn::Select)
       return positive ? n->ops[1] : n->ops[2];
     sym::Expr g(n->ops[0]);
-    made.push_back(n->fn == sym::Fn::Abs ? (positive ? g : -g) : c.integer(positive ? 1 : -1));
-    return made.back().node();
+    return (n->fn == sym::Fn::Abs ? (positive ? g : -g) : c.integer(positive ? 1 : -1)).node();
   });
   forEachRunExpression(out, [&](sym::Expr &e) { e = hold(e); });
   return out;
@@ -195,13 +195,12 @@ std::vector<std::string> onSwitchNotes(const Equations &eq, const std::vector<do
     if (!(std::abs(values[k]) <= 1e-12 * scale))
       continue;
     const Location &at = eq.switches[k].location;
-    // y >= 0 rather than -y <= 0
-    const bool negative = sym::isNegativeForm(g[k]);
-    const std::string argument = sym::toMech(negative ? -g[k] : g[k]);
+    const sym::Expr shown = sym::upright(g[k]); // y >= 0 rather than -y <= 0
+    const std::string argument = sym::toMech(shown);
     notes.push_back("the state is on the switch of the piecewise law at " +
                     std::to_string(at.line) + ":" + std::to_string(at.column) + ", where " +
                     argument + " = 0: the derivatives are those of the branch for " + argument +
-                    (negative ? " >= 0" : " <= 0") + ", and the other side's may differ");
+                    (shown == g[k] ? " <= 0" : " >= 0") + ", and the other side's may differ");
   }
   return notes;
 }

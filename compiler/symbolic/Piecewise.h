@@ -37,4 +37,10 @@ Expr minimum(const Expr &a, const Expr &b);
 Expr maximum(const Expr &a, const Expr &b);
 Expr clamp(const Expr &x, const Expr &lo, const Expr &hi);
 
+// A switch's argument as it reads best: -g where g is written negated (y
+// rather than -y), else g; the comparisons flip with it.
+inline Expr upright(const Expr &g) {
+  return isNegativeForm(g) ? -g : g;
+}
+
 } // namespace mech::sym

@@ -3,6 +3,7 @@
 #include "symbolic/Print.h"
 
 #include "support/Diagnostics.h"
+#include "symbolic/Piecewise.h"
 #include "symbolic/Simplify.h"
 
 #include <algorithm>
@@ -482,8 +483,8 @@ private:
     if (style_ == Style::C)
       return "((" + print(g.node(), 1) + ") > 0 ? (" + a + ") : (" + b + "))";
     // y < 0 rather than -y > 0
-    const std::string condition =
-        isNegativeForm(g) ? print((-g).node(), 1) + " < 0" : print(g.node(), 1) + " > 0";
+    const Expr shown = upright(g);
+    const std::string condition = print(shown.node(), 1) + (shown == g ? " > 0" : " < 0");
     if (style_ == Style::Latex) {
       if (max || min)
         return std::string(max ? "\\max" : "\\min") + "\\left(" + a + ", " + b + "\\right)";
