@@ -77,6 +77,7 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
   std::vector<bool> needed = neededInstructions(program, wanted);
   SincosPairs trig = sincosPairs(program, needed);
   std::vector<llvm::Value *> v(code.size(), nullptr);
+  std::map<size_t, llvm::Value *> inverses;
   for (size_t i = 0; i < code.size(); ++i) {
     // v[i] may already hold the other half of a sincos pair.
     if (!needed[i] || v[i] != nullptr)
@@ -100,7 +101,10 @@ std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
       v[i] = emitProduct(instr, o, v);
       break;
     case Instruction::Op::Function:
-      emitFunction(instr, o, trig, v, i);
+      if (sym::isMatrixFn(instr.fn))
+        v[i] = emitMatrixFunction(code, o, i, v, inverses);
+      else
+        emitFunction(instr, o, trig, v, i);
       break;
     }
     if (v[i] == nullptr)
@@ -254,7 +258,10 @@ llvm::Value *Emitter::function(sym::Fn fn, llvm::Value *x, llvm::Value *y) {
   }
   case Fn::Select:
   case Fn::Smooth:
-    break; // emitFunction handles these before coming here
+  case Fn::Matrix:
+  case Fn::Det:
+  case Fn::InvEntry:
+    break; // emitFunction and emitMatrixFunction handle these before here
   case Fn::Tan:
     return libm("tan", {x});
   case Fn::Asin:

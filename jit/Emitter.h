@@ -111,6 +111,15 @@ private:
                            const std::vector<llvm::Value *> &v);
   void emitFunction(const sym::Instruction &instr, const sym::Operand *o, const SincosPairs &trig,
                     std::vector<llvm::Value *> &v, size_t i);
+  // A packed matrix (factored once: its determinant, its inverse kept in
+  // `inverses` under its instruction), its det, or an entry of its inverse.
+  llvm::Value *emitMatrixFunction(const std::vector<sym::Instruction> &code, const sym::Operand *o,
+                                  size_t i, const std::vector<llvm::Value *> &v,
+                                  std::map<size_t, llvm::Value *> &inverses);
+  // Gauss-Jordan with partial pivoting of the n*n matrix A in memory
+  // (overwritten), its inverse into `inverse`; returns the determinant.
+  // Mirrors sym::invertDense.
+  llvm::Value *invertLoops(size_t n, llvm::Value *A, llvm::Value *inverse);
 
   llvm::LLVMContext &context_;
   llvm::Module &module_;

@@ -257,4 +257,89 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
   return b_.CreateLoad(b_.getInt32Ty(), status);
 }
 
+llvm::Value *Emitter::emitMatrixFunction(const std::vector<sym::Instruction> &code,
+                                         const sym::Operand *o, size_t i,
+                                         const std::vector<llvm::Value *> &v,
+                                         std::map<size_t, llvm::Value *> &inverses) {
+  const sym::Instruction &instr = code[i];
+  if (instr.fn == sym::Fn::Det) // the packed matrix's value
+    return v[o[0].value];
+  if (instr.fn == sym::Fn::InvEntry) {
+    uint32_t matrix = o[2].value;
+    return load(inverses.at(matrix), instr.scratch - code[matrix].scratch);
+  }
+  size_t entries = instr.count, n = 1;
+  while (n * n < entries)
+    ++n;
+  llvm::Value *A = stackSlot(f64(), entries), *inverse = stackSlot(f64(), entries);
+  for (size_t k = 0; k < entries; ++k)
+    store(v[o[k].value], A, k);
+  inverses[i] = inverse;
+  return invertLoops(n, A, inverse);
+}
+
+llvm::Value *Emitter::invertLoops(size_t n, llvm::Value *A, llvm::Value *inverse) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
+  loop(zero, b_.getInt64(n * n),
+       [&](llvm::Value *k) { b_.CreateStore(constant(0), at(inverse, k)); });
+  loop(zero, size, [&](llvm::Value *k) { b_.CreateStore(constant(1), element(inverse, k, k, n)); });
+  llvm::Value *det = stackSlot(f64()), *singular = stackSlot(b_.getInt1Ty());
+  llvm::Value *best = stackSlot(f64()), *pivotRow = stackSlot(b_.getInt64Ty());
+  b_.CreateStore(constant(1), det);
+  b_.CreateStore(b_.getFalse(), singular);
+  auto magnitude = [&](llvm::Value *address) {
+    return unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), address));
+  };
+  loop(zero, size, [&](llvm::Value *k) {
+    // The row of the largest entry in column k at or below the diagonal.
+    b_.CreateStore(k, pivotRow);
+    b_.CreateStore(magnitude(element(A, k, k, n)), best);
+    loop(b_.CreateAdd(k, b_.getInt64(1)), size, [&](llvm::Value *r) {
+      llvm::Value *a = magnitude(element(A, r, k, n)), *b = b_.CreateLoad(f64(), best);
+      llvm::Value *larger = b_.CreateFCmpOGT(a, b);
+      b_.CreateStore(b_.CreateSelect(larger, a, b), best);
+      b_.CreateStore(b_.CreateSelect(larger, r, b_.CreateLoad(b_.getInt64Ty(), pivotRow)),
+                     pivotRow);
+    });
+    b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), singular),
+                               b_.CreateFCmpOEQ(b_.CreateLoad(f64(), best), constant(0))),
+                   singular);
+    llvm::Value *p = b_.CreateLoad(b_.getInt64Ty(), pivotRow);
+    loop(zero, size, [&](llvm::Value *j) { // swap rows k and p (a no-op when p == k)
+      for (llvm::Value *M : {A, inverse}) {
+        llvm::Value *x = element(M, k, j, n), *y = element(M, p, j, n);
+        llvm::Value *xv = b_.CreateLoad(f64(), x), *yv = b_.CreateLoad(f64(), y);
+        b_.CreateStore(yv, x);
+        b_.CreateStore(xv, y);
+      }
+    });
+    llvm::Value *d = b_.CreateLoad(f64(), det);
+    d = b_.CreateSelect(b_.CreateICmpNE(p, k), b_.CreateFNeg(d), d);
+    llvm::Value *pivot = b_.CreateLoad(f64(), element(A, k, k, n));
+    b_.CreateStore(b_.CreateFMul(d, pivot), det);
+    llvm::Value *reciprocal = b_.CreateFDiv(constant(1), pivot);
+    loop(zero, size, [&](llvm::Value *j) {
+      for (llvm::Value *M : {A, inverse}) {
+        llvm::Value *x = element(M, k, j, n);
+        b_.CreateStore(b_.CreateFMul(b_.CreateLoad(f64(), x), reciprocal), x);
+      }
+    });
+    // Every other row loses its multiple of row k.
+    auto eliminate = [&](llvm::Value *r) {
+      llvm::Value *f = b_.CreateLoad(f64(), element(A, r, k, n));
+      loop(zero, size, [&](llvm::Value *j) {
+        for (llvm::Value *M : {A, inverse}) {
+          llvm::Value *x = element(M, r, j, n);
+          llvm::Value *pivotEntry = b_.CreateLoad(f64(), element(M, k, j, n));
+          b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), x), b_.CreateFMul(f, pivotEntry)), x);
+        }
+      });
+    };
+    loop(zero, k, eliminate);
+    loop(b_.CreateAdd(k, b_.getInt64(1)), size, eliminate);
+  });
+  return b_.CreateSelect(b_.CreateLoad(b_.getInt1Ty(), singular), constant(0),
+                         b_.CreateLoad(f64(), det));
+}
+
 } // namespace mech::jit

@@ -99,6 +99,8 @@ Tensor applyBuiltin(sym::Context &c, sema::Builtin builtin, const std::vector<Te
     return Tensor::scalar(trace(c, args[0]));
   case B::Inv:
     return inverse(c, args[0]);
+  case B::Solve:
+    return solve(c, args[0], args[1]);
   default:
     internalError("unhandled builtin");
   }

@@ -1,11 +1,14 @@
-// Laplace expansion along the first row of each minor. For the sizes allowed
-// (at most 4x4: 24 products) it costs less than Gaussian elimination would in
-// a symbolic engine, and it needs no division, so it stays exact and adds no
-// conditions on pivots being non-zero.
+// det, trace, inv and solve. Up to 4x4 by Laplace expansion along the first
+// row of each minor (24 products at most): cheaper than Gaussian
+// elimination would be in a symbolic engine, and free of divisions, so it
+// stays exact and adds no conditions on pivots being non-zero. Above, the
+// matrix is packed into one node and factored numerically in the kernels
+// (symbolic/MatrixFunctions.h).
 #include "mechanics/MatrixBuiltins.h"
 
 #include "sema/Model.h"
 #include "support/Diagnostics.h"
+#include "symbolic/MatrixFunctions.h"
 
 namespace mech::mechanics {
 
@@ -43,9 +46,15 @@ Expr minorDeterminant(sym::Context &c, const Tensor &m, const std::vector<int> &
   return c.add(terms);
 }
 
-void checkSquare(const Tensor &m, bool cofactors) {
-  if (m.isScalar() || m.rows != m.cols || (cofactors && m.rows > sema::kMaxCofactorSize))
+static_assert(sema::kMaxMatrixSolveSize == sym::kMaxPackedSize);
+
+void checkSquare(const Tensor &m, bool bounded) {
+  if (m.isScalar() || m.rows != m.cols || (bounded && m.rows > sema::kMaxMatrixSolveSize))
     internalError("det, trace or inv of a matrix whose shape was not checked");
+}
+
+bool numeric(const Tensor &m) {
+  return m.rows > sema::kMaxCofactorSize;
 }
 
 std::vector<int> allIndices(int n) {
@@ -59,6 +68,8 @@ std::vector<int> allIndices(int n) {
 
 Expr determinant(sym::Context &context, const Tensor &matrix) {
   checkSquare(matrix, true);
+  if (numeric(matrix))
+    return sym::packedDeterminant(sym::packMatrix(context, matrix.v));
   std::vector<int> all = allIndices(matrix.rows);
   return minorDeterminant(context, matrix, all, all);
 }
@@ -74,15 +85,38 @@ Expr trace(sym::Context &context, const Tensor &matrix) {
 Tensor inverse(sym::Context &context, const Tensor &matrix) {
   checkSquare(matrix, true);
   int n = matrix.rows;
+  Tensor out{n, n, {}};
+  if (numeric(matrix)) {
+    Expr packed = sym::packMatrix(context, matrix.v);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        out.v.push_back(sym::packedInverseEntry(packed, i, j));
+    return out;
+  }
   std::vector<int> all = allIndices(n);
   Expr det = determinant(context, matrix);
   // (A^-1)[i, j] is the cofactor of A[j, i] over det(A).
-  Tensor out{n, n, {}};
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       Expr minor = minorDeterminant(context, matrix, without(all, static_cast<size_t>(j)),
                                     without(all, static_cast<size_t>(i)));
       out.v.push_back(((i + j) % 2 == 0 ? minor : -minor) / det);
+    }
+  return out;
+}
+
+Tensor solve(sym::Context &context, const Tensor &matrix, const Tensor &rhs) {
+  Tensor inv = inverse(context, matrix);
+  int n = matrix.rows;
+  int width = rhs.cols == 0 ? 1 : rhs.cols; // a vector has cols == 0
+  Tensor out{rhs.rows, rhs.cols, {}};
+  for (int i = 0; i < rhs.rows; ++i)
+    for (int j = 0; j < width; ++j) {
+      std::vector<Expr> terms;
+      for (int k = 0; k < n; ++k)
+        terms.push_back(inv.v[static_cast<size_t>(i * n + k)] *
+                        rhs.v[static_cast<size_t>(k * width + j)]);
+      out.v.push_back(context.add(terms));
     }
   return out;
 }

@@ -553,8 +553,10 @@ private:
                       : call.args[static_cast<size_t>(problem->argument)]->location,
                   problem->message);
     // An inverse that does not exist is known here, where the matrix is.
-    if (builtin == sema::Builtin::Inv && mechanics::determinant(c_, args[0]).isZero())
-      return fail(call.args[0]->location, "inv of a singular matrix (its determinant is 0)");
+    if ((builtin == sema::Builtin::Inv || builtin == sema::Builtin::Solve) &&
+        mechanics::determinant(c_, args[0]).isZero())
+      return fail(call.args[0]->location, std::string(sema::builtinName(builtin)) +
+                                              " of a singular matrix (its determinant is 0)");
     return mechanics::applyBuiltin(c_, builtin, args);
   }
 

@@ -39,6 +39,8 @@ public:
     case Builtin::Trace:
     case Builtin::Inv:
       return squareMatrix();
+    case Builtin::Solve:
+      return linearSystem();
     case Builtin::Min:
     case Builtin::Max:
       if (args_.size() < 2)
@@ -124,6 +126,18 @@ private:
     if (auto problem = squareMatrixProblem(builtin_, args_[0]))
       return ShapeProblem{0, *problem};
     return builtin_ == Builtin::Inv ? args_[0] : Shape::scalar();
+  }
+
+  // solve(A, b): A square, b a vector or matrix of as many rows; x has b's
+  // shape.
+  Result linearSystem() const {
+    if (auto problem = arity(2))
+      return *problem;
+    if (auto problem = squareMatrixProblem(builtin_, args_[0]))
+      return ShapeProblem{0, *problem};
+    if (args_[1].isScalar() || args_[1].rows != args_[0].rows)
+      return expected(1, "a vector or matrix of " + std::to_string(args_[0].rows) + " rows");
+    return args_[1];
   }
 
   Builtin builtin_;

@@ -43,9 +43,10 @@ std::optional<std::string> squareMatrixProblem(Builtin b, Shape s) {
   std::string name = builtinName(b);
   if (!s.isMatrix() || s.rows != s.cols)
     return name + " expects a square matrix, found " + s.toString();
-  if (b != Builtin::Trace && s.rows > kMaxCofactorSize)
-    return name + " takes matrices of at most " + std::to_string(kMaxCofactorSize) + "x" +
-           std::to_string(kMaxCofactorSize) + " (its cofactor expansion grows as n!), found " +
+  if (b != Builtin::Trace && s.rows > kMaxMatrixSolveSize)
+    return name + " takes matrices of at most " + std::to_string(kMaxMatrixSolveSize) + "x" +
+           std::to_string(kMaxMatrixSolveSize) +
+           " (above 4x4 it is computed numerically, and its derivatives grow as n^4), found " +
            s.toString();
   return std::nullopt;
 }

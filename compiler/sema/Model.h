@@ -46,6 +46,7 @@ struct Shape {
   X(Det, "det", 1)                                                                                 \
   X(Trace, "trace", 1)                                                                             \
   X(Inv, "inv", 1)                                                                                 \
+  X(Solve, "solve", 2)                                                                             \
   X(Min, "min", -1)                                                                                \
   X(Max, "max", -1)                                                                                \
   X(Clamp, "clamp", 3)                                                                             \
@@ -62,11 +63,13 @@ const char *builtinName(Builtin b);
 std::optional<Builtin> findBuiltin(const std::string &name);
 std::vector<std::string> builtinNames();
 
-// det and inv expand by cofactors, whose terms grow as n!: they take
-// matrices of at most this many rows.
+// det, inv and solve expand by cofactors, exact and symbolic, up to this
+// many rows (the terms grow as n!); above, up to kMaxMatrixSolveSize, they
+// are computed numerically in the kernels (symbolic/MatrixFunctions.h).
 constexpr int kMaxCofactorSize = 4;
+constexpr int kMaxMatrixSolveSize = 16;
 
-// The rule of det, trace and inv, shared by the checker and the REPL so that
+// The rule of det, trace, inv and solve's matrix, shared by the checker and the REPL so that
 // both say the same: why `b` cannot take an argument of shape `s`
 // ("det expects a square matrix, found a 2x3 matrix"), or nullopt when it can.
 std::optional<std::string> squareMatrixProblem(Builtin b, Shape s);

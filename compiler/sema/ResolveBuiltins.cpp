@@ -64,6 +64,8 @@ private:
     case Builtin::Det:
     case Builtin::Inv:
       return determinantOrInverse();
+    case Builtin::Solve: // A x = b
+      return Resolver::productDimension(args_[1]->dim, inverseDimension(args_[0]->dim));
     case Builtin::Min:
     case Builtin::Max:
     case Builtin::Clamp:

@@ -1,6 +1,7 @@
 // The factories: canonical forms and interning.
 #include "symbolic/CanonicalCheck.h"
 #include "symbolic/Expr.h"
+#include "symbolic/MatrixFunctions.h"
 
 #include "support/Diagnostics.h"
 
@@ -569,6 +570,8 @@ bool isEven(Fn fn) {
 } // namespace
 
 Expr Context::function(Fn fn, const std::vector<Expr> &args) {
+  if (isMatrixFn(fn))
+    return matrixFunction(fn, args);
   const Expr &x = args[0];
   if (fn == Fn::Select && (x.isNumber() || args[1] == args[2]))
     return !x.isNumber() || x->num.toDouble() > 0 ? args[1] : args[2];
@@ -603,6 +606,31 @@ Expr Context::function(Fn fn, const std::vector<Expr> &args) {
   }
   if (fn == Fn::Abs && x.kind() == Kind::Func && x->fn == Fn::Abs)
     return x;
+  return functionNode(fn, args);
+}
+
+// The matrix functions have none of the rules above: a packed matrix is an
+// operand, det and inv are folded only when the matrix is all numbers. The
+// printer's name for a matrix (symbolic/SharedTerms.h), a free symbol, may
+// stand in the matrix's place: such a node is printed, never evaluated.
+Expr Context::matrixFunction(Fn fn, const std::vector<Expr> &args) {
+  std::vector<const Node *> ops;
+  for (const Expr &a : args)
+    ops.push_back(a.node());
+  if (ops.empty() || (fn != Fn::Matrix && ops.size() != (fn == Fn::Det ? 1u : 3u)))
+    internalError("a matrix function with operands of the wrong shape");
+  const Node *matrix = fn == Fn::Det ? ops[0] : fn == Fn::InvEntry ? ops[2] : nullptr;
+  if (matrix != nullptr && matrix->kind == Kind::Symbol &&
+      symbolInfo(matrix).kind == SymbolKind::Free)
+    return functionNode(fn, args);
+  if (!matrixOperandsFit(fn, ops))
+    internalError("a matrix function with operands of the wrong shape");
+  if (Expr folded = foldMatrixFunction(*this, fn, args))
+    return folded;
+  return functionNode(fn, args);
+}
+
+Expr Context::functionNode(Fn fn, const std::vector<Expr> &args) {
   Node n;
   n.kind = Kind::Func;
   n.fn = fn;

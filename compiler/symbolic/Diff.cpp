@@ -2,6 +2,7 @@
 #include "symbolic/Diff.h"
 
 #include "support/Diagnostics.h"
+#include "symbolic/MatrixFunctions.h"
 
 namespace mech::sym {
 
@@ -41,6 +42,9 @@ Expr outerDerivative(Fn fn, const Expr &x, const Expr &e, Context &c) {
   case Fn::Atan2:
   case Fn::Select:
   case Fn::Smooth:
+  case Fn::Matrix:
+  case Fn::Det:
+  case Fn::InvEntry:
     // deriveFunction handles these before coming here.
     break;
   }
@@ -133,6 +137,10 @@ Expr Differentiator::derivePower(const Node *n) {
 // f(x)' = f'(x) x'; atan2 has two arguments and its own rule.
 Expr Differentiator::deriveFunction(const Node *n) {
   Context &c = *n->context;
+  if (n->fn == Fn::Det || n->fn == Fn::InvEntry)
+    return matrixFunctionDerivative(n, [this](const Node *entry) { return derive(entry); });
+  if (n->fn == Fn::Matrix) // an operand of det and inv only, never a value
+    internalError("the derivative of a packed matrix");
   Expr e(n);
   Expr x(n->ops[0]);
   Expr dx = derive(n->ops[0]);

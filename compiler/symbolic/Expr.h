@@ -38,8 +38,16 @@ enum class Kind : uint8_t {
 // The engine's functions are the language's elementary functions, then
 // the piecewise choice select(g, a, b) (a where g > 0, else b: `if`, `min`,
 // `max` and `clamp` are written with it) and smooth(x), x itself, whose
-// choices the runs do not treat as switches (mechanics/Switches.h).
-#define MECH_SYM_FUNCS(X) MECH_ELEMENTARY_FUNCTIONS(X) X(Select, "select", 3) X(Smooth, "smooth", 1)
+// choices the runs do not treat as switches (mechanics/Switches.h). Last,
+// the numeric path of det and inv above the cofactor sizes
+// (symbolic/MatrixFunctions.h): matrix(a11, ..., ann) packs a square
+// matrix (any arity n^2; it is an operand, not a value of its own),
+// det(M) is its determinant and inv(i, j, M) the entry (i, j) of its
+// inverse, 1-based; the back ends factor each packed matrix once.
+#define MECH_SYM_FUNCS(X)                                                                          \
+  MECH_ELEMENTARY_FUNCTIONS(X)                                                                     \
+  X(Select, "select", 3) X(Smooth, "smooth", 1) X(Matrix, "matrix", 0) X(Det, "det", 1)            \
+      X(InvEntry, "inv", 3)
 
 enum class Fn : uint8_t {
 #define MECH_SYM_FN(id, name, arity) id,
@@ -48,17 +56,13 @@ enum class Fn : uint8_t {
 };
 
 const char *fnName(Fn fn);
-// An elementary function's value (not Select or Smooth: evaluateFunction).
+// An elementary function's value (not Select, Smooth or the matrix functions).
 inline double evaluateFn(Fn fn, double x, double y = 0) {
   return evaluateElementary(static_cast<ElementaryFunction>(fn), x, y);
 }
-// Any function's value at its arguments' values.
-inline double evaluateFunction(Fn fn, const double *args) {
-  if (fn == Fn::Select)
-    return args[0] > 0 ? args[1] : args[2];
-  if (fn == Fn::Smooth)
-    return args[0];
-  return evaluateFn(fn, args[0], fn == Fn::Atan2 ? args[1] : 0.0);
+// Whether fn is one of the matrix functions (Matrix, Det, InvEntry).
+inline bool isMatrixFn(Fn fn) {
+  return fn == Fn::Matrix || fn == Fn::Det || fn == Fn::InvEntry;
 }
 
 // What a symbol stands for; coordinates have one symbol per derivative order.
@@ -195,6 +199,8 @@ public:
 private:
   friend Expr coefficientFree(const Expr &e);
   const Node *intern(Node &&candidate);
+  Expr matrixFunction(Fn fn, const std::vector<Expr> &args);
+  Expr functionNode(Fn fn, const std::vector<Expr> &args);
   Expr makeMul(const Num &coef, std::vector<std::pair<const Node *, const Node *>> factors);
   Expr scaled(const Num &coef, const Node *term);
   Expr primitive(const Node *sum, const Num &content);

@@ -1,12 +1,14 @@
 // The byte form of expressions (symbolic/ExprCodec.h).
 #include "symbolic/ExprCodec.h"
 
+#include "symbolic/MatrixFunctions.h"
+
 namespace mech::sym {
 
 namespace {
 
 constexpr uint8_t kKinds = static_cast<uint8_t>(Kind::Func) + 1;
-constexpr uint8_t kFunctions = static_cast<uint8_t>(Fn::Smooth) + 1;
+constexpr uint8_t kFunctions = static_cast<uint8_t>(Fn::InvEntry) + 1;
 constexpr uint8_t kSymbolKinds = static_cast<uint8_t>(SymbolKind::Free) + 1;
 
 constexpr uint32_t kArity[] = {
@@ -15,6 +17,13 @@ constexpr uint32_t kArity[] = {
 #undef MECH_SYM_ARITY
 };
 static_assert(sizeof kArity / sizeof kArity[0] == kFunctions);
+
+bool isPerfectSquare(uint32_t k) {
+  uint32_t n = 1;
+  while (n * n < k)
+    ++n;
+  return n * n == k;
+}
 
 // Whether a node of `kind` (and function `fn`) may have `operands`: what
 // the engine's passes take for granted (a power's base and exponent, a
@@ -30,6 +39,8 @@ bool operandsFit(Kind kind, Fn fn, uint32_t operands) {
   case Kind::Pow:
     return operands == 2;
   case Kind::Func:
+    if (fn == Fn::Matrix) // n^2 entries of a square matrix
+      return operands >= 1 && isPerfectSquare(operands);
     return operands == kArity[static_cast<uint8_t>(fn)];
   }
   return false;
@@ -146,6 +157,9 @@ bool ExprDecoder::read(ByteReader &in) {
         return false;
       ops.push_back(nodes_[op].node());
     }
+    if (static_cast<Kind>(kind) == Kind::Func && isMatrixFn(static_cast<Fn>(fn)) &&
+        !matrixOperandsFit(static_cast<Fn>(fn), ops))
+      return false;
     if (static_cast<Kind>(kind) != Kind::Symbol)
       nodes_.push_back(
           context_.restore(static_cast<Kind>(kind), static_cast<Fn>(fn), num, std::move(ops)));

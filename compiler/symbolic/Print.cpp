@@ -3,6 +3,7 @@
 #include "symbolic/Print.h"
 
 #include "support/Diagnostics.h"
+#include "symbolic/MatrixFunctions.h"
 #include "symbolic/Piecewise.h"
 #include "symbolic/Simplify.h"
 
@@ -496,9 +497,41 @@ private:
     return "if(" + condition + ", " + a + ", " + b + ")";
   }
 
+  // [[a, b], [c, d]], det([[...]]) and inv([[...]])[i, j]; in LaTeX a
+  // pmatrix, its det and the entry of its inverse.
+  std::string matrixFunction(const Node *n) {
+    const Node *matrix = n->fn == Fn::Matrix ? n : n->fn == Fn::Det ? n->ops[0] : n->ops[2];
+    const bool latex = style_ == Style::Latex;
+    if (matrix->kind == Kind::Symbol) // the matrix's name (symbolic/SharedTerms.h)
+      return appliedTo(n, print(matrix, 4));
+    size_t size = static_cast<size_t>(packedSize(matrix));
+    std::string text = latex ? "\\begin{pmatrix} " : "[";
+    for (size_t i = 0; i < size; ++i) {
+      text += latex ? (i ? " \\\\ " : "") : (i ? ", [" : "[");
+      for (size_t j = 0; j < size; ++j)
+        text += (j ? (latex ? " & " : ", ") : "") + print(matrix->ops[i * size + j], 1);
+      text += latex ? "" : "]";
+    }
+    text += latex ? " \\end{pmatrix}" : "]";
+    return n->fn == Fn::Matrix ? text : appliedTo(n, text);
+  }
+
+  // det or inv of the matrix printed as `text`.
+  std::string appliedTo(const Node *n, const std::string &text) {
+    const bool latex = style_ == Style::Latex;
+    if (n->fn == Fn::Det)
+      return latex ? "\\det " + text : "det(" + text + ")";
+    auto [i, j] = inverseEntryIndex(n);
+    std::string index = std::to_string(i + 1) + (latex ? " " : ", ") + std::to_string(j + 1);
+    return latex ? "\\left(" + text + "^{-1}\\right)_{" + index + "}"
+                 : "inv(" + text + ")[" + index + "]";
+  }
+
   std::string function(const Node *n) {
     if (n->fn == Fn::Select)
       return choice(n);
+    if (isMatrixFn(n->fn))
+      return matrixFunction(n);
     std::string args;
     bool flipped = !flipped_.empty() && flipped_.back() == n;
     const Node *reoriented = isEvenFn(n->fn) || flipped ? reorientedArgument(n) : nullptr;

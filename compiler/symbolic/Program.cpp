@@ -2,6 +2,7 @@
 #include "symbolic/Program.h"
 
 #include "support/Diagnostics.h"
+#include "symbolic/MatrixFunctions.h"
 
 #include <cmath>
 #include <cstdint>
@@ -75,10 +76,23 @@ private:
   size_t size_ = 0;
 };
 
+// Factors a packed matrix: its determinant is returned, its inverse goes
+// to its place in the scratch.
+double evaluateMatrix(const Instruction &instr, const Operand *ops, std::vector<double> &v) {
+  size_t entries = instr.count, n = 1;
+  while (n * n < entries)
+    ++n;
+  double a[kMaxPackedSize * kMaxPackedSize];
+  for (size_t k = 0; k < entries; ++k)
+    a[k] = v[ops[k].value];
+  return invertDense(n, a, v.data() + instr.scratch);
+}
+
 } // namespace
 
 Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
   Slots visited;
+  uint32_t inverses = 0; // scratch for the matrices' inverses
   // Iterative post-order, so deep expressions cannot exhaust the stack.
   std::vector<std::pair<const Node *, bool>> stack;
   for (const Expr &output : outputs) {
@@ -161,6 +175,14 @@ Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
         for (const Node *arg : n->ops)
           operands_.push_back({Operand::Mode::Scaled, slot(arg)});
         instr.count = static_cast<uint32_t>(n->ops.size());
+        if (n->fn == Fn::Matrix) {
+          instr.scratch = inverses;
+          inverses += static_cast<uint32_t>(n->ops.size());
+        } else if (n->fn == Fn::InvEntry) {
+          auto [i, j] = inverseEntryIndex(n);
+          instr.scratch = instructions_[slot(n->ops[2])].scratch +
+                          static_cast<uint32_t>(i * packedSize(n->ops[2]) + j);
+        }
         break;
       }
       visited.insert(n, static_cast<uint32_t>(instructions_.size()));
@@ -168,10 +190,16 @@ Program::Program(const std::vector<Expr> &outputs, const InputMap &inputs) {
     }
     outputs_.push_back(visited.at(output.node()));
   }
+  // The inverses go past the values: their places become absolute.
+  scratchSize_ = static_cast<uint32_t>(instructions_.size()) + inverses;
+  for (Instruction &instr : instructions_)
+    if (instr.op == Instruction::Op::Function &&
+        (instr.fn == Fn::Matrix || instr.fn == Fn::InvEntry))
+      instr.scratch += static_cast<uint32_t>(instructions_.size());
 }
 
 void Program::evaluate(const double *inputs, double *outputs, std::vector<double> &v) const {
-  v.resize(instructions_.size());
+  v.resize(scratchSize_);
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction &instr = instructions_[i];
     // `first` indexes the operands of sums, products and functions only (an
@@ -222,6 +250,12 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
         v[i] = v[ops[0].value] > 0 ? v[ops[1].value] : v[ops[2].value];
       else if (instr.fn == Fn::Smooth)
         v[i] = v[ops[0].value];
+      else if (instr.fn == Fn::Matrix)
+        v[i] = evaluateMatrix(instr, ops, v);
+      else if (instr.fn == Fn::Det)
+        v[i] = v[ops[0].value];
+      else if (instr.fn == Fn::InvEntry)
+        v[i] = v[instr.scratch];
       else
         v[i] = evaluateFn(instr.fn, v[ops[0].value], instr.count > 1 ? v[ops[1].value] : 0.0);
       break;
@@ -244,13 +278,18 @@ double powerCost(int32_t k) {
   return cost + (k < 0 ? kCostDivide : 0);
 }
 
-double functionCost(Fn fn) {
+double functionCost(Fn fn, uint32_t operands) {
+  if (fn == Fn::Matrix) // Gauss-Jordan: about 2 n^3 multiply-adds
+    return 2 * std::pow(static_cast<double>(operands), 1.5) + kCostDivide * std::sqrt(operands);
   switch (fn) {
   case Fn::Abs:
   case Fn::Sign:
   case Fn::Select:
   case Fn::Smooth:
     return 1;
+  case Fn::Det: // the matrix's value
+  case Fn::InvEntry:
+    return 0;
   case Fn::Atan2:
     return 2 * kCostFunction;
   default:
@@ -301,7 +340,7 @@ double Program::cost() const {
       if ((instr.fn == Fn::Sin || instr.fn == Fn::Cos) &&
           !sincosArguments.insert(ops[0].value).second)
         break;
-      total += functionCost(instr.fn);
+      total += functionCost(instr.fn, instr.count);
       break;
     }
   }

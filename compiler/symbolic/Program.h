@@ -15,6 +15,10 @@ struct Instruction {
   enum class Op : uint8_t { Constant, Input, Sum, Product, Function };
   Op op;
   Fn fn = Fn::Sin;
+  // Function Matrix: where its inverse starts in the evaluation's scratch,
+  // past the instructions' values (its own value is its determinant);
+  // InvEntry: the entry's place there.
+  uint32_t scratch = 0;
   double constant = 0; // Constant: value; Sum: constant term; Product: coefficient
   uint32_t first = 0;  // Input: input index; otherwise first operand
   uint32_t count = 0;  // number of operands
@@ -66,6 +70,7 @@ private:
   std::vector<Operand> operands_;
   std::vector<uint32_t> outputs_;
   double treeSize_ = 0;
+  uint32_t scratchSize_ = 0; // the instructions' values and the matrices' inverses
 };
 
 } // namespace mech::sym

@@ -27,8 +27,10 @@ size_t dagSize(const Expr &e) {
   return seen.size();
 }
 
+// det(A1) and inv(A1)[i, j] read short once their matrix is named.
 bool worthNaming(const Node *n) {
-  return n->kind != Kind::Symbol && n->kind != Kind::Number && n->treeSize >= 12;
+  return n->kind != Kind::Symbol && n->kind != Kind::Number && n->treeSize >= 12 &&
+         !(n->kind == Kind::Func && (n->fn == Fn::Det || n->fn == Fn::InvEntry));
 }
 
 // Every symbol name in the expressions, so that x1, x2, ... do not clash.
@@ -42,6 +44,24 @@ void collectNames(const Node *n, std::set<std::string> &names,
     collectNames(child, names, seen);
 }
 
+// Whether a packed matrix (symbolic/MatrixFunctions.h) occurs in n: an
+// expression with one is named like a large one, so that the matrix is
+// printed once.
+bool hasPackedMatrix(const Node *n) {
+  std::vector<const Node *> pending{n};
+  std::unordered_map<const Node *, bool> seen;
+  while (!pending.empty()) {
+    const Node *m = pending.back();
+    pending.pop_back();
+    if (m->kind == Kind::Func && m->fn == Fn::Matrix)
+      return true;
+    for (const Node *child : m->ops)
+      if (seen.emplace(child, true).second)
+        pending.push_back(child);
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<NamedSubexpression> nameSharedSubexpressions(const std::vector<Expr *> &shown,
@@ -49,7 +69,7 @@ std::vector<NamedSubexpression> nameSharedSubexpressions(const std::vector<Expr 
   std::vector<Expr *> large;
   for (size_t i = 0; i < shown.size(); ++i) {
     Expr &e = *shown[i];
-    if (e->treeSize <= kMaxDisplayedTree)
+    if (e->treeSize <= kMaxDisplayedTree && !hasPackedMatrix(e.node()))
       continue;
     if (i < derived.size() && derived[i] && dagSize(derived[i]) < dagSize(e))
       e = derived[i];
@@ -90,10 +110,24 @@ std::vector<NamedSubexpression> nameSharedSubexpressions(const std::vector<Expr 
   Context &c = large.front()->context();
   Substitution named;
   std::vector<NamedSubexpression> definitions;
-  int counter = 0;
+  int counter = 0, matrices = 0;
   for (const Node *n : postOrder) {
     if (isRoot.count(n))
       continue; // printed as itself
+    if (n->kind == Kind::Func && n->fn == Fn::Matrix) {
+      // A packed matrix read by several det or inv nodes is printed once:
+      // inv(A1)[1, 2] (its name stands for it in print only).
+      if (uses[n] < 2)
+        continue;
+      std::string name;
+      do
+        name = "A" + std::to_string(++matrices);
+      while (names.count(name));
+      Expr symbol = c.symbol(name, SymbolKind::Free, matrices);
+      definitions.push_back({symbol, named(Expr(n))});
+      named.set(Expr(n), symbol);
+      continue;
+    }
     bool shared = uses[n] >= 2 && worthNaming(n);
     bool bigPart = n->kind == Kind::Add && n->treeSize > kMaxDisplayedTree / 4;
     if (!shared && !bigPart)

@@ -7,7 +7,9 @@
 // display form is large and the derived expression's DAG is smaller, the
 // derived expression is shown instead, through names. A subexpression is
 // named when it occurs more than once in the large expressions and is not
-// tiny, or when it is a large sum inside another expression.
+// tiny, or when it is a large sum inside another expression. A packed
+// matrix of det or inv (symbolic/MatrixFunctions.h) read more than once is
+// named A1, A2, ..., and any expression with one is treated as large.
 #pragma once
 
 #include "symbolic/Expr.h"

@@ -188,10 +188,29 @@ TEST_CASE("matrix built-ins in the repl: values, symbols and errors", "[matrix][
         "5: inv of a singular matrix (its determinant is 0)");
   std::string five = "[[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0], "
                      "[0, 0, 0, 0, 1]]";
-  CHECK(errorAt(calc, "det(" + five + ")") ==
-        "5: det takes matrices of at most 4x4 (its cofactor expansion grows as n!), found a 5x5 "
-        "matrix");
-  CHECK(errorAt(calc, "inv(" + five + ")").find("inv takes matrices of at most 4x4") == 3);
+  // Above 4x4 the numeric path; of numbers, exact: det(2*I + J) = 6 for 5x5.
+  CHECK(calc.shown("det(" + five + ")") == "1");
+  CHECK(calc.shown("det(" + five +
+                   " + [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1], "
+                   "[1, 1, 1, 1, 1], [1, 1, 1, 1, 1]])") == "6");
+  CHECK(calc.shown("inv(2 * " + five + ")") == "[[1/2, 0, 0, 0, 0], [0, 1/2, 0, 0, 0], "
+                                               "[0, 0, 1/2, 0, 0], [0, 0, 0, 1/2, 0], "
+                                               "[0, 0, 0, 0, 1/2]]");
+  CHECK(calc.shown("solve(2 * " + five + ", [2, 4, 6, 8, 10])") == "[1, 2, 3, 4, 5]");
+  CHECK(errorAt(calc, "solve(" + five + ", [1, 2])") ==
+        "94: solve expects a vector or matrix of 5 rows, found a 2-vector");
+  std::string seventeen = "[";
+  for (int i = 0; i < 17; ++i) {
+    seventeen += i ? ", [" : "[";
+    for (int j = 0; j < 17; ++j)
+      seventeen += std::string(j ? ", " : "") + (i == j ? "1" : "0");
+    seventeen += "]";
+  }
+  seventeen += "]";
+  CHECK(errorAt(calc, "det(" + seventeen + ")") ==
+        "5: det takes matrices of at most 16x16 (above 4x4 it is computed numerically, and its "
+        "derivatives grow as n^4), found a 17x17 matrix");
+  CHECK(errorAt(calc, "inv(" + seventeen + ")").find("inv takes matrices of at most 16x16") == 3);
 }
 
 TEST_CASE("matrix built-ins in a model: shapes, arity, names and dimensions", "[matrix][sema]") {

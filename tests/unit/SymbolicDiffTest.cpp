@@ -246,7 +246,7 @@ TEST_CASE("random expressions differentiate like finite differences", "[symbolic
   std::vector<Expr> leaves = pool;
   leaves.push_back(c.pi());
   Random random(20240611);
-  ExpressionGenerator generator(c, random, leaves, true);
+  ExpressionGenerator generator(c, random, leaves, true, true);
 
   int accepted = 0, attempts = 0, zeros = 0;
   std::vector<int> usedKinds(6, 0), usedSymbols(pool.size(), 0), usedFunctions(kFunctionCount, 0);

@@ -7,6 +7,7 @@
 #include "support/Diagnostics.h"
 #include "support/Rational.h"
 #include "symbolic/Expr.h"
+#include "symbolic/MatrixFunctions.h"
 #include "symbolic/Piecewise.h"
 #include "symbolic/Print.h"
 #include "symbolic/Program.h"
@@ -188,8 +189,12 @@ private:
 // in (-1, 1); coefficients are always exact rationals.
 class ExpressionGenerator {
 public:
-  ExpressionGenerator(Context &c, Random &random, std::vector<Expr> leaves, bool domainSafe)
-      : c_(c), random_(random), leaves_(std::move(leaves)), safe_(domainSafe) {}
+  // With `matrices`, det and inverse entries of packed 5x5 matrices
+  // (symbolic/MatrixFunctions.h) are generated too.
+  ExpressionGenerator(Context &c, Random &random, std::vector<Expr> leaves, bool domainSafe,
+                      bool matrices = false)
+      : c_(c), random_(random), leaves_(std::move(leaves)), safe_(domainSafe), matrices_(matrices) {
+  }
 
   Expr generate(int depth) {
     if (depth <= 0 || random_.chance(20))
@@ -249,6 +254,10 @@ public:
     }
     case 13:
       return c_.function(Fn::Smooth, {generate(d)});
+    case 15:
+      if (matrices_)
+        return matrixFunction(d);
+      [[fallthrough]];
     default: {
       static const Fn any[] = {Fn::Sin,  Fn::Cos, Fn::Tan, Fn::Atan, Fn::Sinh, Fn::Cosh,
                                Fn::Tanh, Fn::Exp, Fn::Abs, Fn::Sign, Fn::Sin,  Fn::Cos};
@@ -259,6 +268,26 @@ public:
   }
 
 private:
+  // det or an entry of the inverse of a 5x5 matrix with two entries of the
+  // inputs, diagonally dominant (each diagonal entry at least 5, each row's
+  // other entries at most 3.2 in all), so that both stay well conditioned.
+  Expr matrixFunction(int d) {
+    std::vector<Expr> entries;
+    for (int k = 0; k < 25; ++k)
+      entries.push_back(k % 6 == 0 ? c_.integer(6) : c_.rational(1 + k % 3, 7));
+    size_t first = static_cast<size_t>(random_.pick(25));
+    Expr g = generate(d);
+    entries[first] = entries[first] + sym::apply(Fn::Sin, g);
+    size_t second = static_cast<size_t>(random_.pick(25));
+    Expr h = generate(d);
+    entries[second] = entries[second] + sym::apply(Fn::Cos, h) / c_.integer(2);
+    Expr packed = sym::packMatrix(c_, entries);
+    if (random_.chance(50))
+      return sym::packedDeterminant(packed);
+    int i = random_.pick(5);
+    return sym::packedInverseEntry(packed, i, random_.pick(5));
+  }
+
   Expr leaf() {
     if (random_.chance(30))
       return number();
@@ -306,6 +335,7 @@ private:
   Random &random_;
   std::vector<Expr> leaves_;
   bool safe_;
+  bool matrices_;
 };
 
 // ---------------------------------------------------------------------------
