@@ -305,8 +305,10 @@ std::vector<OptionSpec> runOutputOptions() {
        "write the events that fired, one row each in the order of time: the event's name, t, "
        "then the CSV's columns at that time; JSON when FILE ends in .json. For a contact "
        "`floor` the rows are named `floor` (an impact: the state just before it), `floor "
-       "rests` and `floor lifts off`. An error for a model without events, contacts and "
-       "--stop-when",
+       "rests` and `floor lifts off`; for a friction `grip`, `grip sticks` and `grip slips`; "
+       "for a piecewise law written at line 10, column 15, `law at 10:15 switches` (the state "
+       "at the switch). An error for a model without events, contacts, frictions, piecewise "
+       "laws and --stop-when",
        {}},
       plotOption(
           "also write a plot of the run: SVG, or PNG when FILE ends in .png (converted by "

@@ -132,6 +132,8 @@ public:
         contact;
     // A friction came to stick (`sticks`) or began to slip, at (t, x).
     std::function<void(size_t friction, bool sticks, double t, const double *x)> friction;
+    // Piecewise law `law` (Equations::switches) changed branch at (t, x).
+    std::function<void(size_t law, double t, const double *x)> switched;
     // The energy T + V jumped by `change` at t (an impact or a reset).
     std::function<void(double change)> energyJump;
   };

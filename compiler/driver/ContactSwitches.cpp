@@ -81,6 +81,8 @@ bool ContactRun::lawSwitched(size_t k, const Progress &at, std::string &error) {
       continue;
     if (report_.switchesPerLaw[i]++ == 0)
       report_.firstSwitch[i] = at.t;
+    if (hooks_.switched)
+      hooks_.switched(i, at.t, at.x.data());
     const double span = kQuickFlipSpan * std::max(1.0, std::abs(at.t));
     if (quickFlips_[i] == 0 || !(std::abs(at.t - quickSince_[i]) <= span)) {
       quickFlips_[i] = 1;

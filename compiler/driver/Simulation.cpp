@@ -239,10 +239,10 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
     ok = false;
   }
   if (!options.eventsPath.empty() && eq.events.empty() && eq.contacts.empty() &&
-      eq.frictions.empty()) {
+      eq.frictions.empty() && eq.switches.empty()) {
     loaded.diagnostics().error({}, "--events: model " + loaded.model().name +
-                                       " declares no event (declare one, `event hit: x == 0`, "
-                                       "or give --stop-when)");
+                                       " declares no event and has no piecewise law (declare "
+                                       "one, `event hit: x == 0`, or give --stop-when)");
     ok = false;
   }
   if (!options.plotX.empty() &&
@@ -685,7 +685,8 @@ bool recordOutcome(const runtime::IntegrationResult &result, const Run &run, con
 }
 
 // The names the event log counts: the model's events, then per contact its
-// impacts, its coming to rest and its lift-offs.
+// impacts, its coming to rest and its lift-offs, per friction its sticks
+// and slips, per piecewise law its switches.
 std::vector<std::string> eventLogNames(const mechanics::Equations &eq) {
   std::vector<std::string> names;
   for (const mechanics::Equations::Event &e : eq.events)
@@ -696,6 +697,9 @@ std::vector<std::string> eventLogNames(const mechanics::Equations &eq) {
   for (const mechanics::Equations::Friction &f : eq.frictions)
     for (const char *what : {" sticks", " slips"})
       names.push_back(f.slip.name + what);
+  for (const mechanics::Equations::Switch &s : eq.switches)
+    names.push_back("law at " + std::to_string(s.location.line) + ":" +
+                    std::to_string(s.location.column) + " switches");
   return names;
 }
 
@@ -745,6 +749,11 @@ runWithContacts(LoadedModel &loaded, Run &run, mechanics::Kernels &kernels,
                         (sticks ? 0 : 1),
                     t, sampler.rowAt(t, x));
   };
+  hooks.switched = [&, declared](size_t law, double t, const double *x) {
+    eventLog.record(
+        static_cast<int>(declared + 3 * run.eq.contacts.size() + 2 * run.eq.frictions.size() + law),
+        t, sampler.rowAt(t, x));
+  };
   hooks.energyJump = [&sampler](double change) { sampler.energyJumped(change); };
   ContactModes modes(
       run.eq,
@@ -787,8 +796,11 @@ std::optional<SimulationSummary> finishContactSummary(SimulationSummary &summary
                                                       const mechanics::Equations &eq) {
   const size_t declared = eq.events.size();
   summary.contacts = report;
+  // The switches of piecewise laws are counted by the report (the log
+  // keeps their rows for --events only).
+  const size_t logged = declared + 3 * eq.contacts.size() + 2 * eq.frictions.size();
   summary.contactEvents.assign(summary.events.begin() + static_cast<long>(declared),
-                               summary.events.end());
+                               summary.events.begin() + static_cast<long>(logged));
   summary.events.resize(declared);
   // A piecewise law's switch keeps the state and T + V: only impacts,
   // resets and friction end the first integrals.

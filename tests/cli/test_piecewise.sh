@@ -87,9 +87,23 @@ check_py "leaves the spring at t1 + tau_c with the speed it came in" '
 from piecewise_reference import bounce_times
 t1, tau_c = bounce_times(dict(m=1, k=100, g=9.81, h=1))
 v1 = math.sqrt(2 * 9.81)
-(row,) = list(csv.DictReader(open(W + "/release.csv")))
+rows = list(csv.DictReader(open(W + "/release.csv")))
+assert [r["event"] for r in rows] == ["law at 10:15 switches", "--stop-when"], rows
+contact, row = rows
+assert abs(float(contact["t"]) - t1) <= 1e-10 and abs(float(contact["y"])) <= 1e-12, contact
 assert abs(float(row["t"]) - (t1 + tau_c)) <= 1e-10, (row, t1 + tau_c)
 assert abs(float(row["y\x27"]) - v1) <= 1e-9, row
+'
+expect "--events of a model whose only switches are its piecewise law" 0 "$mech" simulate spring.mech \
+  --until "$periods3" --dt 1 "${tight[@]}" --events switches.json
+check_py "--events lists every switch of the law at the closed form's time, on y = 0" '
+from piecewise_reference import switches
+want = switches("bounce", '"$periods3"', m=1, k=100, g=9.81, h=1)
+rows = json.load(open(W + "/switches.json"))["events"]
+assert len(rows) == len(want) == 6, (rows, want)
+for r, (law, t) in zip(rows, want):
+    assert r["event"] == "law at 10:15 switches", r
+    assert abs(r["t"] - t) <= 1e-10 and abs(r["values"]["y"]) <= 1e-12, (r, t)
 '
 # method_run METHOD TOLERANCE OPTION...: the three periods with another
 # method, against the closed form to TOLERANCE.
