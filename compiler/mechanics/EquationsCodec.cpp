@@ -15,7 +15,7 @@ namespace mech::mechanics {
 
 namespace {
 
-constexpr uint32_t kFormat = 7; // raised when the layout below changes
+constexpr uint32_t kFormat = 8; // raised when the layout below changes
 
 // Locations name their file by its number among the sources that are not
 // --set texts: those are left out of the cache's key (a param's value does
@@ -187,7 +187,7 @@ template <typename Fields, typename Eq> bool visit(Fields &f, Eq &eq) {
          plain(eq.velocitySwitches[i].jumps);
   ok = ok && count(eq.tableCalls);
   for (size_t i = 0; ok && i < eq.tableCalls.size(); ++i)
-    ok = one(eq.tableCalls[i].law) && plain(eq.tableCalls[i].text);
+    ok = one(eq.tableCalls[i].law) && plain(eq.tableCalls[i].text) && plain(eq.tableCalls[i].latex);
   ok = ok && count(eq.switches);
   for (size_t i = 0; ok && i < eq.switches.size(); ++i)
     ok = one(eq.switches[i].g) && where(eq.switches[i].location);

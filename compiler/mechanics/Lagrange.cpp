@@ -498,8 +498,10 @@ Equations simplified(const Equations &eq) {
     sym::Substitution named;
     for (size_t i = 0; i < eq.tableCalls.size(); ++i) {
       const NamedLaw &call = eq.tableCalls[i];
-      named.set(call.law,
-                call.law.context().symbol(call.text, sym::SymbolKind::Free, static_cast<int>(i)));
+      sym::Expr symbol =
+          call.law.context().symbol(call.text, sym::SymbolKind::Free, static_cast<int>(i));
+      call.law.context().setLatex(symbol, call.latex);
+      named.set(call.law, symbol);
     }
     for (auto *list : {&s.Q, &s.Qnc, &s.f, &s.lhs, &s.outputs})
       for (Expr &e : *list)

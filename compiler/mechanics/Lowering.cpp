@@ -128,7 +128,11 @@ Tensor Lowering::lowerNode(const sema::Node &n) {
     const sema::Table &table = model_.tables[static_cast<size_t>(n.index)];
     Tensor value = Tensor::scalar(tableLaw(table, x));
     notePiecewise(value, n.location);
-    tableCalls_.push_back({value.v[0], table.name + "(" + sym::toMech(x) + ")"});
+    std::string name = table.name;
+    for (size_t at = 0; (at = name.find('_', at)) != std::string::npos; at += 2)
+      name.replace(at, 1, "\\_");
+    tableCalls_.push_back({value.v[0], table.name + "(" + sym::toMech(x) + ")",
+                           "\\operatorname{" + name + "}\\left(" + sym::toLatex(x) + "\\right)"});
     return value;
   }
   case K::Compare:

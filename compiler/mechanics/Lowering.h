@@ -32,6 +32,7 @@ struct Tensor {
 struct NamedLaw {
   sym::Expr law;
   std::string text;
+  std::string latex; // \operatorname{drive}\left(\dot{\theta}\right)
 };
 
 class Lowering {

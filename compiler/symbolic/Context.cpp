@@ -168,7 +168,7 @@ Expr Context::symbol(const std::string &name, SymbolKind kind, int index, int or
     return Expr(intern(std::move(n)));
   }
   symbolIds_.emplace(std::make_tuple(name, kind, order), static_cast<uint32_t>(symbols_.size()));
-  symbols_.push_back({name, kind, index, order, 0});
+  symbols_.push_back({name, kind, index, order, 0, {}});
   derivatives_.push_back(nullptr);
   Node n;
   n.kind = Kind::Symbol;

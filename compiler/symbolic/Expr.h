@@ -46,8 +46,8 @@ enum class Kind : uint8_t {
 // inverse, 1-based; the back ends factor each packed matrix once.
 #define MECH_SYM_FUNCS(X)                                                                          \
   MECH_ELEMENTARY_FUNCTIONS(X)                                                                     \
-  X(Select, "select", 3) X(Smooth, "smooth", 1) X(Matrix, "matrix", 0) X(Det, "det", 1)            \
-      X(InvEntry, "inv", 3)
+  X(Select, "select", 3)                                                                           \
+  X(Smooth, "smooth", 1) X(Matrix, "matrix", 0) X(Det, "det", 1) X(InvEntry, "inv", 3)
 
 enum class Fn : uint8_t {
 #define MECH_SYM_FN(id, name, arity) id,
@@ -85,6 +85,9 @@ struct SymbolInfo {
   int index = -1;   // coordinate, param or multiplier index
   int order = 0;    // derivative order of a coordinate
   double value = 0; // Constant (pi)
+  // Display only: the LaTeX of a free symbol that stands for something the
+  // printer cannot spell from its name (a table's call, drive(th')).
+  std::string latex;
 };
 
 class Context;
@@ -167,6 +170,10 @@ public:
   };
   Coordinate coordinate(const std::string &name, int index);
   const SymbolInfo &symbolInfo(const Node *symbol) const { return symbols_[symbol->symbol]; }
+  // Sets SymbolInfo::latex of a free symbol.
+  void setLatex(const Expr &symbol, std::string latex) {
+    symbols_[symbol->symbol].latex = std::move(latex);
+  }
   // The time derivative of a symbol: q -> q', q' -> q'', t -> 1, others 0.
   Expr symbolDerivative(const Node *symbol);
 

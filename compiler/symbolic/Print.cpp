@@ -255,6 +255,8 @@ private:
   }
 
   static std::string latexSymbol(const SymbolInfo &s) {
+    if (!s.latex.empty())
+      return s.latex;
     std::string text = latexName(s.name);
     if (s.kind == SymbolKind::Coord && s.order == 1)
       return "\\dot{" + text + "}";

@@ -322,6 +322,9 @@ expect "the CSV is still as it was" 0 cmp drive.before table_drive.csv
 expect "equations of the flywheel" 0 "$mech" equations "$models/table_flywheel.mech"
 contains "the generalized force is the call" out "Q[th] = drive(th')  [N*m]"
 contains "the equation of motion" out "th: J*th'' = drive(th')"
+expect "LaTeX of the flywheel" 0 "$mech" equations "$models/table_flywheel.mech" --latex
+contains "the call in LaTeX" out '\operatorname{drive}\left(\dot{\theta}\right)'
+lacks "no \\mathrm of the call's text" out "mathrm{drive"
 cat >messy.mech <<'M'
 model Messy {
   coord th [rad]
