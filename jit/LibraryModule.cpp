@@ -26,9 +26,9 @@ public:
         b_(context_) {}
 
   void emit(size_t nq, size_t np, size_t nc, size_t nout) {
-    for (const char *name :
-         {"mass_matrix", "forcing", "rhs", "multipliers", "constraints", "energy", "outputs",
-          "jacobian_parts", "contacts", "events_at", "outputs_at", "resets", "frictions"}) {
+    for (const char *name : {"mass_matrix", "forcing", "rhs", "multipliers", "constraints",
+                             "energy", "outputs", "jacobian_parts", "contacts", "events_at",
+                             "outputs_at", "resets", "frictions", "switch_values"}) {
       llvm::Function *kernel = module_.getFunction(std::string("mech_") + name);
       if (!kernel)
         continue; // a switching kernel of a model without switches
@@ -164,9 +164,9 @@ private:
   // mechrt_model (runtime/library/LibraryRuntime.h).
   llvm::Constant *modelForRuntime(size_t nq, size_t np, size_t nc, size_t nout) {
     llvm::Type *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
-    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr,
-                                                  ptr, i64, ptr, ptr, i64, i64, ptr, ptr, ptr,
-                                                  ptr, ptr, ptr, ptr, ptr, i64, i64, ptr, ptr});
+    auto *type = llvm::StructType::get(context_, {i64, i64, i64, i64, ptr, ptr, ptr, ptr, ptr, ptr,
+                                                  i64, ptr, ptr, i64, i64, ptr, ptr, ptr, ptr, ptr,
+                                                  ptr, ptr, ptr, i64, i64, ptr, ptr, i64, ptr});
     std::vector<uint8_t> flags;
     for (bool holonomic : library_.holonomic)
       flags.push_back(holonomic ? 1 : 0);
@@ -209,7 +209,9 @@ private:
                                          b_.getInt64(switches_.eventsReadSolution ? 1 : 0),
                                          b_.getInt64(switches_.frictions),
                                          kernel("frictions"),
-                                         integers(frictionContacts)});
+                                         integers(frictionContacts),
+                                         b_.getInt64(switches_.switches),
+                                         kernel("switch_values")});
     return constantGlobal(value, "model");
   }
 
@@ -252,12 +254,13 @@ std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
       emitModule(programs, context, KernelSelection{.momentumForce = false, .jacobian = true});
   // The switching kernels only where the runtime calls them: a model
   // without events, contacts and frictions would compile them for nothing.
-  if (switches.events + switches.contacts + switches.frictions > 0)
+  if (switches.events + switches.contacts + switches.frictions + switches.switches > 0)
     emitSwitchKernels(programs, switches, *module);
   module->setDataLayout(machine->createDataLayout());
   module->setTargetTriple(machine->getTargetTriple().str());
+  // The kernels read the branches of the piecewise laws after the params.
   LibraryEmitter(*module, library, switches)
-      .emit(programs.coordinates, programs.params, programs.constraints,
+      .emit(programs.coordinates, library.params.size(), programs.constraints,
             programs.outputs.outputs().size());
   if (!verifyModule(*module, error))
     return "";

@@ -44,6 +44,8 @@ void emitSwitchKernels(const mechanics::KernelPrograms &programs,
   programKernel(e, layout, "mech_events_at", switches.eventFunctions, true);
   programKernel(e, layout, "mech_outputs_at", programs.outputs, true);
   programKernel(e, layout, "mech_resets", switches.resets, false);
+  if (switches.switches > 0)
+    programKernel(e, layout, "mech_switch_values", switches.switchValues, false);
 }
 
 } // namespace mech::jit

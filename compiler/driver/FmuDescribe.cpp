@@ -191,7 +191,7 @@ FmuDescription describeFmu(const sema::CheckedModel &model, const mechanics::Equ
         {eq.outputNames[k], "output", units.use(unitOf(columns[firstOutput + k], dim)), 0, ""});
   }
   d.units = units.units();
-  d.eventIndicators = eq.events.size();
+  d.eventIndicators = eq.events.size() + eq.switches.size(); // and the laws' g
   d.constrained = !eq.constraints.empty();
   return d;
 }

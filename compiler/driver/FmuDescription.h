@@ -42,7 +42,7 @@ struct FmuDescription {
   std::vector<FmuVariable> coordinates, speeds; // the states, q then q'
   std::vector<FmuVariable> outputs;
   std::vector<FmuUnit> units; // every unit the variables use
-  size_t eventIndicators = 0; // the model's declared events
+  size_t eventIndicators = 0; // the declared events, then the piecewise laws (their g)
   bool constrained = false;   // the start state is put onto constraints: initial="approx"
   double stopTime = 10, stepSize = 0.01;
 };

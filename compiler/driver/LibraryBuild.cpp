@@ -11,11 +11,16 @@
 #include "driver/UnitText.h"
 #include "jit/CompiledModel.h"
 #include "jit/LibraryModule.h"
+#include "mechanics/Evaluation.h"
 #include "mechanics/Kernels.h"
+#include "mechanics/SwitchPrograms.h"
+#include "mechanics/Switches.h"
 #include "runtime/library/LibraryRuntimeObject.h"
 #include "support/OutputFile.h"
 #include "support/RunTool.h"
 #include "support/TemporaryFolder.h"
+#include "symbolic/Piecewise.h"
+#include "symbolic/Print.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -147,6 +152,10 @@ HeaderModel describeHeader(const sema::CheckedModel &model, const mechanics::Equ
     header.contacts.push_back(c.gap.name);
   for (const mechanics::Equations::Friction &f : eq.frictions)
     header.frictions.push_back(f.slip.name);
+  for (const mechanics::Equations::Switch &s : eq.switches)
+    header.switches.push_back("law at " + std::to_string(s.location.line) + ":" +
+                              std::to_string(s.location.column) + ", where " +
+                              sym::toMech(sym::upright(s.g)) + " = 0");
   return header;
 }
 
@@ -212,10 +221,25 @@ std::string compileModelObject(LoadedModel &loaded, const BuildStart &start,
   jit::LibraryDescription library =
       describeLibrary(loaded.model(), eq, prefix, start.params, start.x0);
   library.fmuGuid = guid;
-  const mechanics::SwitchPrograms switchPrograms =
-      mechanics::SwitchPrograms::build(eq, start.params.size());
-  return jit::compileLibraryObject(loaded.programsWithJacobian(), switchPrograms, library,
-                                   nativeCpu, error);
+  if (eq.switches.empty())
+    return jit::compileLibraryObject(loaded.programsWithJacobian(),
+                                     mechanics::SwitchPrograms::build(eq, start.params.size()),
+                                     library, nativeCpu, error);
+  // The library's runtime holds the branches of its piecewise laws: the
+  // kernels read them after the params (mechanics::withBranchInputs).
+  const size_t np = start.params.size(), inputs = np + eq.switches.size();
+  const mechanics::Equations held = mechanics::withBranchInputs(eq, np);
+  mechanics::KernelPrograms programs = mechanics::KernelPrograms::build(held, inputs);
+  programs.addJacobian(held);
+  mechanics::SwitchPrograms switchPrograms = mechanics::SwitchPrograms::build(held, inputs);
+  switchPrograms.switches = eq.switches.size();
+  std::vector<sym::Expr> g;
+  for (const mechanics::Equations::Switch &s : eq.switches)
+    g.push_back(s.g);
+  const mechanics::InputLayout layout{inputs, eq.coordinates.size(), eq.constraints.size()};
+  switchPrograms.switchValues =
+      sym::Program(g, [&](const sym::SymbolInfo &s) { return layout.index(s); });
+  return jit::compileLibraryObject(programs, switchPrograms, library, nativeCpu, error);
 }
 
 bool buildLibrary(LoadedModel &loaded, const LibraryBuildOptions &options,

@@ -43,7 +43,8 @@ typedef struct {
          P + R"(_EVENT_* below */
   int index;          /* the event's index in event_names (kind )" +
          P + R"(_EVENT), the friction's
-                         in friction_names (STICK, SLIP), else the contact's */
+                         in friction_names (STICK, SLIP), the law's (SWITCH, law[i]
+                         below), else the contact's */
   double impulse;     /* an impact: the contact's impulse (its multiplier's unit times s) */
   double energy_lost; /* an impact: the kinetic energy it took, in J (all its contacts) */
 } )" + p +
@@ -67,6 +68,9 @@ typedef struct {
 #define )" +
          P +
          R"(_EVENT_SLIP 5     /* a friction began to slip (or its slip turned back) */
+#define )" +
+         P +
+         R"(_EVENT_SWITCH 6   /* a piecewise law changed branch (its g crossed 0) */
 )";
 }
 
@@ -155,17 +159,22 @@ void writeLayoutComment(std::ostringstream &out, const HeaderModel &model) {
     out << " *\n * Outputs (nout = " << nout << "):\n";
     list(out, "out", model.outputs, false);
   }
-  if (!model.events.empty() || !model.contacts.empty() || !model.frictions.empty())
+  if (!model.events.empty() || !model.contacts.empty() || !model.frictions.empty() ||
+      !model.switches.empty())
     out << " *\n * " << p
         << "_simulate_with locates the events and makes the contacts' impacts,\n"
-           " * rests and lift-offs, the frictions' sticking and slipping and the\n"
-           " * events' resets, as `mech simulate` does.\n";
+           " * rests and lift-offs, the frictions' sticking and slipping, the\n"
+           " * events' resets and the piecewise laws' switches (each law held on\n"
+           " * its branch until its g crosses 0), as `mech simulate` does. The\n"
+           " * other functions evaluate the laws as written.\n";
   for (size_t i = 0; i < model.events.size(); ++i)
     out << " *   event[" << i << "]  " << model.events[i] << "\n";
   for (size_t i = 0; i < model.contacts.size(); ++i)
     out << " *   contact[" << i << "]  " << model.contacts[i] << "\n";
   for (size_t i = 0; i < model.frictions.size(); ++i)
     out << " *   friction[" << i << "]  " << model.frictions[i] << "\n";
+  for (size_t i = 0; i < model.switches.size(); ++i)
+    out << " *   law[" << i << "]  " << model.switches[i] << "\n";
   out << R"( *
  * Every function returns a status code (below) and never aborts, throws or
  * keeps state between calls: the functions are thread-safe and re-entrant.

@@ -20,6 +20,7 @@ struct HeaderModel {
   std::vector<bool> holonomic;
   size_t inputs = 0; // the last `inputs` params are the model's inputs
   std::vector<std::string> events, contacts, frictions;
+  std::vector<std::string> switches; // the piecewise laws, "law at 10:15, where k*y = 0"
   int abiVersion = 1;
 };
 

@@ -34,6 +34,10 @@ struct SwitchPrograms {
   std::vector<int> frictionContacts; // per friction: the contact of its normal force, or -1
   std::vector<unsigned char> stops;  // per event: the run (or the segment) ends there
   bool eventsReadSolution = false;   // some g reads q'' or a multiplier
+  // A built library's piecewise laws (mechanics/Switches.h withBranchInputs):
+  // g of each, as written, at (t, q, q', params).
+  size_t switches = 0;
+  sym::Program switchValues;
 
   static SwitchPrograms build(const Equations &equations, size_t params);
 };

@@ -176,6 +176,36 @@ Equations heldOnBranches(const Equations &eq, const Branches &branches) {
   return out;
 }
 
+Equations withBranchInputs(const Equations &eq, size_t params) {
+  Equations out = eq;
+  if (eq.switches.empty())
+    return out;
+  sym::Context &c = eq.switches.front().g.context();
+  std::unordered_map<const sym::Node *, sym::Expr> branchOf;
+  for (size_t k = 0; k < eq.switches.size(); ++k)
+    branchOf[eq.switches[k].g.node()] =
+        c.symbol("branch[" + std::to_string(k + 1) + "]", sym::SymbolKind::Param,
+                 static_cast<int>(params + k));
+  sym::Substitution read; // the nodes it hands out live in their context
+  read.setRule([&](const sym::Node *n) -> const sym::Node * {
+    if (!isSwitching(n))
+      return nullptr;
+    auto found = branchOf.find(n->ops[0]);
+    if (found == branchOf.end())
+      return nullptr;
+    // The rule's result is substituted in turn: the branches' own laws too.
+    const sym::Expr &b = found->second;
+    if (n->fn == sym::Fn::Select)
+      return sym::select(b, sym::Expr(n->ops[1]), sym::Expr(n->ops[2])).node();
+    sym::Expr g(n->ops[0]);
+    if (n->fn == sym::Fn::Abs)
+      return sym::select(b, g, -g).node();
+    return sym::select(b, c.one(), sym::select(-b, c.integer(-1), c.zero())).node();
+  });
+  forEachRunExpression(out, [&](sym::Expr &e) { e = read(e); });
+  return out;
+}
+
 std::vector<std::string> onSwitchNotes(const Equations &eq, const std::vector<double> &params,
                                        const State &state) {
   std::vector<std::string> notes;

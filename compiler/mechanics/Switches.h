@@ -30,6 +30,14 @@ using Branches = std::vector<signed char>;
 // keeps its own choices live).
 Equations heldOnBranches(const Equations &eq, const Branches &branches);
 
+// The equations of a built library (jit/LibraryModule.h), whose runtime
+// holds the branches itself: every choice, abs and sign of switch k reads
+// its branch from the parameter `branch[k+1]` (index params + k) instead of
+// from g_k: select(g, a, b) is select(branch, a, b), abs(g) is
+// select(branch, g, -g), sign(g) is select(branch, 1, select(-branch, -1,
+// 0)). With branch = g they are the laws as written; with +-1, held.
+Equations withBranchInputs(const Equations &eq, size_t params);
+
 // The event function of a switch held on `branch` in a segment (`s` from
 // the held equations, so that the choices inside g are held too): g,
 // except that g = 0 reads as on the branch's side, so that a segment that

@@ -4,6 +4,7 @@
  * share: derivatives, event functions, constraint residuals and the
  * projection onto the constraints. */
 #include "Fmi2Instance.h"
+#include "LibrarySwitches.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -80,33 +81,52 @@ MECHRT_HIDDEN fmi2Status fmu_failed(mechrt_fmu *c, const char *function, int sta
 MECHRT_HIDDEN int fmu_derivatives(mechrt_fmu *c) {
   if (c->xdot_valid)
     return MECHRT_OK;
-  int status = mechrt_call(c->model, c->model->rhs, *c->t, c->x, c->N, c->p, c->xdot, c->N);
+  int status = mechrt_held_call(c->model, c->model->rhs, *c->t, c->x, c->N, c->p, c->xdot, c->N);
   c->xdot_valid = status == MECHRT_OK;
   return status;
 }
 
+static int declared_event_values(mechrt_fmu *c, double *g);
+
 MECHRT_HIDDEN int fmu_event_values(mechrt_fmu *c, double *g) {
-  if (c->ne == 0)
+  int status = MECHRT_OK;
+  if (c->ne > 0)
+    status = declared_event_values(c, g);
+  if (status == MECHRT_OK && c->S > 0)
+    status = mechrt_held_call(c->model, c->model->switch_values, *c->t, c->x, c->N, c->p, g + c->ne,
+                              c->S);
+  return status;
+}
+
+/* The branches of the piecewise laws at the start (as mechrt_start_branches). */
+MECHRT_HIDDEN int fmu_start_branches(mechrt_fmu *c) {
+  if (c->S == 0)
     return MECHRT_OK;
+  mechrt_system s = {c->model, c->p, c->N, NULL, NULL, NULL, NULL, c->p + c->np};
+  fmu_touched(c);
+  return mechrt_start_branches(&s, *c->t, c->x);
+}
+
+static int declared_event_values(mechrt_fmu *c, double *g) {
   /* xs = (q, q', q'', lambda): the events may read accelerations and
    * multipliers (a rope that goes slack, a normal force). Solved only
    * where they do: the importer asks for the indicators at every step. */
   memcpy(c->xs, c->x, sizeof(double) * (size_t)c->N);
   int status = MECHRT_OK;
   if (!c->model->events_read_solution)
-    return mechrt_call(c->model, c->model->events_at, *c->t, c->xs, c->N + c->nq + c->nc, c->p, g,
-                       c->ne);
+    return mechrt_held_call(c->model, c->model->events_at, *c->t, c->xs, c->N + c->nq + c->nc, c->p,
+                            g, c->ne);
   if ((status = fmu_derivatives(c)) != MECHRT_OK)
     return status;
   memcpy(c->xs + c->N, c->xdot + c->nq, sizeof(double) * (size_t)c->nq);
   if (c->nc > 0) {
-    status = mechrt_call(c->model, c->model->multipliers, *c->t, c->x, c->N, c->p,
-                         c->xs + c->N + c->nq, c->nc);
+    status = mechrt_held_call(c->model, c->model->multipliers, *c->t, c->x, c->N, c->p,
+                              c->xs + c->N + c->nq, c->nc);
     if (status != MECHRT_OK)
       return status;
   }
-  return mechrt_call(c->model, c->model->events_at, *c->t, c->xs, c->N + c->nq + c->nc, c->p, g,
-                     c->ne);
+  return mechrt_held_call(c->model, c->model->events_at, *c->t, c->xs, c->N + c->nq + c->nc, c->p,
+                          g, c->ne);
 }
 
 MECHRT_HIDDEN int fmu_constraint_residual(mechrt_fmu *c, double *largest) {
@@ -115,8 +135,8 @@ MECHRT_HIDDEN int fmu_constraint_residual(mechrt_fmu *c, double *largest) {
   if (m == 0)
     return MECHRT_OK;
   double *values = c->projection.values;
-  int status = mechrt_call(c->model, c->model->constraints, *c->t, c->x, c->N, c->p, values,
-                           2 * m + m * c->nq);
+  int status = mechrt_held_call(c->model, c->model->constraints, *c->t, c->x, c->N, c->p, values,
+                                2 * m + m * c->nq);
   if (status != MECHRT_OK)
     return status;
   for (long i = 0; i < m; ++i)
@@ -162,25 +182,25 @@ static void set_defaults(mechrt_fmu *c) {
  * scratch. */
 static int allocate(mechrt_fmu *c) {
   long n = c->nq, m = c->nc, N = c->N;
-  c->saved_count = 1 + c->np + N + c->ne + FMU_SETTINGS + 2;
+  c->saved_count = 1 + c->np + c->S + N + c->ne + c->S + FMU_SETTINGS + 2;
   c->saved = calloc((size_t)c->saved_count, sizeof(double));
   long resets = c->model->reset_offsets ? c->model->reset_offsets[c->ne] : 0;
-  long scratch = N + c->nout + N + n + m + c->ne + resets + 1 + c->nu + 2 * (1 + N);
+  long scratch = N + c->nout + N + n + m + c->ne + c->S + resets + 1 + c->nu + 2 * (1 + N);
   long projection = 2 * m + m * n + m * m + m + n * n + m * n + 1;
   c->xdot = calloc((size_t)(scratch + projection), sizeof(double));
   if (!c->saved || !c->xdot)
     return 0;
   double *next = c->saved;
   c->t = next++;
-  c->p = next, next += c->np;
+  c->p = next, next += c->np + c->S;
   c->x = next, next += N;
-  c->g_pre = next, next += c->ne;
+  c->g_pre = next, next += c->ne + c->S;
   c->settings = next, next += FMU_SETTINGS;
   c->flags = next;
   next = c->xdot + N;
   c->out = next, next += c->nout;
   c->xs = next, next += N + n + m;
-  c->g = next, next += c->ne;
+  c->g = next, next += c->ne + c->S;
   c->resets = next, next += resets + 1;
   c->input_rates = next, next += c->nu;
   c->rows = next, next += 2 * (1 + N);
@@ -240,6 +260,7 @@ FMI2_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
   }
   c->nq = c->model->nq, c->np = c->model->np, c->nc = c->model->nc;
   c->nout = c->model->nout, c->nu = c->model->nu, c->ne = c->model->nevents;
+  c->S = c->model->nswitches;
   c->N = 2 * c->nq;
   if (!allocate(c)) {
     fmu_log(c, fmi2Error, "logStatusError", "fmi2Instantiate: out of memory");
@@ -300,6 +321,8 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component component) {
   /* The start state onto the constraints, as `mech simulate` starts; then
    * the events' values there, from which the first crossing is judged. */
   int status = fmu_project(c);
+  if (status == MECHRT_OK)
+    status = fmu_start_branches(c);
   if (status == MECHRT_OK)
     status = fmu_event_values(c, c->g_pre);
   if (status != MECHRT_OK) {

@@ -49,18 +49,19 @@ static int central_difference(mechrt_fmu *c, mechrt_kernel kernel, long count,
     return MECHRT_OK;
   }
   double h = 6e-6 * scale / size; /* about eps^(1/3): the error of a central difference */
-  double *x = malloc(sizeof(double) * (size_t)(N + c->np + count));
+  /* p: the params and the laws' held branches. */
+  double *x = malloc(sizeof(double) * (size_t)(N + c->np + c->S + count));
   if (!x)
     return MECHRT_OUT_OF_MEMORY;
-  double *p = x + N, *minus = p + c->np;
+  double *p = x + N, *minus = p + c->np + c->S;
   int status = MECHRT_OK;
   for (int side = -1; side <= 1 && status == MECHRT_OK; side += 2) {
     for (long i = 0; i < N; ++i)
       x[i] = c->x[i] + side * h * direction[i];
-    memcpy(p, c->p, sizeof(double) * (size_t)c->np);
+    memcpy(p, c->p, sizeof(double) * (size_t)(c->np + c->S));
     for (long i = 0; i < nu; ++i)
       p[first_input + i] += side * h * direction[N + i];
-    status = mechrt_call(c->model, kernel, *c->t, x, N, p, side < 0 ? minus : out, count);
+    status = mechrt_held_call(c->model, kernel, *c->t, x, N, p, side < 0 ? minus : out, count);
   }
   for (long i = 0; status == MECHRT_OK && i < count; ++i)
     out[i] = (out[i] - minus[i]) / (2 * h);
@@ -75,7 +76,7 @@ static int derivative_change(mechrt_fmu *c, const double *direction, double *out
   if (!J)
     return MECHRT_OUT_OF_MEMORY;
   double *inputs_only = J + N * N;
-  int status = mechrt_jacobian(c->model, *c->t, c->x, c->p, J);
+  int status = mechrt_held_jacobian(c->model, *c->t, c->x, c->p, J);
   if (status == MECHRT_OK) {
     memset(inputs_only, 0, sizeof(double) * (size_t)N);
     memcpy(inputs_only + N, direction + N, sizeof(double) * (size_t)c->nu);

@@ -58,6 +58,9 @@ typedef struct {
   const mechrt_model *model;
   const mechrt_library_info *info;
   long nq, np, nc, nout, nu, ne, N; /* N = 2 nq, the continuous states */
+  /* The piecewise laws: their held branches follow the params in p, their
+   * g the declared events' in the event indicators (g_pre, g). */
+  long S;
 
   /* What an FMU state saves (Fmi2Values.c copies these as one block):
    * the time, the parameters, the state x = (q, q'), the events' g at the

@@ -81,9 +81,10 @@ FMI2_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component component, fmi2Real 
   mechrt_fmu *c = component;
   if (!fmu_allowed(c, "fmi2GetEventIndicators", ~FMU_IN(FMU_ERROR)))
     return fmi2Error;
-  if ((long)ni != c->ne) {
+  if ((long)ni != c->ne + c->S) {
     fmu_log(c, fmi2Error, "logStatusError",
-            "fmi2GetEventIndicators: %zu indicators asked for, the model has %ld", ni, c->ne);
+            "fmi2GetEventIndicators: %zu indicators asked for, the model has %ld", ni,
+            c->ne + c->S);
     return fmi2Error;
   }
   int status = fmu_event_values(c, c->g);
@@ -137,8 +138,8 @@ static int crossed(int direction, double before, double now) {
 static int apply_resets(mechrt_fmu *c, long e) {
   const mechrt_model *model = c->model;
   long first = model->reset_offsets[e], count = model->reset_offsets[e + 1] - first;
-  int status = mechrt_call(model, model->resets, *c->t, c->x, c->N, c->p, c->resets,
-                           model->reset_offsets[c->ne]);
+  int status = mechrt_held_call(model, model->resets, *c->t, c->x, c->N, c->p, c->resets,
+                                model->reset_offsets[c->ne]);
   if (status != MECHRT_OK)
     return status;
   for (long j = 0; j < count; ++j)
@@ -169,12 +170,36 @@ static int handle_events(mechrt_fmu *c, fmi2EventInfo *info) {
       c->flags[0] = 1;
     }
   }
+  /* Each piecewise law takes the branch of the side its g is on (g > 0,
+   * or g <= 0); one whose g the importer's root finding left at 0 (to
+   * 1e-9 of its size), still on the side it came from, the other side, to
+   * which it is moving. A g that stays exactly 0 since the last event (a
+   * start on the switch, its branch chosen by the side it moves to) keeps
+   * its branch. */
+  for (long k = 0; status == MECHRT_OK && k < c->S; ++k) {
+    double now = c->g[c->ne + k], before = c->g_pre[c->ne + k];
+    if (now == 0 && before == 0)
+      continue;
+    int side = now > 0 ? 1 : -1;
+    if (fabs(now) <= 1e-9 * fmax(1.0, fabs(before)) && before != 0)
+      side = before > 0 ? -1 : 1;
+    double *branch = c->p + c->np + k;
+    if (*branch == side)
+      continue;
+    *branch = side;
+    fmu_touched(c);
+    /* The states keep their values, but x' jumps or kinks here: the
+     * importer is to restart its integrator, as `mech simulate` does
+     * (fmpy, for one, keeps its multistep history otherwise). */
+    info->valuesOfContinuousStatesChanged = fmi2True;
+    fmu_log(c, fmi2OK, "logEvents", "piecewise law %ld switched at t = %.17g", k, *c->t);
+  }
   /* The values the next crossing is judged against: those just read,
    * unless a reset moved the state. */
   if (status == MECHRT_OK && reset)
     status = fmu_event_values(c, c->g_pre);
   else if (status == MECHRT_OK)
-    memcpy(c->g_pre, c->g, sizeof(double) * (size_t)c->ne);
+    memcpy(c->g_pre, c->g, sizeof(double) * (size_t)(c->ne + c->S));
   return status;
 }
 

@@ -55,8 +55,8 @@ FMI2_EXPORT fmi2Status fmi2GetReal(fmi2Component component, const fmi2ValueRefer
     else if (kind == VR_DERIVATIVE && (status = fmu_derivatives(c)) == MECHRT_OK)
       value[i] = c->xdot[k];
     else if (kind == VR_OUTPUT && !outputs_ready &&
-             (status = mechrt_call(c->model, c->model->outputs, *c->t, c->x, c->N, c->p, c->out,
-                                   c->nout)) == MECHRT_OK)
+             (status = mechrt_held_call(c->model, c->model->outputs, *c->t, c->x, c->N, c->p,
+                                        c->out, c->nout)) == MECHRT_OK)
       outputs_ready = 1;
     if (kind == VR_OUTPUT && status == MECHRT_OK)
       value[i] = c->out[k];

@@ -25,6 +25,8 @@ static int sign_of(double g) {
 static int direction_of(const mechrt_switching *w, long e) {
   if (e < w->E)
     return w->model->event_directions[e];
+  if (e >= w->E + w->k + 3 * w->F) /* a piecewise law's g: both ways */
+    return 0;
   long f = (e - w->E - w->k) / 3, which = (e - w->E - w->k) % 3;
   /* A slipping friction's slip falls back to 0 from the side it slips on. */
   if (e >= w->E + w->k && which == 1 && w->friction[f] != 0)

@@ -37,12 +37,22 @@ typedef struct {
   void *inputs_context;
   double *driven; /* with an input function: a copy of p whose inputs it sets */
   mechrt_switching *switching;
+  /* The held branches of the piecewise laws (nswitches values after the
+   * params in p, and in driven, which is then p itself), or NULL. */
+  double *branches;
 } mechrt_system;
 
 /* The parameters at t. Inputs enter only the rhs, the multipliers, the
  * outputs and the Jacobian (never M or the constraints), so only those read
  * them here. */
 const double *mechrt_params_at(const mechrt_system *s, double t);
+
+/* p (np values) with the branches of the piecewise laws set as written at
+ * (t, x), x holding `given` values (q, or q and q'; q' read as 0 when
+ * absent): `buffer` (np + nswitches values), or p itself when the model
+ * has no piecewise law. */
+const double *mechrt_live_params(const mechrt_model *model, double t, const double *x, long given,
+                                 const double *p, double *buffer);
 
 /* F(t, x) into xdot, MECHRT_NON_FINITE when a value is not finite. */
 int mechrt_evaluate(const mechrt_system *s, double t, const double *x, double *xdot);

@@ -57,6 +57,15 @@ MECHRT_HIDDEN int mechrt_state_jacobian(const mechrt_model *model, double t, con
 
 MECHRT_HIDDEN int mechrt_jacobian(const mechrt_model *model, double t, const double *x,
                                   const double *p, double *out) {
+  double live[model->np + model->nswitches + 1];
+  if (x && (p || model->np == 0) && model->nswitches > 0 && isfinite(t) &&
+      mechrt_all_finite(x, 2 * model->nq))
+    p = mechrt_live_params(model, t, x, 2 * model->nq, p, live);
+  return mechrt_held_jacobian(model, t, x, p, out);
+}
+
+MECHRT_HIDDEN int mechrt_held_jacobian(const mechrt_model *model, double t, const double *x,
+                                       const double *p, double *out) {
   long n = model->nq, size = n + model->nc;
   if (!x || (!p && model->np > 0) || (!out && n > 0))
     return MECHRT_NULL_POINTER;

@@ -13,7 +13,7 @@
 
 size_t mechrt_switching_doubles(const mechrt_model *model) {
   long n = model->nq, m = model->nc, k = model->ncontacts, F = model->nfrictions;
-  long ne = model->nevents + k + 3 * F, s = n + m + k + F;
+  long ne = model->nevents + k + 3 * F + model->nswitches, s = n + m + k + F;
   return (size_t)(k                                           /* restitution */
                   + 4 * k + k * n                             /* contact */
                   + 5 * F + F * n                             /* fvalues */
@@ -31,7 +31,8 @@ void mechrt_switching_init(mechrt_switching *w, const mechrt_model *model, doubl
   long s = n + m + k + F;
   w->model = model;
   w->n = n, w->m = m, w->k = k, w->E = model->nevents, w->F = F;
-  w->ne = w->E + k + 3 * F;
+  w->S = model->nswitches;
+  w->ne = w->E + k + 3 * F + w->S;
   w->resting = bytes;
   w->holonomic = bytes + k;
   w->friction = (signed char *)(bytes + 2 * k + m + F);
@@ -256,6 +257,9 @@ int mechrt_mode_events(mechrt_switching *w, const mechrt_system *s, double t, co
     at[1] = w->friction[f] == 0 ? limit - force : w->fvalues[f];
     at[2] = w->friction[f] == 0 ? limit + force : 1;
   }
+  /* The piecewise laws' g, whose crossings end the segment. */
+  if (w->S > 0)
+    return model->switch_values(t, x, p, g + w->E + w->k + 3 * F);
   return MECHRT_OK;
 }
 

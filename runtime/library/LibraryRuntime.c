@@ -18,8 +18,26 @@ HIDDEN int mechrt_all_finite(const double *v, long count) {
   return 1;
 }
 
-HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
-                       long inputs, const double *p, double *out, long count) {
+HIDDEN const double *mechrt_live_params(const mechrt_model *model, double t, const double *x,
+                                        long given, const double *p, double *buffer) {
+  long np = model->np, n = model->nq;
+  if (model->nswitches == 0)
+    return p;
+  double state[2 * n + 1];
+  memset(state, 0, sizeof state);
+  memcpy(state, x, sizeof(double) * (size_t)given);
+  if (np > 0)
+    memcpy(buffer, p, sizeof(double) * (size_t)np);
+  /* g reads the params only: the branches are its output. */
+  if (model->switch_values(t, state, buffer, buffer + np) != MECHRT_OK)
+    for (long k = 0; k < model->nswitches; ++k)
+      buffer[np + k] = NAN;
+  return buffer;
+}
+
+HIDDEN int mechrt_held_call(const mechrt_model *model, mechrt_kernel kernel, double t,
+                            const double *x, long inputs, const double *p, double *out,
+                            long count) {
   if (!x || (!p && model->np > 0) || (!out && count > 0))
     return MECHRT_NULL_POINTER;
   if (!isfinite(t) || !mechrt_all_finite(x, inputs) ||
@@ -30,6 +48,16 @@ HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t
   if (status != MECHRT_OK)
     return status;
   return mechrt_all_finite(out, count) ? MECHRT_OK : MECHRT_NON_FINITE;
+}
+
+HIDDEN int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
+                       long inputs, const double *p, double *out, long count) {
+  if (!x || (!p && model->np > 0))
+    return MECHRT_NULL_POINTER;
+  double live[model->np + model->nswitches + 1];
+  if (model->nswitches > 0 && isfinite(t) && mechrt_all_finite(x, inputs))
+    p = mechrt_live_params(model, t, x, inputs, p, live);
+  return mechrt_held_call(model, kernel, t, x, inputs, p, out, count);
 }
 
 HIDDEN int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
@@ -536,7 +564,7 @@ typedef struct {
 static int switching_setup(switching_space *space, const mechrt_model *model,
                            const mechrt_sim_options *options) {
   long n = model->nq, m = model->nc, k = model->ncontacts, F = model->nfrictions;
-  long ne = model->nevents + k + 3 * F;
+  long ne = model->nevents + k + 3 * F + model->nswitches;
   size_t doubles = mechrt_switching_doubles(model), s = (size_t)(n + m + k + F);
   size_t crossings = (size_t)ne * MECHRT_MAX_GRID_PARTS;
   space->block =
@@ -561,10 +589,11 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
                double dt, size_t *rows) {
   const double t0 = options->t0;
   long n = model->nq, N = 2 * n, m = model->nc + model->ncontacts + model->nfrictions;
-  size_t doubles = (size_t)(16 * N + 2 * m + m * n + m * m + m + n * n + m * n + model->np);
+  long np = model->np, S = model->nswitches;
+  size_t doubles = (size_t)(16 * N + 2 * m + m * n + m * m + m + n * n + m * n + np + S);
   double *workspace = malloc(sizeof(double) * (doubles > 0 ? doubles : 1));
   switching_space space = {{0}, NULL};
-  int switching = model->nevents + model->ncontacts + model->nfrictions > 0;
+  int switching = model->nevents + model->ncontacts + model->nfrictions + S > 0;
   int status = switching ? switching_setup(&space, model, options) : MECHRT_OK;
   if (!workspace || status != MECHRT_OK) {
     free(workspace);
@@ -572,7 +601,7 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
     return MECHRT_OUT_OF_MEMORY;
   }
   double *next = workspace;
-  stepper s = {{model, p, N, NULL, NULL, NULL, switching ? &space.w : NULL},
+  stepper s = {{model, p, N, NULL, NULL, NULL, switching ? &space.w : NULL, NULL},
                NULL,
                NULL,
                NULL,
@@ -589,11 +618,17 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
   double *projected = next;
   next += N;
   double *gram = next + 2 * m + m * n, *y = gram + m * m, *metric = y + m;
-  projection w = {model, p, model->nc, model->holonomic, NULL, next,
-                  gram,  y, metric,    metric + n * n,   0};
+  /* The params the kernels read: the caller's, then the laws' branches; the
+   * input function, when given, sets the inputs among them. */
+  double *params = metric + n * n + m * n;
+  if (np > 0)
+    memcpy(params, p, sizeof(double) * (size_t)np);
+  s.sys.p = params;
+  s.sys.branches = S > 0 ? params + np : NULL;
+  projection w = {model, params, model->nc, model->holonomic, NULL, next,
+                  gram,  y,      metric,    metric + n * n,   0};
   if (options->inputs && model->nu > 0) {
-    s.sys.driven = metric + n * n + m * n;
-    memcpy(s.sys.driven, p, sizeof(double) * (size_t)model->np);
+    s.sys.driven = params;
     s.sys.inputs = options->inputs;
     s.sys.inputs_context = options->inputs_context;
   }
@@ -604,6 +639,8 @@ static int run(const mechrt_model *model, const double *x0, const double *p, dou
 
   if (model->nc > 0)
     status = mechrt_project(&w, t0, s.y);
+  if (status == MECHRT_OK && S > 0)
+    status = mechrt_start_branches(&s.sys, t0, s.y);
   dopri5_run segments = {&s, &w, &r, rtol, atol};
   if (status == MECHRT_OK && options->method == MECHRT_METHOD_RADAU)
     status = mechrt_integrate_radau(&s.sys, &w, &r, s.y, rtol, atol);

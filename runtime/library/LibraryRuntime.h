@@ -56,6 +56,14 @@ typedef struct {
   /* Per friction: the contact whose force is its normal force (it acts
    * while that contact rests), or -1 (its normal force is an expression). */
   const int *friction_contacts;
+  /* The piecewise laws: every kernel reads p of np + nswitches values, the
+   * last nswitches the branch of each law (> 0: the branch where its g >
+   * 0, else the other). With branch = g the laws are as written (the
+   * entry points' calls, mechrt_live_params); a run holds them on their
+   * branch between switches (LibrarySwitches.c), as `mech simulate` does.
+   * switch_values: each law's g at (t, x, p). */
+  long nswitches;
+  mechrt_kernel switch_values;
 } mechrt_model;
 
 /* Writes the inputs' values at t into u (nu values). */
@@ -76,7 +84,8 @@ enum {
   MECHRT_EVENT_REST = 2,
   MECHRT_EVENT_LIFT_OFF = 3,
   MECHRT_EVENT_STICK = 4,
-  MECHRT_EVENT_SLIP = 5
+  MECHRT_EVENT_SLIP = 5,
+  MECHRT_EVENT_SWITCH = 6 /* a piecewise law changed branch; index: the law */
 };
 
 /* PREFIX_sim_options of the generated header (LibraryHeader.cpp), field for
@@ -129,9 +138,14 @@ enum {
 
 /* Calls `kernel` after checking the pointers (p may be null only when
  * np = 0, out only when count = 0) and that t, the `inputs` values of x and
- * the parameters are finite; then checks that its `count` results are. */
+ * the parameters are finite; then checks that its `count` results are.
+ * p holds the np parameters: the piecewise laws are evaluated as written. */
 int mechrt_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
                 long inputs, const double *p, double *out, long count);
+/* The same with p of np + nswitches values, the laws held on the branches
+ * after the parameters (an FMU's calls). */
+int mechrt_held_call(const mechrt_model *model, mechrt_kernel kernel, double t, const double *x,
+                     long inputs, const double *p, double *out, long count);
 
 /* The residuals Phi, psi (2*nc values) and the Jacobian C (nc*nq). */
 int mechrt_constraints(const mechrt_model *model, double t, const double *x, const double *p,
@@ -143,6 +157,9 @@ int mechrt_constraints(const mechrt_model *model, double t, const double *x, con
  * workspace cannot be allocated. */
 int mechrt_jacobian(const mechrt_model *model, double t, const double *x, const double *p,
                     double *out);
+/* The same with the laws held on the branches after the np parameters. */
+int mechrt_held_jacobian(const mechrt_model *model, double t, const double *x, const double *p,
+                         double *out);
 
 /* Integrates from t = 0 to t_end with DOPRI5 and writes rows (t, q, q') at
  * t = 0, dt, 2 dt, ... and t_end. With constraints, the start and the end of

@@ -104,6 +104,40 @@ static double mode_residual(run_state *run, double t, const double *x) {
   return largest;
 }
 
+int mechrt_start_branches(const mechrt_system *s, double t, const double *x) {
+  const mechrt_model *model = s->model;
+  long S = model->nswitches, N = s->size;
+  double g[S], later[S], ahead[N], rate[N];
+  int status = model->switch_values(t, x, mechrt_params_at(s, t), g);
+  if (status != MECHRT_OK)
+    return status;
+  if (!mechrt_all_finite(g, S))
+    return MECHRT_NON_FINITE;
+  int on_switch = 0;
+  for (long k = 0; k < S; ++k) {
+    s->branches[k] = g[k]; /* the laws as written, for the look ahead */
+    on_switch = on_switch || g[k] == 0;
+  }
+  if (on_switch) {
+    const double step = 1e-6 * fmax(1.0, fabs(t));
+    memcpy(ahead, x, sizeof(double) * (size_t)N);
+    for (int i = 0; i < 2 && status == MECHRT_OK; ++i) {
+      status = model->rhs(t + i * step, ahead, mechrt_params_at(s, t + i * step), rate);
+      for (long j = 0; j < N; ++j)
+        ahead[j] += step * rate[j];
+    }
+    if (status == MECHRT_OK &&
+        model->switch_values(t + 2 * step, ahead, mechrt_params_at(s, t + 2 * step), later) ==
+            MECHRT_OK)
+      for (long k = 0; k < S; ++k)
+        if (g[k] == 0)
+          s->branches[k] = later[k];
+  }
+  for (long k = 0; k < S; ++k)
+    s->branches[k] = s->branches[k] > 0 ? 1 : -1;
+  return MECHRT_OK;
+}
+
 /* Event e's resets from the state before it; the new state must keep the
  * model's constraints. The event's record gets the state after. */
 static int reset(run_state *run, long e, double t, double *x) {
@@ -141,6 +175,13 @@ static int apply_switch(run_state *run, long event, double t, double *x) {
   if (++run->switches > MECHRT_MAX_STEPS || run->here > MECHRT_MAX_SWITCHES_AT_ONE_TIME)
     return MECHRT_TOO_MANY_SWITCHES;
   int status;
+  if (event >= w->E + w->k + 3 * w->F) {
+    /* A piecewise law's g crossed 0: its other branch from here on. */
+    long law = event - w->E - w->k - 3 * w->F;
+    run->s->branches[law] = run->s->branches[law] > 0 ? -1 : 1;
+    mechrt_record(w, t, MECHRT_EVENT_SWITCH, law, 0, 0, x, x);
+    return MECHRT_OK;
+  }
   if (event >= w->E + w->k) {
     long f = event - w->E - w->k;
     status = mechrt_friction_switch(w, run->s, f / 3, (int)(f % 3), t, x);

@@ -29,6 +29,7 @@ struct mechrt_switching {
   const mechrt_model *model;
   long n, m, k, E, F; /* coordinates, the model's constraints, contacts, declared events,
                          frictions */
+  long S;             /* piecewise laws: mode events E + k + 3 F + j, after the frictions' */
 
   /* The mode: which contacts rest, their count, the projection's flags. */
   unsigned char *resting; /* k */
@@ -179,6 +180,12 @@ int mechrt_impact(mechrt_switching *w, const mechrt_system *s, long contact, dou
  * row is written, to t_end, in segments: `integrate` integrates one from
  * (t, y) with the first step h0 (0: chosen) until the end or a stop. */
 typedef int (*mechrt_segment)(void *context, double t, const double *y, double h0);
+/* The branches of the piecewise laws at the start of a run (s->branches):
+ * each law's as the sign of its g there; where g is 0, the side g moves to
+ * a moment ahead (two Euler steps, so that a g at rest shows the sign of
+ * its second derivative), as `mech simulate` starts. */
+int mechrt_start_branches(const mechrt_system *s, double t, const double *x);
+
 int mechrt_run_switching(mechrt_switching *w, const mechrt_system *s, mechrt_projection *projection,
                          mechrt_samples *r, double *y, mechrt_segment segment, void *context);
 

@@ -21,6 +21,10 @@
 #  g. equations prints max, min, if and cases; fmt keeps the laws
 #  h. smooth(...) is the law itself, not switched
 #  i. a branch undefined past its switch (sqrt) does not stop the run
+#  j. a built library: its entry points evaluate the law as written;
+#     PREFIX_simulate_with holds it on its branch and switches at the closed
+#     form's times (one MECH_EVENT_SWITCH record each), the trajectory the
+#     closed form's (dopri5 and radau)
 # Usage: test_piecewise.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -393,5 +397,63 @@ import csv, math
 rows = list(csv.DictReader(open(W + "/root.csv")))
 assert abs(float(rows[-1]["x\x27"]) + math.sqrt(40 / 3)) < 1e-8, rows[-1]
 '
+
+# --- j. a built library -----------------------------------------------------------------------
+expect "build a library of the dropped mass" 0 "$mech" build spring.mech -o libspring.so \
+  --header spring.h
+contains "the header lists the law" spring.h " *   law[0]  law at 10:15, where k*y = 0"
+contains "the header names the switch records" spring.h "#define MECH_EVENT_SWITCH 6"
+check_py "the library's functions evaluate the law as written" '
+import ctypes
+lib = ctypes.CDLL(W + "/libspring.so")
+D = ctypes.c_double
+P = ctypes.POINTER(D)
+for f in (lib.mech_rhs, lib.mech_jacobian):
+    f.argtypes = [D, P, P, P]
+m, k, g = 1.0, 100.0, 9.81
+p = (D * 3)(m, k, g)
+for y in (0.5, 1e-9, -1e-9, -0.03):
+    x, xdot, J = (D * 2)(y, -1.5), (D * 2)(), (D * 4)()
+    assert lib.mech_rhs(0.0, x, p, xdot) == 0 and lib.mech_jacobian(0.0, x, p, J) == 0
+    want = -g + (max(0, -k * y)) / m
+    assert xdot[0] == -1.5 and abs(xdot[1] - want) <= 1e-12, (y, xdot[1], want)
+    assert J[2] == (-k / m if y < 0 else 0), (y, J[2])
+'
+for method in 0 1; do
+  check_py "simulate_with (method $method) switches at the closed form's times" '
+import ctypes
+from piecewise_reference import bounce, switches
+lib = ctypes.CDLL(W + "/libspring.so")
+D, Z = ctypes.c_double, ctypes.c_size_t
+P = ctypes.POINTER(D)
+class Record(ctypes.Structure):
+    _fields_ = [("t", D), ("kind", ctypes.c_int), ("index", ctypes.c_int), ("impulse", D),
+                ("energy_lost", D)]
+class Options(ctypes.Structure):
+    _fields_ = [("size", Z), ("t0", D), ("multipliers", ctypes.c_int), ("outputs", ctypes.c_int),
+                ("inputs", ctypes.c_void_p), ("inputs_context", ctypes.c_void_p),
+                ("method", ctypes.c_int), ("events", ctypes.POINTER(Record)), ("max_events", Z),
+                ("events_found", ctypes.POINTER(Z)), ("event_states", P)]
+records, found = (Record * 32)(), Z()
+o = Options(ctypes.sizeof(Options), 0, 0, 0, None, None, '"$method"', records, 32,
+            ctypes.pointer(found), None)
+lib.mech_simulate_with.argtypes = [P, P, D, D, D, D, ctypes.POINTER(Options), P, Z, ctypes.POINTER(Z)]
+until = '"$periods3"'
+rows_max = int(until / 0.01) + 2
+out, rows = (D * (3 * rows_max))(), Z()
+status = lib.mech_simulate_with((D * 2)(1.0, 0.0), (D * 3)(1, 100, 9.81), until, 0.01, 1e-12, 1e-12,
+                                ctypes.byref(o), out, rows_max, ctypes.byref(rows))
+assert status == 0, status
+want = switches("bounce", until, m=1, k=100, g=9.81, h=1)
+got = [records[i] for i in range(found.value)]
+assert len(got) == len(want) == 6, (len(got), want)
+for r, (law, t) in zip(got, want):
+    assert r.kind == 6 and r.index == 0 and abs(r.t - t) <= 1e-10, (r.kind, r.index, r.t, t)
+name, state, _ = bounce(dict(m=1, k=100, g=9.81, h=1))
+worst = max(max(abs(out[3 * i + 1] - state(out[3 * i])[0]), abs(out[3 * i + 2] - state(out[3 * i])[1]))
+            for i in range(rows.value))
+assert worst <= 1e-8, worst
+'
+done
 
 finish
