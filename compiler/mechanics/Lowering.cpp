@@ -39,6 +39,10 @@ Tensor Lowering::lower(const sema::ExprRef &e) {
 }
 
 Tensor Lowering::product(const Tensor &a, const Tensor &b) {
+  return tensorProduct(context_, a, b);
+}
+
+Tensor tensorProduct(sym::Context &context, const Tensor &a, const Tensor &b) {
   if (a.isScalar() || b.isScalar()) {
     const Tensor &s = a.isScalar() ? a : b;
     Tensor t = a.isScalar() ? b : a;
@@ -57,7 +61,7 @@ Tensor Lowering::product(const Tensor &a, const Tensor &b) {
       for (int k = 0; k < n; ++k)
         terms.push_back(a.v[static_cast<size_t>(i * n + k)] *
                         b.v[static_cast<size_t>(k * width + j)]);
-      t.v.push_back(context_.add(terms));
+      t.v.push_back(context.add(terms));
     }
   return t;
 }

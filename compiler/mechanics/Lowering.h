@@ -27,6 +27,10 @@ struct Tensor {
   const sym::Expr &operator[](size_t i) const { return v[i]; }
 };
 
+// a*b: a scalar times anything, or a matrix times a vector or a matrix
+// (shapes as sema checked them).
+Tensor tensorProduct(sym::Context &context, const Tensor &a, const Tensor &b);
+
 // A law the printed equations show as written: a table's interpolant and
 // its call ("drive(th')").
 struct NamedLaw {

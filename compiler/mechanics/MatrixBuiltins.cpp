@@ -106,19 +106,7 @@ Tensor inverse(sym::Context &context, const Tensor &matrix) {
 }
 
 Tensor solve(sym::Context &context, const Tensor &matrix, const Tensor &rhs) {
-  Tensor inv = inverse(context, matrix);
-  int n = matrix.rows;
-  int width = rhs.cols == 0 ? 1 : rhs.cols; // a vector has cols == 0
-  Tensor out{rhs.rows, rhs.cols, {}};
-  for (int i = 0; i < rhs.rows; ++i)
-    for (int j = 0; j < width; ++j) {
-      std::vector<Expr> terms;
-      for (int k = 0; k < n; ++k)
-        terms.push_back(inv.v[static_cast<size_t>(i * n + k)] *
-                        rhs.v[static_cast<size_t>(k * width + j)]);
-      out.v.push_back(context.add(terms));
-    }
-  return out;
+  return tensorProduct(context, inverse(context, matrix), rhs);
 }
 
 } // namespace mech::mechanics

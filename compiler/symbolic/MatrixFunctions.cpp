@@ -22,6 +22,14 @@ bool isIndex(const Node *n, int size) {
   return k >= 1 && k <= size;
 }
 
+// Rows k and p of the matrix and of the inverse being built, swapped.
+template <class T> void swapRows(size_t n, T *a, T *inverse, size_t k, size_t p) {
+  for (size_t j = 0; j < n; ++j) {
+    std::swap(a[k * n + j], a[p * n + j]);
+    std::swap(inverse[k * n + j], inverse[p * n + j]);
+  }
+}
+
 // Gauss-Jordan on exact or inexact numbers, as invertDense does on doubles
 // (the pivot of largest magnitude, so inexact entries round as there).
 // Returns false for a singular matrix (det is then 0).
@@ -40,10 +48,7 @@ bool invertNumbers(size_t n, std::vector<Num> a, std::vector<Num> &inverse, Num 
       return false;
     }
     if (p != k) {
-      for (size_t j = 0; j < n; ++j) {
-        std::swap(a[k * n + j], a[p * n + j]);
-        std::swap(inverse[k * n + j], inverse[p * n + j]);
-      }
+      swapRows(n, a.data(), inverse.data(), k, p);
       det = -det;
     }
     Num pivot = a[k * n + k];
@@ -166,10 +171,7 @@ double invertDense(size_t n, double *a, double *inverse) {
       }
     singular = singular || best == 0;
     if (p != k) {
-      for (size_t j = 0; j < n; ++j) {
-        std::swap(a[k * n + j], a[p * n + j]);
-        std::swap(inverse[k * n + j], inverse[p * n + j]);
-      }
+      swapRows(n, a, inverse, k, p);
       det = -det;
     }
     double pivot = a[k * n + k];

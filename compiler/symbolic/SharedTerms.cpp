@@ -111,34 +111,30 @@ std::vector<NamedSubexpression> nameSharedSubexpressions(const std::vector<Expr 
   Substitution named;
   std::vector<NamedSubexpression> definitions;
   int counter = 0, matrices = 0;
+  // n named prefix1, prefix2, ... (the first name the model does not use).
+  auto name = [&](const Node *n, const char *prefix, int &count) {
+    std::string text;
+    do
+      text = prefix + std::to_string(++count);
+    while (names.count(text));
+    Expr symbol = c.symbol(text, SymbolKind::Free, count);
+    definitions.push_back({symbol, named(Expr(n))});
+    named.set(Expr(n), symbol);
+  };
   for (const Node *n : postOrder) {
     if (isRoot.count(n))
       continue; // printed as itself
     if (n->kind == Kind::Func && n->fn == Fn::Matrix) {
       // A packed matrix read by several det or inv nodes is printed once:
       // inv(A1)[1, 2] (its name stands for it in print only).
-      if (uses[n] < 2)
-        continue;
-      std::string name;
-      do
-        name = "A" + std::to_string(++matrices);
-      while (names.count(name));
-      Expr symbol = c.symbol(name, SymbolKind::Free, matrices);
-      definitions.push_back({symbol, named(Expr(n))});
-      named.set(Expr(n), symbol);
+      if (uses[n] >= 2)
+        name(n, "A", matrices);
       continue;
     }
     bool shared = uses[n] >= 2 && worthNaming(n);
     bool bigPart = n->kind == Kind::Add && n->treeSize > kMaxDisplayedTree / 4;
-    if (!shared && !bigPart)
-      continue;
-    std::string name;
-    do
-      name = "x" + std::to_string(++counter);
-    while (names.count(name));
-    Expr symbol = c.symbol(name, SymbolKind::Free, counter);
-    definitions.push_back({symbol, named(Expr(n))});
-    named.set(Expr(n), symbol);
+    if (shared || bigPart)
+      name(n, "x", counter);
   }
   for (Expr *root : large)
     *root = named(*root);
