@@ -24,7 +24,8 @@
 #  j. a built library: its entry points evaluate the law as written;
 #     PREFIX_simulate_with holds it on its branch and switches at the closed
 #     form's times (one MECH_EVENT_SWITCH record each), the trajectory the
-#     closed form's (dopri5 and radau)
+#     closed form's (dopri5 and radau); with a contact too, the run of
+#     mech simulate
 # Usage: test_piecewise.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -455,5 +456,23 @@ worst = max(max(abs(out[3 * i + 1] - state(out[3 * i])[0]), abs(out[3 * i + 2] -
 assert worst <= 1e-8, worst
 '
 done
+cp "$models/piecewise_contact.mech" mixed.mech
+expect "a law and a contact in one run" 0 "$mech" simulate mixed.mech --until 3 --dt 0.01 \
+  "${tight[@]}" -o mixed.csv
+contains "8 impacts" err "contact floor: 8 impacts"
+contains "13 switches" err "piecewise law at 11:16, where (2*y - 1)*k/2 = 0: 13 switches"
+expect "build a library of it" 0 "$mech" build mixed.mech -o libmixed.so
+check_py "the library runs it as mech simulate does: impacts and switches in one run" '
+import ctypes
+lib = ctypes.CDLL(W + "/libmixed.so")
+D, Z = ctypes.c_double, ctypes.c_size_t
+out, rows = (D * (3 * 400))(), Z()
+assert lib.mech_simulate((D * 2)(1.0, 0.0), (D * 4)(0.1, 9.81, 50, 0.8), D(3), D(0.01), D(1e-12),
+                         D(1e-12), out, Z(400), ctypes.byref(rows)) == 0
+cli = {round(float(r["t"]), 9): float(r["y"]) for r in csv.DictReader(open(W + "/mixed.csv"))}
+assert rows.value == 301, rows.value
+worst = max(abs(out[3 * i + 1] - cli[round(out[3 * i], 9)]) for i in range(rows.value))
+assert worst <= 1e-10, worst
+'
 
 finish
