@@ -227,7 +227,9 @@ void writeStatusCodes(std::ostringstream &out, const std::string &p, const std::
       << P << R"(_RESET_FAILED 13         /* simulate: an event's resets break the constraints */
 #define )"
       << P << R"(_TOO_MANY_SWITCHES 14    /* simulate: more than 1e7 impacts, rests, lift-offs
-                                        and resets, or more than 1000 at one instant */
+                                        and resets, more than 1000 at one instant, or a
+                                        piecewise law switching back and forth (64 times
+                                        within 1e-6 s: a sliding mode) */
 #define )"
       << P << R"(_NORMAL_NEGATIVE 15      /* simulate: a friction's normal force fell below 0 */
 #define )"

@@ -130,7 +130,9 @@ enum {
   MECHRT_IMPACT_FAILED = 12,     /* an impact's equations have no solution */
   MECHRT_RESET_FAILED = 13,      /* an event's resets break the constraints */
   MECHRT_TOO_MANY_SWITCHES = 14, /* impacts, rests, lift-offs and resets beyond the step budget,
-                                    or more than 1000 at one instant */
+                                    more than 1000 at one instant, or a piecewise law
+                                    switching back and forth (64 times within 1e-6 s:
+                                    a sliding mode) */
   MECHRT_NORMAL_NEGATIVE = 15,   /* a friction's normal force fell below 0 */
   MECHRT_FRICTION_PARADOX = 16   /* a contact's force driving a sliding friction has no
                                     unique value (Painleve's paradox) */

@@ -20,7 +20,14 @@ typedef struct {
   mechrt_projection *projection;
   long switches, here;
   double last_switch;
+  /* Per piecewise law: its switches in a row within kQuickFlipSpan of the
+   * first of them, and when that was (a sliding mode, as the CLI's). */
+  long *quick_flips;
+  double *quick_since;
 } run_state;
+
+static const double kQuickFlipSpan = 1e-6;
+static const long kMaxQuickFlips = 64;
 
 int mechrt_switching_row(mechrt_switching *w, const mechrt_system *s, double t, const double *x,
                          double *extra, int multipliers, int outputs) {
@@ -180,6 +187,15 @@ static int apply_switch(run_state *run, long event, double t, double *x) {
     long law = event - w->E - w->k - 3 * w->F;
     run->s->branches[law] = run->s->branches[law] > 0 ? -1 : 1;
     mechrt_record(w, t, MECHRT_EVENT_SWITCH, law, 0, 0, x, x);
+    /* Each branch driving g back across 0: no motion on either (a
+     * sliding mode), which would switch without end. */
+    const double span = kQuickFlipSpan * fmax(1.0, fabs(t));
+    if (run->quick_flips[law] == 0 || !(fabs(t - run->quick_since[law]) <= span)) {
+      run->quick_flips[law] = 1;
+      run->quick_since[law] = t;
+    } else if (++run->quick_flips[law] > kMaxQuickFlips) {
+      return MECHRT_TOO_MANY_SWITCHES;
+    }
     return MECHRT_OK;
   }
   if (event >= w->E + w->k) {
@@ -211,7 +227,10 @@ int mechrt_run_switching(mechrt_switching *w, const mechrt_system *s, mechrt_pro
                          mechrt_samples *r, double *y, mechrt_segment segment, void *context) {
   const mechrt_model *model = w->model;
   long N = s->size;
-  run_state run = {w, s, projection, 0, 0, NAN};
+  long quick_flips[w->S + 1];
+  double quick_since[w->S + 1];
+  memset(quick_flips, 0, sizeof quick_flips);
+  run_state run = {w, s, projection, 0, 0, NAN, quick_flips, quick_since};
   double t = r->t0;
   int status = mechrt_start_frictions(w, s, t, y);
   mechrt_mode_changed(w, projection);

@@ -25,7 +25,7 @@
 #     PREFIX_simulate_with holds it on its branch and switches at the closed
 #     form's times (one MECH_EVENT_SWITCH record each), the trajectory the
 #     closed form's (dopri5 and radau); with a contact too, the run of
-#     mech simulate
+#     mech simulate; a sliding mode ends after 64 quick switches
 # Usage: test_piecewise.sh MECH_BINARY SOURCE_ROOT [BUILD_DIR]
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -473,6 +473,25 @@ cli = {round(float(r["t"]), 9): float(r["y"]) for r in csv.DictReader(open(W + "
 assert rows.value == 301, rows.value
 worst = max(abs(out[3 * i + 1] - cli[round(out[3 * i], 9)]) for i in range(rows.value))
 assert worst <= 1e-10, worst
+'
+expect "build a library of the sliding mode" 0 "$mech" build slide.mech -o libslide.so
+check_py "the library ends a sliding mode after 64 quick switches, as mech simulate does" '
+import ctypes
+lib = ctypes.CDLL(W + "/libslide.so")
+D, Z = ctypes.c_double, ctypes.c_size_t
+class Options(ctypes.Structure):
+    _fields_ = [("size", Z), ("t0", D), ("multipliers", ctypes.c_int), ("outputs", ctypes.c_int),
+                ("inputs", ctypes.c_void_p), ("inputs_context", ctypes.c_void_p),
+                ("method", ctypes.c_int), ("events", ctypes.c_void_p), ("max_events", Z),
+                ("events_found", ctypes.POINTER(Z)), ("event_states", ctypes.c_void_p)]
+found = Z()
+o = Options(ctypes.sizeof(Options), 0, 0, 0, None, None, 0, None, 0, ctypes.pointer(found), None)
+out, rows = (D * (3 * 40))(), Z()
+status = lib.mech_simulate_with((D * 2)(0.0, 1.0), (D * 2)(1, 2), D(2), D(0.125), D(1e-10),
+                                D(1e-10), ctypes.byref(o), out, Z(40), ctypes.byref(rows))
+assert status == 14, status  # MECH_TOO_MANY_SWITCHES
+assert rows.value == 5 and out[3 * 4] == 0.5, (rows.value, out[3 * 4])  # up to x = 0 at t = 0.5
+assert 64 <= found.value <= 66, found.value
 '
 
 finish
