@@ -6,6 +6,7 @@
 #include "jit/Emitter.h"
 
 #include "mechanics/Kernels.h"
+#include "symbolic/MatrixFunctions.h"
 
 namespace mech::jit {
 
@@ -268,9 +269,7 @@ llvm::Value *Emitter::emitMatrixFunction(const std::vector<sym::Instruction> &co
     uint32_t matrix = o[2].value;
     return load(inverses.at(matrix), instr.scratch - code[matrix].scratch);
   }
-  size_t entries = instr.count, n = 1;
-  while (n * n < entries)
-    ++n;
+  size_t entries = instr.count, n = sym::packedSide(entries);
   llvm::Value *A = stackSlot(f64(), entries), *inverse = stackSlot(f64(), entries);
   for (size_t k = 0; k < entries; ++k)
     store(v[o[k].value], A, k);

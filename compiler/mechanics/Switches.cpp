@@ -151,41 +151,19 @@ void findSwitches(Equations &eq, const std::unordered_map<const sym::Node *, Loc
     eq.switches[k] = keyed[k].second;
 }
 
-Equations heldOnBranches(const Equations &eq, const Branches &branches) {
-  Equations out = eq;
-  if (eq.switches.empty())
-    return out;
-  std::unordered_map<const sym::Node *, int> branchOf;
-  for (size_t k = 0; k < eq.switches.size(); ++k)
-    branchOf[eq.switches[k].g.node()] = branches[k];
-  sym::Substitution hold; // the nodes it hands out live in their context
-  hold.setRule([&](const sym::Node *n) -> const sym::Node * {
-    if (!isSwitching(n))
-      return nullptr;
-    auto found = branchOf.find(n->ops[0]);
-    if (found == branchOf.end())
-      return nullptr;
-    const bool positive = found->second > 0;
-    sym::Context &c = *n->context;
-    if (n->fn == sym::Fn::Select)
-      return positive ? n->ops[1] : n->ops[2];
-    sym::Expr g(n->ops[0]);
-    return (n->fn == sym::Fn::Abs ? (positive ? g : -g) : c.integer(positive ? 1 : -1)).node();
-  });
-  forEachRunExpression(out, [&](sym::Expr &e) { e = hold(e); });
-  return out;
-}
+namespace {
 
-Equations withBranchInputs(const Equations &eq, size_t params) {
+// The equations with every choice, abs and sign of switch k reading its
+// branch from branch[k] instead of from g_k: select(g, a, b) is
+// select(branch, a, b), abs(g) is select(branch, g, -g), sign(g) is
+// select(branch, 1, select(-branch, -1, 0)). A branch of +-1 folds them to
+// the branch's formula (heldOnBranches); a symbol keeps the choice
+// (withBranchInputs).
+Equations readingBranches(const Equations &eq, const std::vector<sym::Expr> &branch) {
   Equations out = eq;
-  if (eq.switches.empty())
-    return out;
-  sym::Context &c = eq.switches.front().g.context();
   std::unordered_map<const sym::Node *, sym::Expr> branchOf;
   for (size_t k = 0; k < eq.switches.size(); ++k)
-    branchOf[eq.switches[k].g.node()] =
-        c.symbol("branch[" + std::to_string(k + 1) + "]", sym::SymbolKind::Param,
-                 static_cast<int>(params + k));
+    branchOf[eq.switches[k].g.node()] = branch[k];
   sym::Substitution read; // the nodes it hands out live in their context
   read.setRule([&](const sym::Node *n) -> const sym::Node * {
     if (!isSwitching(n))
@@ -195,6 +173,7 @@ Equations withBranchInputs(const Equations &eq, size_t params) {
       return nullptr;
     // The rule's result is substituted in turn: the branches' own laws too.
     const sym::Expr &b = found->second;
+    sym::Context &c = *n->context;
     if (n->fn == sym::Fn::Select)
       return sym::select(b, sym::Expr(n->ops[1]), sym::Expr(n->ops[2])).node();
     sym::Expr g(n->ops[0]);
@@ -204,6 +183,29 @@ Equations withBranchInputs(const Equations &eq, size_t params) {
   });
   forEachRunExpression(out, [&](sym::Expr &e) { e = read(e); });
   return out;
+}
+
+} // namespace
+
+Equations heldOnBranches(const Equations &eq, const Branches &branches) {
+  if (eq.switches.empty())
+    return eq;
+  sym::Context &c = eq.switches.front().g.context();
+  std::vector<sym::Expr> held;
+  for (signed char b : branches)
+    held.push_back(c.integer(b > 0 ? 1 : -1));
+  return readingBranches(eq, held);
+}
+
+Equations withBranchInputs(const Equations &eq, size_t params) {
+  if (eq.switches.empty())
+    return eq;
+  sym::Context &c = eq.switches.front().g.context();
+  std::vector<sym::Expr> inputs;
+  for (size_t k = 0; k < eq.switches.size(); ++k)
+    inputs.push_back(c.symbol("branch[" + std::to_string(k + 1) + "]", sym::SymbolKind::Param,
+                              static_cast<int>(params + k)));
+  return readingBranches(eq, inputs);
 }
 
 std::vector<std::string> onSwitchNotes(const Equations &eq, const std::vector<double> &params,

@@ -18,13 +18,6 @@ constexpr uint32_t kArity[] = {
 };
 static_assert(sizeof kArity / sizeof kArity[0] == kFunctions);
 
-bool isPerfectSquare(uint32_t k) {
-  uint32_t n = 1;
-  while (n * n < k)
-    ++n;
-  return n * n == k;
-}
-
 // Whether a node of `kind` (and function `fn`) may have `operands`: what
 // the engine's passes take for granted (a power's base and exponent, a
 // function's arguments), so that a table that breaks it is refused here.
@@ -40,7 +33,7 @@ bool operandsFit(Kind kind, Fn fn, uint32_t operands) {
     return operands == 2;
   case Kind::Func:
     if (fn == Fn::Matrix) // n^2 entries of a square matrix
-      return operands >= 1 && isPerfectSquare(operands);
+      return operands >= 1 && packedSide(operands) * packedSide(operands) == operands;
     return operands == kArity[static_cast<uint8_t>(fn)];
   }
   return false;

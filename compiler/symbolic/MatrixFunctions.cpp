@@ -77,10 +77,7 @@ Expr packMatrix(Context &context, const std::vector<Expr> &entries) {
 }
 
 int packedSize(const Node *matrix) {
-  int n = 1;
-  while (static_cast<size_t>(n * n) < matrix->ops.size())
-    ++n;
-  return n;
+  return static_cast<int>(packedSide(matrix->ops.size()));
 }
 
 Expr packedDeterminant(const Expr &matrix) {

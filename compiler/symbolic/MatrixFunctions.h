@@ -24,7 +24,13 @@ inline constexpr int kMaxPackedSize = 16;
 
 // matrix(a11, ..., ann) from the n*n entries in row-major order.
 Expr packMatrix(Context &context, const std::vector<Expr> &entries);
-// n of a packed n x n matrix node.
+// n of a packed n x n matrix of `entries` entries (n^2), and of its node.
+inline size_t packedSide(size_t entries) {
+  size_t n = 1;
+  while (n * n < entries)
+    ++n;
+  return n;
+}
 int packedSize(const Node *matrix);
 // det(M), and the entry (i, j) of M's inverse, counted from 0.
 Expr packedDeterminant(const Expr &matrix);

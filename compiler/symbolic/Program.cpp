@@ -79,9 +79,7 @@ private:
 // Factors a packed matrix: its determinant is returned, its inverse goes
 // to its place in the scratch.
 double evaluateMatrix(const Instruction &instr, const Operand *ops, std::vector<double> &v) {
-  size_t entries = instr.count, n = 1;
-  while (n * n < entries)
-    ++n;
+  size_t entries = instr.count, n = packedSide(entries);
   double a[kMaxPackedSize * kMaxPackedSize];
   for (size_t k = 0; k < entries; ++k)
     a[k] = v[ops[k].value];

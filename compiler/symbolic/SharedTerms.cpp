@@ -44,32 +44,48 @@ void collectNames(const Node *n, std::set<std::string> &names,
     collectNames(child, names, seen);
 }
 
-// Whether a packed matrix (symbolic/MatrixFunctions.h) occurs in n: an
-// expression with one is named like a large one, so that the matrix is
-// printed once.
-bool hasPackedMatrix(const Node *n) {
-  std::vector<const Node *> pending{n};
-  std::unordered_map<const Node *, bool> seen;
-  while (!pending.empty()) {
-    const Node *m = pending.back();
-    pending.pop_back();
-    if (m->kind == Kind::Func && m->fn == Fn::Matrix)
-      return true;
-    for (const Node *child : m->ops)
-      if (seen.emplace(child, true).second)
-        pending.push_back(child);
+// Whether a packed matrix (symbolic/MatrixFunctions.h) occurs in an
+// expression: one with one is named like a large one, so that the matrix
+// is printed once. Memoised over all the expressions shown, which share
+// most of their nodes: one walk of the DAG in all.
+class PackedMatrixSearch {
+public:
+  bool in(const Node *root) {
+    std::vector<std::pair<const Node *, size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto &[n, next] = stack.back();
+      if (found_.count(n)) {
+        stack.pop_back();
+        continue;
+      }
+      if (next < n->ops.size()) {
+        const Node *child = n->ops[next++];
+        if (!found_.count(child))
+          stack.push_back({child, 0});
+        continue;
+      }
+      bool found = n->kind == Kind::Func && n->fn == Fn::Matrix;
+      for (const Node *child : n->ops)
+        found = found || found_.at(child);
+      found_.emplace(n, found);
+      stack.pop_back();
+    }
+    return found_.at(root);
   }
-  return false;
-}
+
+private:
+  std::unordered_map<const Node *, bool> found_;
+};
 
 } // namespace
 
 std::vector<NamedSubexpression> nameSharedSubexpressions(const std::vector<Expr *> &shown,
                                                          const std::vector<Expr> &derived) {
   std::vector<Expr *> large;
+  PackedMatrixSearch withMatrix;
   for (size_t i = 0; i < shown.size(); ++i) {
     Expr &e = *shown[i];
-    if (e->treeSize <= kMaxDisplayedTree && !hasPackedMatrix(e.node()))
+    if (e->treeSize <= kMaxDisplayedTree && !withMatrix.in(e.node()))
       continue;
     if (i < derived.size() && derived[i] && dagSize(derived[i]) < dagSize(e))
       e = derived[i];
