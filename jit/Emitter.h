@@ -76,8 +76,11 @@ public:
 
   // LDL^T in place of the n*n matrix A in memory (row-major); the status
   // (i32 1) when a pivot is not above relativeTolerance times the largest
-  // diagonal entry. Mirrors runtime::solveLdlt.
-  llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
+  // diagonal entry. Mirrors runtime::solveLdlt, or with `semidefinite`
+  // runtime::factorSemidefiniteLdlt (such pivots and their columns of L
+  // become 0; the status then says that some row was dependent).
+  llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance,
+                           bool semidefinite = false);
 
   // Forward substitution, diagonal, back substitution with a factored A; y
   // (n doubles in memory) in place.
@@ -89,7 +92,7 @@ public:
   // The first-kind equations from the buffer M (n*n), f (n), C (m*n),
   // gamma (m), as runtime::solveConstrained (read that for the method);
   // q'' into qdd and the multipliers into lambda (memory). Returns the
-  // status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
+  // status: 0 or kStatusSingularMassMatrix.
   llvm::Value *solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,
                                      llvm::Value *lambda);
 

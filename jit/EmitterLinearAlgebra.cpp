@@ -76,7 +76,8 @@ llvm::Value *Emitter::element(llvm::Value *base, llvm::Value *row, llvm::Value *
 // LDL^T in place of the n*n matrix A in memory (row-major); the status
 // (i32 1) when a pivot is not above relativeTolerance times the largest
 // diagonal entry. Mirrors runtime::solveLdlt.
-llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance) {
+llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance,
+                                  bool semidefinite) {
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
   llvm::Value *status = stackSlot(b_.getInt32Ty());
   b_.CreateStore(b_.getInt32(0), status);
@@ -101,8 +102,10 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
           b_.CreateFSub(b_.CreateLoad(f64(), acc), b_.CreateFMul(b_.CreateFMul(l, l), dk)), acc);
     });
     llvm::Value *dj = b_.CreateLoad(f64(), acc);
-    b_.CreateStore(dj, element(A, j, j, n));
-    llvm::Value *bad = b_.CreateZExt(b_.CreateFCmpULE(dj, tolerance), b_.getInt32Ty());
+    llvm::Value *dependent = b_.CreateFCmpULE(dj, tolerance);
+    b_.CreateStore(semidefinite ? b_.CreateSelect(dependent, constant(0), dj) : dj,
+                   element(A, j, j, n));
+    llvm::Value *bad = b_.CreateZExt(dependent, b_.getInt32Ty());
     b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), status), bad), status);
     loop(b_.CreateAdd(j, b_.getInt64(1)), size, [&](llvm::Value *i) {
       b_.CreateStore(b_.CreateLoad(f64(), element(A, i, j, n)), acc);
@@ -112,7 +115,9 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
                                           b_.CreateLoad(f64(), element(A, k, k, n)));
         b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), acc), term), acc);
       });
-      b_.CreateStore(b_.CreateFDiv(b_.CreateLoad(f64(), acc), dj), element(A, i, j, n));
+      llvm::Value *l = b_.CreateFDiv(b_.CreateLoad(f64(), acc), dj);
+      b_.CreateStore(semidefinite ? b_.CreateSelect(dependent, constant(0), l) : l,
+                     element(A, i, j, n));
     });
   });
   return b_.CreateLoad(b_.getInt32Ty(), status);
@@ -130,10 +135,12 @@ void Emitter::substituteLoops(size_t n, llvm::Value *A, llvm::Value *y) {
       b_.CreateStore(b_.CreateFSub(yi, term), at(y, i));
     });
   });
+  // A zero pivot (a dependent row of a semidefinite factor) gives 0.
   loop(zero, size, [&](llvm::Value *i) {
-    b_.CreateStore(
-        b_.CreateFDiv(b_.CreateLoad(f64(), at(y, i)), b_.CreateLoad(f64(), element(A, i, i, n))),
-        at(y, i));
+    llvm::Value *d = b_.CreateLoad(f64(), element(A, i, i, n));
+    llvm::Value *quotient = b_.CreateFDiv(b_.CreateLoad(f64(), at(y, i)), d);
+    b_.CreateStore(b_.CreateSelect(b_.CreateFCmpOEQ(d, constant(0)), constant(0), quotient),
+                   at(y, i));
   });
   loop(zero, size, [&](llvm::Value *step) {
     llvm::Value *i = b_.CreateSub(b_.getInt64(n - 1), step);
@@ -233,15 +240,7 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
       b_.CreateStore(b_.CreateLoad(f64(), acc), element(S, i, j, m));
     });
   });
-  llvm::Value *schurBad = factorLoops(m, S, mechanics::kSchurTolerance);
-  llvm::Value *previous = b_.CreateLoad(b_.getInt32Ty(), status);
-  b_.CreateStore(
-      b_.CreateSelect(b_.CreateICmpNE(previous, b_.getInt32(0)),
-                      b_.getInt32(mechanics::kStatusSingularMassMatrix),
-                      b_.CreateSelect(b_.CreateICmpNE(schurBad, b_.getInt32(0)),
-                                      b_.getInt32(mechanics::kStatusRedundantConstraints),
-                                      b_.getInt32(0))),
-      status);
+  factorLoops(m, S, mechanics::kSchurTolerance, /*semidefinite=*/true);
   substituteLoops(m, S, r); // r = mu = -lambda
   loop(zero, nn, [&](llvm::Value *k) {
     b_.CreateStore(b_.CreateLoad(f64(), at(y, k)), acc);
@@ -255,7 +254,9 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
   loop(zero, mm, [&](llvm::Value *i) {
     b_.CreateStore(b_.CreateFNeg(b_.CreateLoad(f64(), at(r, i))), at(r, i));
   });
-  return b_.CreateLoad(b_.getInt32Ty(), status);
+  llvm::Value *previous = b_.CreateLoad(b_.getInt32Ty(), status);
+  return b_.CreateSelect(b_.CreateICmpNE(previous, b_.getInt32(0)),
+                         b_.getInt32(mechanics::kStatusSingularMassMatrix), b_.getInt32(0));
 }
 
 llvm::Value *Emitter::emitMatrixFunction(const std::vector<sym::Instruction> &code,

@@ -14,7 +14,14 @@ namespace mech::runtime {
 namespace {
 
 constexpr int kMaxIterations = 50;
+// A Gauss-Newton step that does not lower |Phi| is halved up to this many
+// times: a rough start then converges to the nearby assembly instead of one
+// thousands of turns away.
+constexpr int kMaxHalvings = 30;
 constexpr double kTolerance = 1e-13;
+// Singular values of C W^-1 C^T below this fraction of the largest count as
+// zero: the rank the projection works with.
+constexpr double kRankTolerance = 1e-10;
 
 } // namespace
 
@@ -28,17 +35,22 @@ struct ConstraintProjector::Linearization {
 namespace {
 
 // The change dq with C dq = -r smallest in the metric W:
-// dq = -W^-1 C^T (C W^-1 C^T)^-1 r. False when the rows of C (seen through
-// W) are dependent.
+// dq = -W^-1 C^T (C W^-1 C^T)^+ r. Dependent rows of C (redundant
+// constraints, a linkage at a singular position) are fine as long as they
+// agree: the pseudo-inverse, with the rank decided at kRankTolerance of the
+// largest singular value, drops what they repeat (a least-squares step,
+// where their residuals disagree at second order or by rounding). False
+// when the step cannot remove even half of an r above `negligible` to
+// first order: the rows ask for what no step can do (a gradient that
+// vanishes, or conflicting constraints).
 bool leastChangeStep(const Eigen::MatrixXd &C, const Eigen::VectorXd &r,
-                     const Eigen::LDLT<Eigen::MatrixXd> &metric, Eigen::VectorXd &step) {
+                     const Eigen::LDLT<Eigen::MatrixXd> &metric, double negligible,
+                     Eigen::VectorXd &step) {
   Eigen::MatrixXd WinvCt = metric.solve(C.transpose());
-  Eigen::FullPivLU<Eigen::MatrixXd> schur(C * WinvCt);
-  schur.setThreshold(1e-10);
-  if (schur.rank() < C.rows())
-    return false;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> schur(C * WinvCt);
+  schur.setThreshold(kRankTolerance);
   step = -WinvCt * schur.solve(r);
-  return true;
+  return (C * step + r).norm() <= std::max(0.5 * r.norm(), negligible);
 }
 
 // Frozen coordinates neither move nor couple to the others: their columns
@@ -119,11 +131,30 @@ ConstraintProjector::projectPositions(double t, double *x,
     if (std::find(kept.begin(), kept.end(), true) == kept.end())
       continue;
     ProjectionResult result = projectPositionsMoving(t, x, kept);
-    if (result.ok)
+    if (result.ok) {
+      backOnTheirTurn(t, x, start);
       return result;
+    }
     std::copy(start.begin(), start.end(), x);
   }
-  return projectPositionsMoving(t, x, {});
+  ProjectionResult result = projectPositionsMoving(t, x, {});
+  if (result.ok)
+    backOnTheirTurn(t, x, start);
+  return result;
+}
+
+void ConstraintProjector::backOnTheirTurn(double t, double *x, const std::vector<double> &start) {
+  const double turn = 2 * M_PI;
+  double tolerance = std::max(positionResidual(t, x), kTolerance);
+  for (size_t j = 0; j < start.size(); ++j) {
+    double turns = std::round((x[j] - start[j]) / turn);
+    if (turns == 0)
+      continue;
+    double projected = x[j];
+    x[j] -= turns * turn;
+    if (!(positionResidual(t, x) <= 2 * tolerance))
+      x[j] = projected;
+  }
 }
 
 ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x,
@@ -143,7 +174,7 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     freeze(lin.C, lin.W, frozen);
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
-    if (!leastChangeStep(lin.C, lin.r, metric, step)) {
+    if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, step)) {
       if (nudged || result.iterations > 0) {
         result.ok = false;
         return result;
@@ -167,11 +198,35 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
       nudged = true;
       continue;
     }
-    for (size_t j = 0; j < n; ++j)
-      x[j] += step(static_cast<long>(j));
+    stepBack(t, x, step.data(), lin.r.norm());
   }
   result.ok = false;
   return result;
+}
+
+double ConstraintProjector::positionResidual(double t, const double *x) {
+  size_t m = system_.constraintCount();
+  system_.constraints(t, x, residuals_.data());
+  double sum = 0;
+  for (size_t i = 0; i < m; ++i)
+    if (system_.holonomic(i))
+      sum += residuals_[i] * residuals_[i];
+  return std::sqrt(sum);
+}
+
+void ConstraintProjector::stepBack(double t, double *x, const double *step, double before) {
+  size_t n = system_.coordinates();
+  std::vector<double> start(x, x + n);
+  double fraction = 1;
+  for (int halving = 0; halving <= kMaxHalvings; ++halving, fraction /= 2) {
+    for (size_t j = 0; j < n; ++j)
+      x[j] = start[j] + fraction * step[j];
+    double after = positionResidual(t, x);
+    if (after < before)
+      return;
+  }
+  for (size_t j = 0; j < n; ++j) // no decrease along the step: take it whole
+    x[j] = start[j] + step[j];
 }
 
 ProjectionResult
@@ -201,10 +256,15 @@ ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *
   }
   metricAt(t, x, lin);
   freeze(lin.C, lin.W, frozen);
-  // psi is linear in q': one step is exact.
+  // psi is linear in q': one step is exact, but for what rows that are
+  // dependent to kRankTolerance disagree on, which no velocity removes: the
+  // positions' rounding times the speeds, or a conflict when larger.
   Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
   Eigen::VectorXd step;
-  if (!leastChangeStep(lin.C, lin.r, metric, step)) {
+  double speeds =
+      Eigen::Map<const Eigen::VectorXd>(x + n, static_cast<long>(n)).cwiseAbs().maxCoeff();
+  double negligible = kRankTolerance * lin.scale * (1 + speeds);
+  if (!leastChangeStep(lin.C, lin.r, metric, negligible, step)) {
     result.ok = false;
     result.residual = lin.r.cwiseAbs().maxCoeff();
     return result;

@@ -32,7 +32,7 @@ public:
 };
 
 struct ProjectionResult {
-  bool ok = true;      // converged, with C of full rank
+  bool ok = true;      // converged (dependent rows of C that agree are fine)
   double residual = 0; // max |Phi| and |psi| after the projection
   int iterations = 0;
 };
@@ -69,6 +69,15 @@ private:
   // singular.
   bool rowsAt(double t, const double *x, bool positions, Linearization &out);
   void metricAt(double t, const double *x, Linearization &out);
+  // Coordinates that the projection moved by whole turns from `start` and
+  // that the constraints allow back by whole turns (angles) are put back:
+  // the assembly stays on the turn the user gave.
+  void backOnTheirTurn(double t, double *x, const std::vector<double> &start);
+  // |Phi| over the holonomic rows.
+  double positionResidual(double t, const double *x);
+  // q += the largest fraction 2^-k of `step` that lowers |Phi| below
+  // `before` (k up to kMaxHalvings).
+  void stepBack(double t, double *x, const double *step, double before);
 
   ConstrainedSystem &system_;
   std::vector<double> residuals_, M_;

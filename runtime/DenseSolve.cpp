@@ -33,12 +33,39 @@ bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   return true;
 }
 
+size_t factorSemidefiniteLdlt(size_t n, double *A, double relativeTolerance) {
+  double largest = 0;
+  for (size_t j = 0; j < n; ++j)
+    largest = std::max(largest, std::abs(A[j * n + j]));
+  double tolerance = relativeTolerance * largest;
+  size_t dropped = 0;
+  for (size_t j = 0; j < n; ++j) {
+    double d = A[j * n + j];
+    for (size_t k = 0; k < j; ++k)
+      d -= A[j * n + k] * A[j * n + k] * A[k * n + k];
+    // A dependent row: what is left of its pivot is rounding. Its column of
+    // L is cleared, so that it couples to no later row.
+    bool dependent = !(d > tolerance);
+    dropped += dependent;
+    A[j * n + j] = dependent ? 0 : d;
+    for (size_t i = j + 1; i < n; ++i) {
+      double s = A[i * n + j];
+      for (size_t k = 0; k < j; ++k)
+        s -= A[i * n + k] * A[j * n + k] * A[k * n + k];
+      A[i * n + j] = dependent ? 0 : s / d;
+    }
+  }
+  return dropped;
+}
+
 void substituteLdlt(size_t n, const double *A, double *b) {
   for (size_t i = 0; i < n; ++i)
     for (size_t k = 0; k < i; ++k)
       b[i] -= A[i * n + k] * b[k];
+  // A zero pivot (a dependent row of a semidefinite factor) gives that
+  // unknown 0; a factor from factorLdlt has none.
   for (size_t i = 0; i < n; ++i)
-    b[i] /= A[i * n + i];
+    b[i] = A[i * n + i] == 0 ? 0 : b[i] / A[i * n + i];
   for (size_t i = n; i-- > 0;)
     for (size_t k = i + 1; k < n; ++k)
       b[i] -= A[k * n + i] * b[k];
@@ -102,8 +129,13 @@ int solveConstrained(size_t n, size_t m, double *M, const double *f, const doubl
       S[i * m + j] = sum;
     }
   }
-  if (!factorLdlt(m, S.data(), kSchurTolerance))
-    return kSolveRedundant;
+  // Dependent rows (redundant constraints, or a linkage at a singular
+  // position) take no multiplier of their own: the others carry the
+  // reaction. Whether the rows conflict is the projection's to find: there
+  // the residuals of Phi and psi that no step removes are measured, while
+  // here, at a singular position, gamma's row that C has lost is the
+  // branch's curvature and cannot be checked against C q''.
+  factorSemidefiniteLdlt(m, S.data(), kSchurTolerance);
   substituteLdlt(m, S.data(), r.data()); // r = mu = -lambda
   for (size_t k = 0; k < n; ++k) {
     qdd[k] = y[k];

@@ -9,8 +9,10 @@
 namespace mech::runtime {
 
 inline constexpr int kSolveOk = 0;
-inline constexpr int kSolveSingular = 1;  // M (or M + s C^T C) is singular
-inline constexpr int kSolveRedundant = 3; // C has dependent rows at the state
+inline constexpr int kSolveSingular = 1; // M (or M + s C^T C) is singular
+// The rows of C are dependent where they must not be: the C runtime's
+// projection (docs/library.md). solveConstrained solves dependent rows.
+inline constexpr int kSolveRedundant = 3;
 // A contact whose force drives a sliding friction has no unique force: its
 // acceleration does not grow with its force (Painleve's paradox).
 inline constexpr int kSolveInconsistent = 4;
@@ -26,6 +28,11 @@ inline constexpr double kSchurTolerance = 1e-10;
 // to the largest diagonal entry. substituteLdlt solves with it, b in place.
 bool factorLdlt(size_t n, double *A, double relativeTolerance);
 void substituteLdlt(size_t n, const double *A, double *b);
+// LDL^T of a symmetric positive semidefinite A: a pivot not above the
+// tolerance marks a row dependent on those before it; its pivot and its
+// column of L are set to 0, and substituteLdlt gives its unknown 0 (a
+// basic solution: the earlier rows carry it). Returns the dependent rows.
+size_t factorSemidefiniteLdlt(size_t n, double *A, double relativeTolerance);
 
 // Solves M y = b in place (b becomes y) by LDL^T without pivoting; M is
 // overwritten. Returns kSolveSingular on a pivot that is not positive
@@ -37,8 +44,12 @@ int solveLdlt(size_t n, double *M, double *b);
 // where C holds: the solve works on M + s C^T C (s scales C^T C to M),
 // which is positive definite exactly when M is on the null space of C,
 // then on the Schur complement S = C (M + s C^T C)^-1 C^T, positive
-// definite exactly when C has full rank. M is overwritten. Returns
-// kSolveSingular or kSolveRedundant on failure.
+// semidefinite, definite exactly when C has full rank. Dependent rows of C
+// (redundant constraints, a linkage at a singular position) are dropped
+// from the Schur complement in order: a row that depends on earlier ones
+// gets the multiplier 0, and the others carry the reaction C^T lambda,
+// which is unique. M is overwritten. Returns kSolveSingular when
+// M + s C^T C is singular.
 int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
                      const double *gamma, double *qdd, double *lambda);
 

@@ -21,6 +21,18 @@ std::string number(double value) {
 // a user would set on purpose.
 constexpr double kOnManifold = 1e-10;
 
+// Redundant constraints at the start: the motion is still determined, the
+// multipliers are not.
+std::string redundantAtStart(const mechanics::Equations &eq, mechanics::Kernels &kernels,
+                             const std::vector<double> &params, double t,
+                             const std::vector<double> &x) {
+  size_t n = eq.coordinates.size(), m = eq.constraints.size();
+  std::vector<double> residuals(2 * m + m * n);
+  kernels.constraints(t, x.data(), params.data(), residuals.data());
+  return mechanics::redundantMultipliersNote(eq, residuals.data() + 2 * m,
+                                             mechanics::MultiplierSplit::EarlierRows);
+}
+
 } // namespace
 
 std::string describeFailure(const mechanics::Equations &eq, mechanics::Kernels &kernels,
@@ -125,6 +137,9 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
   if (!ontoConstraints(loaded, kernels, params, t0, x, given, "the initial state",
                        options.strictInit, false, notes))
     return std::nullopt;
+  if (!eq.constraints.empty())
+    if (std::string redundant = redundantAtStart(eq, kernels, params, t0, x); !redundant.empty())
+      notes.push_back(redundant);
 
   std::vector<double> xdot(2 * n);
   if (int status = kernels.rhs(t0, x.data(), params.data(), xdot.data()); status != 0) {

@@ -609,6 +609,27 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
   };
 }
 
+// Redundant constraints at the start, which the DAE form's iteration
+// matrix cannot hold (it is singular with dependent rows of C): the error
+// that says so and what runs them, else "".
+std::string redundantForDae(const Run &run, double t, const std::vector<double> &x) {
+  std::vector<double> residuals(2 * run.m + run.m * run.n);
+  run.kernels.constraints(t, x.data(), run.params.data(), residuals.data());
+  std::vector<std::string> names;
+  for (const mechanics::Equations::Constraint &k : run.eq.constraints)
+    names.push_back("'" + k.name + "'");
+  std::vector<std::string> dependent =
+      mechanics::dependentConstraints(residuals.data() + 2 * run.m, run.m, run.n, names);
+  if (dependent.empty())
+    return "";
+  std::string list;
+  for (size_t i = 0; i < dependent.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == dependent.size() ? " and " : ", ") + dependent[i];
+  return "constraints " + list +
+         " are redundant at the start, which the DAE form (--constraints "
+         "dae, radau's default) cannot hold: run them with --constraints projection";
+}
+
 // The DAE form (mechanics/DaeForm.h) as what the integrator integrates:
 // its state from the ODE's start, its F (remembering a refused state as
 // the ODE's does) and its Jacobian. False, with the error reported, when
@@ -617,6 +638,10 @@ bool useDaeForm(const Run &run, LoadedModel &loaded, const mechanics::KernelProg
                 std::optional<mechanics::DaeForm> &form, std::vector<double> &start,
                 runtime::IntegratorOptions &integrator, runtime::RightHandSide &rhs,
                 Refusal &refusal) {
+  if (std::string redundant = redundantForDae(run, integrator.t0, start); !redundant.empty()) {
+    loaded.diagnostics().error({}, redundant);
+    return false;
+  }
   form.emplace(run.eq, programs, run.kernels, run.params, inputFill(loaded));
   std::vector<double> x = start;
   if (int status = form->initialState(integrator.t0, x.data(), start); status != 0) {

@@ -47,7 +47,7 @@ std::string quotedList(const std::vector<std::string> &names) {
 
 } // namespace
 
-std::string redundantMultipliersNote(const Equations &eq, const double *C) {
+std::string redundantMultipliersNote(const Equations &eq, const double *C, MultiplierSplit split) {
   std::vector<std::string> names;
   for (const Equations::Constraint &k : eq.constraints)
     names.push_back(k.name);
@@ -57,7 +57,11 @@ std::string redundantMultipliersNote(const Equations &eq, const double *C) {
     return "";
   return "constraints " + quotedList(dependent) +
          " are redundant here (their rows of C are dependent): only the reaction C^T lambda "
-         "is determined, and the multipliers shown are its smallest (least-norm) split";
+         "is determined, and the multipliers shown are " +
+         (split == MultiplierSplit::LeastNorm
+              ? "its smallest (least-norm) split"
+              : "the split in which a constraint whose row depends on earlier rows (in the "
+                "order of declaration) carries none");
 }
 
 std::vector<bool> holonomicFlags(const Equations &eq) {

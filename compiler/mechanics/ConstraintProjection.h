@@ -66,10 +66,17 @@ private:
   runtime::ConstraintProjector projector_;
 };
 
+// Which split of a unique reaction C^T lambda among redundant constraints a
+// report shows: the least-norm one (the statics and linearize), or the one
+// in which a constraint whose row of C depends on earlier ones carries
+// nothing (the equations of motion's solve, runtime::solveConstrained).
+enum class MultiplierSplit { LeastNorm, EarlierRows };
+
 // For reports of multipliers: a note when the constraints are redundant at
 // the state (dependent rows of C, m*n row-major), else "". Only C^T lambda
-// is determined then, and the multipliers shown are its least-norm split.
-std::string redundantMultipliersNote(const Equations &equations, const double *C);
+// is determined then, and the multipliers shown are the `split`.
+std::string redundantMultipliersNote(const Equations &equations, const double *C,
+                                     MultiplierSplit split = MultiplierSplit::LeastNorm);
 
 // Per constraint, whether it is holonomic (the projector's positions step).
 std::vector<bool> holonomicFlags(const Equations &equations);

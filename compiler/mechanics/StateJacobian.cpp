@@ -6,13 +6,38 @@
 
 namespace mech::mechanics {
 
+namespace {
+
+// The rows of C (in order) that do not depend on the rows before them, by
+// Gram-Schmidt against the kept rows, to the acceleration solve's rank
+// tolerance (kSchurTolerance on squared sizes).
+template <class Rows> std::vector<long> independentRows(const Rows &C) {
+  std::vector<long> kept;
+  std::vector<Eigen::VectorXd> basis;
+  double largest = 0;
+  for (long i = 0; i < C.rows(); ++i)
+    largest = std::max(largest, C.row(i).norm());
+  for (long i = 0; i < C.rows(); ++i) {
+    Eigen::VectorXd v = C.row(i).transpose();
+    for (const Eigen::VectorXd &b : basis)
+      v -= b.dot(v) * b;
+    if (!(v.squaredNorm() > kSchurTolerance * largest * largest))
+      continue;
+    basis.push_back(v.normalized());
+    kept.push_back(i);
+  }
+  return kept;
+}
+
+} // namespace
+
 StateJacobian::StateJacobian(Kernels &kernels)
     : kernels_(kernels), n_(kernels.coordinates), m_(kernels.constraintCount) {
   parts_.resize(n_ * n_ + (kernels.hasReactions ? 2 : 1) * m_ * n_ + 2 * (n_ + m_) * n_);
 }
 
 int StateJacobian::operator()(double t, const double *x, const double *p, double *J) {
-  long n = static_cast<long>(n_), m = static_cast<long>(m_), size = n + m;
+  const long n = static_cast<long>(n_), m = static_cast<long>(m_), size = n + m;
   if (int status = kernels_.jacobianParts(t, x, p, parts_.data()); status != kStatusOk)
     return status;
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -22,12 +47,20 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
       W(parts_.data() + n * n + (w ? m * n : 0), m, n);
   Eigen::Map<const RowMajor> byQ(parts_.data() + n * n + m * n + w, size, n),
       byQd(parts_.data() + n * n + m * n + w + size * n, size, n);
-  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(size, size);
+  // Rows of C that depend on earlier ones (redundant constraints) carry no
+  // multiplier in the acceleration solve (runtime::solveConstrained), so
+  // near the state q'' is that of the other rows alone: they are left out.
+  std::vector<long> rows = independentRows(C);
+  const long k = static_cast<long>(rows.size()), reduced = n + k;
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(reduced, reduced), rhs(reduced, 2 * n);
   K.topLeftCorner(n, n) = M;
-  K.topRightCorner(n, m) = -W.transpose();
-  K.bottomLeftCorner(m, n) = C;
-  Eigen::MatrixXd rhs(size, 2 * n);
-  rhs << byQ, byQd;
+  rhs.topRows(n) << byQ.topRows(n), byQd.topRows(n);
+  for (long i = 0; i < k; ++i) {
+    K.block(0, n + i, n, 1) = -W.row(rows[static_cast<size_t>(i)]).transpose();
+    K.block(n + i, 0, 1, n) = C.row(rows[static_cast<size_t>(i)]);
+    rhs.row(n + i) << byQ.row(n + rows[static_cast<size_t>(i)]),
+        byQd.row(n + rows[static_cast<size_t>(i)]);
+  }
   Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
   Eigen::MatrixXd d = lu.solve(rhs); // dq''/dq, dq''/dq' in the first n rows
   if (!d.allFinite() || !(lu.rcond() > 1e-15))

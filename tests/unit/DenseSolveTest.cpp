@@ -33,14 +33,33 @@ TEST_CASE("dense solve: the Cartesian pendulum's equations of the first kind") {
   CHECK(qdd[1] == Approx(-0.36 * g).epsilon(1e-14));
 }
 
-TEST_CASE("dense solve: a constraint given twice is redundant, a massless direction "
-          "without a constraint is singular") {
+TEST_CASE("dense solve: a constraint given twice gives the motion of one, with the reaction on "
+          "the first, and a massless direction without a constraint is singular") {
+  // The Cartesian pendulum's row twice, g = 1: q'' as above (-0.48, -0.36)
+  // and the reaction M q'' - f = (-0.48, 0.64) = -0.4 (1.2, -1.6), all on
+  // the first row (lambda = (-0.4, 0): the second depends on the first).
   std::vector<double> M = {1, 0, 0, 1}, f = {0, -1}, twice = {1.2, -1.6, 1.2, -1.6}, gamma = {0, 0},
                       qdd(2), lambda(2);
-  CHECK(solveConstrained(2, 2, M.data(), f.data(), twice.data(), gamma.data(), qdd.data(),
-                         lambda.data()) == kSolveRedundant);
+  REQUIRE(solveConstrained(2, 2, M.data(), f.data(), twice.data(), gamma.data(), qdd.data(),
+                           lambda.data()) == kSolveOk);
+  CHECK(qdd[0] == Approx(-0.48).epsilon(1e-13));
+  CHECK(qdd[1] == Approx(-0.36).epsilon(1e-13));
+  CHECK(lambda[0] == Approx(-0.4).epsilon(1e-13));
+  CHECK(lambda[1] == 0);
   // No inertia along y and the constraint acts along x only.
   std::vector<double> massless = {1, 0, 0, 0}, alongX = {1, 0}, one = {0};
   CHECK(solveConstrained(2, 1, massless.data(), f.data(), alongX.data(), one.data(), qdd.data(),
                          lambda.data()) == kSolveSingular);
+}
+
+TEST_CASE("dense solve: a semidefinite LDL^T drops a dependent row and solves the rest") {
+  // S = [[4, 2, 6], [2, 5, 3], [6, 3, 9]]: row 3 = 1.5 row 1 (rank 2). With
+  // b in S's range, b = S (1, 1, 0) = (6, 7, 9), the basic solution that
+  // gives the dependent unknown 0 is (1, 1, 0).
+  std::vector<double> S = {4, 2, 6, 2, 5, 3, 6, 3, 9}, b = {6, 7, 9};
+  CHECK(factorSemidefiniteLdlt(3, S.data(), 1e-10) == 1);
+  substituteLdlt(3, S.data(), b.data());
+  CHECK(b[0] == Approx(1).epsilon(1e-14));
+  CHECK(b[1] == Approx(1).epsilon(1e-14));
+  CHECK(b[2] == 0);
 }
