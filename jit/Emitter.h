@@ -76,11 +76,16 @@ public:
 
   // LDL^T in place of the n*n matrix A in memory (row-major); the status
   // (i32 1) when a pivot is not above relativeTolerance times the largest
-  // diagonal entry. Mirrors runtime::solveLdlt, or with `semidefinite`
-  // runtime::factorSemidefiniteLdlt (such pivots and their columns of L
-  // become 0; the status then says that some row was dependent).
-  llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance,
-                           bool semidefinite = false);
+  // diagonal entry. Mirrors runtime::solveLdlt.
+  llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
+
+  // The pivoted semidefinite LDL^T of runtime::factorPivotedLdlt (`order`
+  // n i64s) and its solve, runtime::substitutePivotedLdlt (`scratch` n
+  // doubles); *a and *b of `type` exchanged.
+  void factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, double relativeTolerance);
+  void substitutePivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, llvm::Value *b,
+                              llvm::Value *scratch);
+  void swapSlots(llvm::Type *type, llvm::Value *a, llvm::Value *b);
 
   // Forward substitution, diagonal, back substitution with a factored A; y
   // (n doubles in memory) in place.

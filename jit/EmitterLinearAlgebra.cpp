@@ -76,8 +76,7 @@ llvm::Value *Emitter::element(llvm::Value *base, llvm::Value *row, llvm::Value *
 // LDL^T in place of the n*n matrix A in memory (row-major); the status
 // (i32 1) when a pivot is not above relativeTolerance times the largest
 // diagonal entry. Mirrors runtime::solveLdlt.
-llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance,
-                                  bool semidefinite) {
+llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeTolerance) {
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
   llvm::Value *status = stackSlot(b_.getInt32Ty());
   b_.CreateStore(b_.getInt32(0), status);
@@ -102,10 +101,8 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
           b_.CreateFSub(b_.CreateLoad(f64(), acc), b_.CreateFMul(b_.CreateFMul(l, l), dk)), acc);
     });
     llvm::Value *dj = b_.CreateLoad(f64(), acc);
-    llvm::Value *dependent = b_.CreateFCmpULE(dj, tolerance);
-    b_.CreateStore(semidefinite ? b_.CreateSelect(dependent, constant(0), dj) : dj,
-                   element(A, j, j, n));
-    llvm::Value *bad = b_.CreateZExt(dependent, b_.getInt32Ty());
+    b_.CreateStore(dj, element(A, j, j, n));
+    llvm::Value *bad = b_.CreateZExt(b_.CreateFCmpULE(dj, tolerance), b_.getInt32Ty());
     b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), status), bad), status);
     loop(b_.CreateAdd(j, b_.getInt64(1)), size, [&](llvm::Value *i) {
       b_.CreateStore(b_.CreateLoad(f64(), element(A, i, j, n)), acc);
@@ -115,12 +112,89 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
                                           b_.CreateLoad(f64(), element(A, k, k, n)));
         b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), acc), term), acc);
       });
-      llvm::Value *l = b_.CreateFDiv(b_.CreateLoad(f64(), acc), dj);
-      b_.CreateStore(semidefinite ? b_.CreateSelect(dependent, constant(0), l) : l,
-                     element(A, i, j, n));
+      b_.CreateStore(b_.CreateFDiv(b_.CreateLoad(f64(), acc), dj), element(A, i, j, n));
     });
   });
   return b_.CreateLoad(b_.getInt32Ty(), status);
+}
+
+// P A P^T = L D L^T in place with symmetric pivoting, dependent rows
+// dropped: runtime::factorPivotedLdlt, operation for operation (selects
+// where it has conditionals, so that both back ends give the same bits).
+void Emitter::factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order,
+                                 double relativeTolerance) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
+  llvm::Value *largest = stackSlot(f64()), *best = stackSlot(b_.getInt64Ty());
+  b_.CreateStore(constant(0), largest);
+  loop(zero, size, [&](llvm::Value *j) {
+    llvm::Value *diag =
+        unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), element(A, j, j, n)));
+    b_.CreateStore(
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largest), diag),
+        largest);
+    b_.CreateStore(j, b_.CreateInBoundsGEP(b_.getInt64Ty(), order, j));
+  });
+  llvm::Value *tolerance =
+      b_.CreateFMul(constant(relativeTolerance), b_.CreateLoad(f64(), largest));
+  loop(zero, size, [&](llvm::Value *j) {
+    b_.CreateStore(j, best);
+    loop(b_.CreateAdd(j, b_.getInt64(1)), size, [&](llvm::Value *i) {
+      llvm::Value *p = b_.CreateLoad(b_.getInt64Ty(), best);
+      llvm::Value *better = b_.CreateFCmpOGT(b_.CreateLoad(f64(), element(A, i, i, n)),
+                                             b_.CreateLoad(f64(), element(A, p, p, n)));
+      b_.CreateStore(b_.CreateSelect(better, i, p), best);
+    });
+    llvm::Value *pivot = b_.CreateLoad(b_.getInt64Ty(), best);
+    swapSlots(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, j),
+              b_.CreateInBoundsGEP(b_.getInt64Ty(), order, pivot));
+    loop(zero, size,
+         [&](llvm::Value *k) { swapSlots(f64(), element(A, j, k, n), element(A, pivot, k, n)); });
+    loop(zero, size,
+         [&](llvm::Value *k) { swapSlots(f64(), element(A, k, j, n), element(A, k, pivot, n)); });
+    llvm::Value *d = b_.CreateLoad(f64(), element(A, j, j, n));
+    llvm::Value *dependent = b_.CreateFCmpULE(d, tolerance);
+    b_.CreateStore(b_.CreateSelect(dependent, constant(0), d), element(A, j, j, n));
+    llvm::Value *next = b_.CreateAdd(j, b_.getInt64(1));
+    loop(next, size, [&](llvm::Value *i) {
+      loop(next, size, [&](llvm::Value *k) {
+        llvm::Value *term = b_.CreateFDiv(b_.CreateFMul(b_.CreateLoad(f64(), element(A, i, j, n)),
+                                                        b_.CreateLoad(f64(), element(A, j, k, n))),
+                                          d);
+        llvm::Value *target = element(A, i, k, n);
+        b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), target),
+                                     b_.CreateSelect(dependent, constant(0), term)),
+                       target);
+      });
+    });
+    loop(next, size, [&](llvm::Value *i) {
+      llvm::Value *target = element(A, i, j, n);
+      llvm::Value *l = b_.CreateFDiv(b_.CreateLoad(f64(), target), d);
+      b_.CreateStore(b_.CreateSelect(dependent, constant(0), l), target);
+    });
+  });
+}
+
+// Solves with the pivoted factor, b in place: runtime::substitutePivotedLdlt.
+void Emitter::substitutePivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, llvm::Value *b,
+                                     llvm::Value *scratch) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
+  loop(zero, size, [&](llvm::Value *i) {
+    llvm::Value *from =
+        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, i));
+    b_.CreateStore(b_.CreateLoad(f64(), at(b, from)), at(scratch, i));
+  });
+  substituteLoops(n, A, scratch);
+  loop(zero, size, [&](llvm::Value *i) {
+    llvm::Value *to =
+        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, i));
+    b_.CreateStore(b_.CreateLoad(f64(), at(scratch, i)), at(b, to));
+  });
+}
+
+void Emitter::swapSlots(llvm::Type *type, llvm::Value *a, llvm::Value *b) {
+  llvm::Value *first = b_.CreateLoad(type, a), *second = b_.CreateLoad(type, b);
+  b_.CreateStore(second, a);
+  b_.CreateStore(first, b);
 }
 
 // Forward substitution, diagonal, back substitution with a factored A; y
@@ -240,8 +314,9 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
       b_.CreateStore(b_.CreateLoad(f64(), acc), element(S, i, j, m));
     });
   });
-  factorLoops(m, S, mechanics::kSchurTolerance, /*semidefinite=*/true);
-  substituteLoops(m, S, r); // r = mu = -lambda
+  llvm::Value *order = stackSlot(b_.getInt64Ty(), m), *scratch = stackSlot(f64(), m);
+  factorPivotedLoops(m, S, order, mechanics::kSchurTolerance);
+  substitutePivotedLoops(m, S, order, r, scratch); // r = mu = -lambda
   loop(zero, nn, [&](llvm::Value *k) {
     b_.CreateStore(b_.CreateLoad(f64(), at(y, k)), acc);
     loop(zero, mm, [&](llvm::Value *i) {

@@ -33,29 +33,48 @@ bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   return true;
 }
 
-size_t factorSemidefiniteLdlt(size_t n, double *A, double relativeTolerance) {
+size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance) {
   double largest = 0;
   for (size_t j = 0; j < n; ++j)
     largest = std::max(largest, std::abs(A[j * n + j]));
-  double tolerance = relativeTolerance * largest;
-  size_t dropped = 0;
+  const double tolerance = relativeTolerance * largest;
+  size_t rank = n;
+  for (size_t j = 0; j < n; ++j)
+    order[j] = j;
   for (size_t j = 0; j < n; ++j) {
-    double d = A[j * n + j];
-    for (size_t k = 0; k < j; ++k)
-      d -= A[j * n + k] * A[j * n + k] * A[k * n + k];
-    // A dependent row: what is left of its pivot is rounding. Its column of
-    // L is cleared, so that it couples to no later row.
-    bool dependent = !(d > tolerance);
-    dropped += dependent;
+    size_t pivot = j;
+    for (size_t i = j + 1; i < n; ++i)
+      if (A[i * n + i] > A[pivot * n + pivot])
+        pivot = i;
+    std::swap(order[j], order[pivot]);
+    for (size_t k = 0; k < n; ++k)
+      std::swap(A[j * n + k], A[pivot * n + k]);
+    for (size_t k = 0; k < n; ++k)
+      std::swap(A[k * n + j], A[k * n + pivot]);
+    // Once the largest pivot left is rounding, the rows left depend on the
+    // others: their pivots and columns of L become 0 and update nothing.
+    const double d = A[j * n + j];
+    const bool dependent = !(d > tolerance);
+    rank -= dependent;
     A[j * n + j] = dependent ? 0 : d;
-    for (size_t i = j + 1; i < n; ++i) {
-      double s = A[i * n + j];
-      for (size_t k = 0; k < j; ++k)
-        s -= A[i * n + k] * A[j * n + k] * A[k * n + k];
-      A[i * n + j] = dependent ? 0 : s / d;
-    }
+    // Right-looking: the Schur complement of the trailing block, both
+    // triangles (the pivot search reads its diagonal, the swaps its rows).
+    for (size_t i = j + 1; i < n; ++i)
+      for (size_t k = j + 1; k < n; ++k)
+        A[i * n + k] -= dependent ? 0 : A[i * n + j] * A[j * n + k] / d;
+    for (size_t i = j + 1; i < n; ++i)
+      A[i * n + j] = dependent ? 0 : A[i * n + j] / d;
   }
-  return dropped;
+  return rank;
+}
+
+void substitutePivotedLdlt(size_t n, const double *A, const size_t *order, double *b,
+                           double *scratch) {
+  for (size_t i = 0; i < n; ++i)
+    scratch[i] = b[order[i]];
+  substituteLdlt(n, A, scratch);
+  for (size_t i = 0; i < n; ++i)
+    b[order[i]] = scratch[i];
 }
 
 void substituteLdlt(size_t n, const double *A, double *b) {
@@ -135,8 +154,10 @@ int solveConstrained(size_t n, size_t m, double *M, const double *f, const doubl
   // the residuals of Phi and psi that no step removes are measured, while
   // here, at a singular position, gamma's row that C has lost is the
   // branch's curvature and cannot be checked against C q''.
-  factorSemidefiniteLdlt(m, S.data(), kSchurTolerance);
-  substituteLdlt(m, S.data(), r.data()); // r = mu = -lambda
+  std::vector<size_t> order(m);
+  std::vector<double> scratch(m);
+  factorPivotedLdlt(m, S.data(), order.data(), kSchurTolerance);
+  substitutePivotedLdlt(m, S.data(), order.data(), r.data(), scratch.data()); // r = mu
   for (size_t k = 0; k < n; ++k) {
     qdd[k] = y[k];
     for (size_t i = 0; i < m; ++i)

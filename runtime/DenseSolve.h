@@ -28,11 +28,17 @@ inline constexpr double kSchurTolerance = 1e-10;
 // to the largest diagonal entry. substituteLdlt solves with it, b in place.
 bool factorLdlt(size_t n, double *A, double relativeTolerance);
 void substituteLdlt(size_t n, const double *A, double *b);
-// LDL^T of a symmetric positive semidefinite A: a pivot not above the
-// tolerance marks a row dependent on those before it; its pivot and its
-// column of L are set to 0, and substituteLdlt gives its unknown 0 (a
-// basic solution: the earlier rows carry it). Returns the dependent rows.
-size_t factorSemidefiniteLdlt(size_t n, double *A, double relativeTolerance);
+// LDL^T of a symmetric positive semidefinite A with symmetric pivoting
+// (P A P^T = L D L^T, the largest remaining pivot first; `order` gets P as
+// the original index of each position). Once the largest remaining pivot
+// is not above the tolerance times A's largest diagonal entry, the rows
+// left depend on those before them: their pivots and L are set to 0. The
+// rank is returned; substitutePivotedLdlt then solves A y = b (b in
+// place, `scratch` of n) with the unknowns of the dependent rows 0 (a
+// basic solution: the independent rows carry it).
+size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance);
+void substitutePivotedLdlt(size_t n, const double *A, const size_t *order, double *b,
+                           double *scratch);
 
 // Solves M y = b in place (b becomes y) by LDL^T without pivoting; M is
 // overwritten. Returns kSolveSingular on a pivot that is not positive
@@ -46,9 +52,9 @@ int solveLdlt(size_t n, double *M, double *b);
 // then on the Schur complement S = C (M + s C^T C)^-1 C^T, positive
 // semidefinite, definite exactly when C has full rank. Dependent rows of C
 // (redundant constraints, a linkage at a singular position) are dropped
-// from the Schur complement in order: a row that depends on earlier ones
-// gets the multiplier 0, and the others carry the reaction C^T lambda,
-// which is unique. M is overwritten. Returns kSolveSingular when
+// by the pivoted factorization of the Schur complement: they get the
+// multiplier 0, and the rows with the largest pivots carry the reaction
+// C^T lambda, which is unique. M is overwritten. Returns kSolveSingular when
 // M + s C^T C is singular.
 int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
                      const double *gamma, double *qdd, double *lambda);

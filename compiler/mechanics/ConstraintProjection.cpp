@@ -60,8 +60,8 @@ std::string redundantMultipliersNote(const Equations &eq, const double *C, Multi
          "is determined, and the multipliers shown are " +
          (split == MultiplierSplit::LeastNorm
               ? "its smallest (least-norm) split"
-              : "the split in which a constraint whose row depends on earlier rows (in the "
-                "order of declaration) carries none");
+              : "the split in which the constraints that a pivoted factorization finds "
+                "dependent on the others carry none");
 }
 
 std::vector<bool> holonomicFlags(const Equations &eq) {

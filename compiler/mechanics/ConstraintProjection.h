@@ -68,8 +68,9 @@ private:
 
 // Which split of a unique reaction C^T lambda among redundant constraints a
 // report shows: the least-norm one (the statics and linearize), or the one
-// in which a constraint whose row of C depends on earlier ones carries
-// nothing (the equations of motion's solve, runtime::solveConstrained).
+// in which the rows that the pivoted factorization of the Schur complement
+// finds dependent carry nothing (the equations of motion's solve,
+// runtime::solveConstrained).
 enum class MultiplierSplit { LeastNorm, EarlierRows };
 
 // For reports of multipliers: a note when the constraints are redundant at

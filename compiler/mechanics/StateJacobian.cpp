@@ -2,30 +2,33 @@
 // one LU of the first-kind matrix for all 2n right-hand sides.
 #include "mechanics/StateJacobian.h"
 
+#include "runtime/DenseSolve.h"
+
 #include <Eigen/Dense>
+
+#include <algorithm>
 
 namespace mech::mechanics {
 
 namespace {
 
-// The rows of C (in order) that do not depend on the rows before them, by
-// Gram-Schmidt against the kept rows, to the acceleration solve's rank
-// tolerance (kSchurTolerance on squared sizes).
-template <class Rows> std::vector<long> independentRows(const Rows &C) {
+// The rows of C that the acceleration solve keeps (runtime::
+// solveConstrained): the pivoted factorization of the same Schur complement
+// C (M + s C^T C)^-1 C^T, its independent rows in their order in C.
+template <class Rows> std::vector<long> independentRows(const Rows &M, const Rows &C) {
+  const size_t n = static_cast<size_t>(M.rows()), m = static_cast<size_t>(C.rows());
   std::vector<long> kept;
-  std::vector<Eigen::VectorXd> basis;
-  double largest = 0;
-  for (long i = 0; i < C.rows(); ++i)
-    largest = std::max(largest, C.row(i).norm());
-  for (long i = 0; i < C.rows(); ++i) {
-    Eigen::VectorXd v = C.row(i).transpose();
-    for (const Eigen::VectorXd &b : basis)
-      v -= b.dot(v) * b;
-    if (!(v.squaredNorm() > kSchurTolerance * largest * largest))
-      continue;
-    basis.push_back(v.normalized());
-    kept.push_back(i);
-  }
+  if (m == 0)
+    return kept;
+  Eigen::MatrixXd regular = M, Ct = C.transpose();
+  const double s = runtime::constraintScale(n, m, M.data(), C.data());
+  regular += s * Ct * C;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMajor S = C * regular.ldlt().solve(Ct);
+  std::vector<size_t> order(m);
+  const size_t rank = runtime::factorPivotedLdlt(m, S.data(), order.data(), kSchurTolerance);
+  kept.assign(order.begin(), order.begin() + static_cast<long>(rank));
+  std::sort(kept.begin(), kept.end());
   return kept;
 }
 
@@ -50,7 +53,7 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
   // Rows of C that depend on earlier ones (redundant constraints) carry no
   // multiplier in the acceleration solve (runtime::solveConstrained), so
   // near the state q'' is that of the other rows alone: they are left out.
-  std::vector<long> rows = independentRows(C);
+  std::vector<long> rows = independentRows(M, C);
   const long k = static_cast<long>(rows.size()), reduced = n + k;
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(reduced, reduced), rhs(reduced, 2 * n);
   K.topLeftCorner(n, n) = M;

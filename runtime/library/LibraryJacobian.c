@@ -10,6 +10,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Row i of C less its projection on the k rows of `basis` (orthonormal),
+ * into v; its squared size. */
+static double row_remainder(const double *C, long n, long i, const double *basis, long k,
+                            double *v) {
+  memcpy(v, C + i * n, sizeof(double) * (size_t)n);
+  for (long b = 0; b < k; ++b) {
+    double dot = 0;
+    for (long j = 0; j < n; ++j)
+      dot += basis[b * n + j] * v[j];
+    for (long j = 0; j < n; ++j)
+      v[j] -= dot * basis[b * n + j];
+  }
+  double size = 0;
+  for (long j = 0; j < n; ++j)
+    size += v[j] * v[j];
+  return size;
+}
+
+/* The rows of C (m*n) that the acceleration solve keeps, about: pivoted
+ * Gram-Schmidt (the largest remainder first) until the largest remainder
+ * is below 1e-10 of the largest row, in squared size, as the kernel's
+ * pivoted factorization of the Schur complement decides. Into kept, in
+ * their order in C; their count. `basis` (m*n) and `v` (n) are scratch. */
+static long independent_rows(const double *C, long m, long n, double *v, double *basis,
+                             long *kept) {
+  double largest = 0;
+  for (long i = 0; i < m; ++i)
+    largest = fmax(largest, row_remainder(C, n, i, basis, 0, v));
+  unsigned char taken[m > 0 ? m : 1];
+  memset(taken, 0, sizeof taken);
+  long k = 0;
+  for (; k < m; ++k) {
+    long best = -1;
+    double size = 0;
+    for (long i = 0; i < m; ++i)
+      if (!taken[i]) {
+        double s = row_remainder(C, n, i, basis, k, v);
+        if (best < 0 || s > size) {
+          best = i;
+          size = s;
+        }
+      }
+    if (!(size > 1e-10 * largest))
+      break;
+    row_remainder(C, n, best, basis, k, v);
+    for (long j = 0; j < n; ++j)
+      basis[k * n + j] = v[j] / sqrt(size);
+    taken[best] = 1;
+  }
+  long count = 0;
+  for (long i = 0; i < m; ++i)
+    if (taken[i])
+      kept[count++] = i;
+  return count;
+}
+
 MECHRT_HIDDEN long mechrt_jacobian_workspace(const mechrt_model *model) {
   long n = model->nq, m = model->nc, size = n + m;
   /* The kernel's parts, then the first-kind matrix and one column. */
@@ -28,14 +84,19 @@ MECHRT_HIDDEN int mechrt_state_jacobian(const mechrt_model *model, double t, con
   if (!mechrt_all_finite(parts, n * n + m * n + 2 * size * n))
     return MECHRT_NON_FINITE;
   double *K = parts + n * n + m * n + 2 * size * n, *column = K + size * size;
+  /* Rows of C that depend on earlier ones carry no multiplier in the
+   * acceleration solve: they are left out (kept[0..k) are the others). */
+  long kept[m > 0 ? m : 1];
+  long k = independent_rows(C, m, n, column, K, kept);
+  size = n + k;
   memset(K, 0, sizeof(double) * (size_t)(size * size));
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < n; ++j)
       K[i * size + j] = M[i * n + j];
-  for (long a = 0; a < m; ++a)
+  for (long a = 0; a < k; ++a)
     for (long j = 0; j < n; ++j) {
-      K[j * size + n + a] = -C[a * n + j];
-      K[(n + a) * size + j] = C[a * n + j];
+      K[j * size + n + a] = -C[kept[a] * n + j];
+      K[(n + a) * size + j] = C[kept[a] * n + j];
     }
   if (!mechrt_lu_factor(K, size, pivots))
     return MECHRT_SINGULAR_MASS_MATRIX;
@@ -45,9 +106,11 @@ MECHRT_HIDDEN int mechrt_state_jacobian(const mechrt_model *model, double t, con
   /* Column c of dF/dx: dq''/dx_c, from the same column of dr/dx. */
   for (long c = 0; c < 2 * n; ++c) {
     const double *from = c < n ? byQ : byQd;
-    long k = c < n ? c : c - n;
-    for (long i = 0; i < size; ++i)
-      column[i] = from[i * n + k];
+    long c0 = c < n ? c : c - n;
+    for (long i = 0; i < n; ++i)
+      column[i] = from[i * n + c0];
+    for (long a = 0; a < k; ++a)
+      column[n + a] = from[(n + kept[a]) * n + c0];
     mechrt_lu_solve(K, size, pivots, column);
     for (long i = 0; i < n; ++i)
       J[(n + i) * 2 * n + c] = column[i];

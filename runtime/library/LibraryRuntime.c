@@ -118,6 +118,61 @@ static void cholesky_solve(const double *L, long n, double *x) {
   }
 }
 
+/* P A P^T = L D L^T of the positive semidefinite A (n*n, both triangles) in
+ * place, the largest remaining pivot first (order[i]: the row at position
+ * i). Once the largest pivot left is not above `floor`, the rows left depend
+ * on the others: their pivots and columns of L become 0 (as runtime/
+ * DenseSolve.cpp's factorPivotedLdlt). */
+static void ldlt_pivoted(double *A, long n, long *order, double floor) {
+  for (long j = 0; j < n; ++j)
+    order[j] = j;
+  for (long j = 0; j < n; ++j) {
+    long pivot = j;
+    for (long i = j + 1; i < n; ++i)
+      if (A[i * n + i] > A[pivot * n + pivot])
+        pivot = i;
+    long o = order[j];
+    order[j] = order[pivot];
+    order[pivot] = o;
+    for (long k = 0; k < n; ++k) {
+      double swap = A[j * n + k];
+      A[j * n + k] = A[pivot * n + k];
+      A[pivot * n + k] = swap;
+    }
+    for (long k = 0; k < n; ++k) {
+      double swap = A[k * n + j];
+      A[k * n + j] = A[k * n + pivot];
+      A[k * n + pivot] = swap;
+    }
+    double d = A[j * n + j];
+    int dependent = !(d > floor);
+    A[j * n + j] = dependent ? 0 : d;
+    for (long i = j + 1; i < n; ++i)
+      for (long k = j + 1; k < n; ++k)
+        A[i * n + k] -= dependent ? 0 : A[i * n + j] * A[j * n + k] / d;
+    for (long i = j + 1; i < n; ++i)
+      A[i * n + j] = dependent ? 0 : A[i * n + j] / d;
+  }
+}
+
+/* b = A^+ b with the factor of ldlt_pivoted: a basic solution, 0 for the
+ * dependent rows; `scratch` holds n values. */
+static void ldlt_pivoted_solve(const double *A, long n, const long *order, double *b,
+                               double *scratch) {
+  for (long i = 0; i < n; ++i)
+    scratch[i] = b[order[i]];
+  for (long i = 0; i < n; ++i)
+    for (long k = 0; k < i; ++k)
+      scratch[i] -= A[i * n + k] * scratch[k];
+  for (long i = 0; i < n; ++i)
+    scratch[i] = A[i * n + i] != 0 ? scratch[i] / A[i * n + i] : 0;
+  for (long i = n - 1; i >= 0; --i)
+    for (long k = i + 1; k < n; ++k)
+      scratch[i] -= A[k * n + i] * scratch[k];
+  for (long i = 0; i < n; ++i)
+    b[order[i]] = scratch[i];
+}
+
 /* The metric at the state: M, or M plus 1e-6 of its largest diagonal entry
  * on the diagonal when M is singular (massless coordinates), as the CLI's
  * projection (runtime/ConstraintProjection.cpp) takes it. */
@@ -147,7 +202,7 @@ static int factor_metric(projection *w, double t, const double *x) {
 
 /* Solves (C_S W^-1 C_S^T) y = r for the rows S (flags, or all when null) by
  * Cholesky and adds -W^-1 C_S^T y to v: the change with C_S dv = -r that is
- * the least in the metric W. */
+ * the least in the metric W (dependent rows dropped, their y 0). */
 static int least_change(projection *w, const unsigned char *rows, const double *r, double *v) {
   long m = w->m, n = w->model->nq;
   const double *C = w->values + 2 * m;
@@ -171,16 +226,19 @@ static int least_change(projection *w, const unsigned char *rows, const double *
       double s = 0;
       for (long j = 0; j < n; ++j)
         s += C[index[a] * n + j] * w->z[b * n + j];
-      G[a * k + b] = s;
+      G[a * k + b] = G[b * k + a] = s;
     }
   for (long a = 0; a < k; ++a)
     largest = fmax(largest, G[a * k + a]);
-  if (!cholesky(G, k, 1e-13 * largest))
-    return MECHRT_REDUNDANT_CONSTRAINTS;
+  /* Dependent rows (redundant constraints that agree) are dropped; rows
+   * that conflict leave a residual, and the projection does not converge. */
+  long order[k];
+  double scratch[k];
+  ldlt_pivoted(G, k, order, 1e-10 * largest);
   double *y = w->y;
   for (long a = 0; a < k; ++a)
     y[a] = r[index[a]];
-  cholesky_solve(G, k, y);
+  ldlt_pivoted_solve(G, k, order, y, scratch);
   for (long a = 0; a < k; ++a)
     for (long j = 0; j < n; ++j)
       v[j] -= w->z[a * n + j] * y[a];

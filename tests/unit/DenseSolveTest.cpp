@@ -52,14 +52,18 @@ TEST_CASE("dense solve: a constraint given twice gives the motion of one, with t
                          lambda.data()) == kSolveSingular);
 }
 
-TEST_CASE("dense solve: a semidefinite LDL^T drops a dependent row and solves the rest") {
-  // S = [[4, 2, 6], [2, 5, 3], [6, 3, 9]]: row 3 = 1.5 row 1 (rank 2). With
-  // b in S's range, b = S (1, 1, 0) = (6, 7, 9), the basic solution that
-  // gives the dependent unknown 0 is (1, 1, 0).
-  std::vector<double> S = {4, 2, 6, 2, 5, 3, 6, 3, 9}, b = {6, 7, 9};
-  CHECK(factorSemidefiniteLdlt(3, S.data(), 1e-10) == 1);
-  substituteLdlt(3, S.data(), b.data());
-  CHECK(b[0] == Approx(1).epsilon(1e-14));
+TEST_CASE("dense solve: a pivoted semidefinite LDL^T drops a dependent row and solves the rest") {
+  // S = [[4, 2, 6], [2, 5, 3], [6, 3, 9]]: row 1 = (2/3) row 3, rank 2. The
+  // pivots come largest first: 9 (row 3), then 5 - 3*3/9 = 4 (row 2), then
+  // row 1's 4 - 6*6/9 = 0: dependent. With b = (6, 7, 9) in S's range, the
+  // basic solution gives y1 = 0 and solves [[5, 3], [3, 9]] (y2, y3) = (7, 9):
+  // y = (0, 1, 2/3).
+  std::vector<double> S = {4, 2, 6, 2, 5, 3, 6, 3, 9}, b = {6, 7, 9}, scratch(3);
+  std::vector<size_t> order(3);
+  CHECK(factorPivotedLdlt(3, S.data(), order.data(), 1e-10) == 2);
+  CHECK(order == std::vector<size_t>{2, 1, 0});
+  substitutePivotedLdlt(3, S.data(), order.data(), b.data(), scratch.data());
+  CHECK(b[0] == 0);
   CHECK(b[1] == Approx(1).epsilon(1e-14));
-  CHECK(b[2] == 0);
+  CHECK(b[2] == Approx(2.0 / 3).epsilon(1e-14));
 }

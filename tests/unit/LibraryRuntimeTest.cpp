@@ -999,58 +999,69 @@ TEST_CASE("library runtime: least_change solves the Gram system as solveLdlt doe
   }
 }
 
-TEST_CASE("library runtime: least_change and solveLdlt agree on nearly dependent rows",
+TEST_CASE("library runtime: least_change solves nearly dependent rows and drops dependent ones",
           "[library-runtime]") {
   // Rows (1, 0) and (cos a, sin a): the second pivot of C C^T is sin^2 a.
-  // Both factorizations reject a pivot at or below 1e-13 of the largest
-  // diagonal entry (1): sin^2 a = 1e-11 is solved by both, 1e-15 refused by
-  // both (MECHRT_REDUNDANT_CONSTRAINTS, kSolveSingular); the factor 100 on
-  // either side keeps rounding away from the threshold.
-  for (double pivot : {1e-11, 1e-15}) {
+  // least_change keeps a row whose pivot is above 1e-10 of the largest
+  // diagonal entry (1) and then agrees with solveLdlt on C C^T (sin^2 a =
+  // 1e-8; the factor 100 keeps rounding away from the threshold); at or
+  // below it the row depends on the first and gets the multiplier 0, so
+  // the first row alone is met: y = (r_1, 0) (sin^2 a = 1e-12).
+  for (double pivot : {1e-8, 1e-12}) {
     CAPTURE(pivot);
     double s = std::sqrt(pivot), c = std::sqrt(1 - pivot);
     const double C[4] = {1, 0, c, s}, r[2] = {1, 1};
     double v[2] = {0, 0}, y[2];
-    int lib = probe_least_change(2, 2, C, nullptr, r, v, y);
-    double G[4] = {1, c, c, c * c + s * s}, b[2] = {1, 1};
-    int cpp = solveLdlt(2, G, b);
-    if (pivot > 1e-13) {
-      CHECK(lib == MECHRT_OK);
-      CHECK(cpp == kSolveOk);
+    REQUIRE(probe_least_change(2, 2, C, nullptr, r, v, y) == MECHRT_OK);
+    if (pivot > 1e-10) {
+      double G[4] = {1, c, c, c * c + s * s}, b[2] = {1, 1};
+      REQUIRE(solveLdlt(2, G, b) == kSolveOk);
       // Solved: y and b agree to the conditioning 1 / pivot times rounding.
       CHECK(y[0] == Approx(b[0]).epsilon(1e-16 / pivot));
       CHECK(y[1] == Approx(b[1]).epsilon(1e-16 / pivot));
     } else {
-      CHECK(lib == MECHRT_REDUNDANT_CONSTRAINTS);
-      CHECK(cpp == kSolveSingular);
+      CHECK(y[0] == Approx(1).epsilon(1e-15));
+      CHECK(y[1] == 0);
+      CHECK(v[0] == Approx(-1).epsilon(1e-15));
+      CHECK(v[1] == 0);
     }
   }
 }
 
-TEST_CASE("library runtime: a duplicate constraint row is redundant", "[library-runtime]") {
-  // C = [[2x, 2y], [2x, 2y]]: C C^T is singular. The C runtime says
-  // MECHRT_REDUNDANT_CONSTRAINTS (docs/library.md: "the rows of C are
-  // dependent") from least_change, from the projection, and from a whole
-  // run, which projects its start; solveLdlt on the Gram matrix says
-  // kSolveSingular. (solveConstrained solves dependent rows: the C
-  // runtime's projection does not yet.)
+TEST_CASE("library runtime: a duplicate constraint row is solved as one", "[library-runtime]") {
+  // C = [[2x, 2y], [2x, 2y]]: C C^T is singular, the rows agree. The C
+  // runtime drops the second row, as solveConstrained does: least_change
+  // gives the single row's change, v - C_1^T r_1 / |C_1|^2 with multiplier
+  // y = (r_1 / |C_1|^2, 0); the projection puts a state on the circle; a
+  // whole run keeps it there (radius 1 and its energy).
   const double p[2] = {kG, 1};
   const mechrt_model model = cartesianModel(duplicateConstraints, 2);
-  std::vector<double> x = {0.6, -0.9, 0.5, 0.7};
   const double C[4] = {1.2, -1.8, 1.2, -1.8}, r[2] = {0.1, 0.1};
   double v[2] = {0.5, 0.7}, y[2];
-  CHECK(probe_least_change(2, 2, C, nullptr, r, v, y) == MECHRT_REDUNDANT_CONSTRAINTS);
+  REQUIRE(probe_least_change(2, 2, C, nullptr, r, v, y) == MECHRT_OK);
+  CHECK(v[0] == Approx(0.5 - 1.2 * 0.1 / 4.68).epsilon(1e-14));
+  CHECK(v[1] == Approx(0.7 + 1.8 * 0.1 / 4.68).epsilon(1e-14));
+  CHECK(y[0] == Approx(0.1 / 4.68).epsilon(1e-14));
+  CHECK(y[1] == 0);
   double M[4] = {1, 0, 0, 1}, gamma[2] = {0, 0}, qdd[2], lambda[2];
   CHECK(solveConstrained(2, 2, M, v, C, gamma, qdd, lambda) == kSolveOk);
-  CHECK(kSolveRedundant == MECHRT_REDUNDANT_CONSTRAINTS);
   double G[4] = {4.68, 4.68, 4.68, 4.68}, b[2] = {0.1, 0.1};
   CHECK(solveLdlt(2, G, b) == kSolveSingular);
-  CHECK(probe_project(&model, p, 0, x.data()) == MECHRT_REDUNDANT_CONSTRAINTS);
-  std::vector<double> out(4 * 5);
+  std::vector<double> x = {0.6, -0.9, 0.5, 0.7};
+  REQUIRE(probe_project(&model, p, 0, x.data()) == MECHRT_OK);
+  CHECK(std::hypot(x[0], x[1]) == Approx(1).epsilon(1e-12));
+  CHECK(std::abs(x[0] * x[2] + x[1] * x[3]) < 1e-12);
+  std::vector<double> out(5 * 5); // rows (t, x, y, x', y')
   size_t rows = 99;
-  CHECK(mechrt_simulate(&model, x.data(), p, 1, 0.25, 1e-8, 1e-10, out.data(), 5, &rows) ==
-        MECHRT_REDUNDANT_CONSTRAINTS);
-  CHECK(rows == 0);
+  REQUIRE(mechrt_simulate(&model, x.data(), p, 1, 0.25, 1e-10, 1e-12, out.data(), 5, &rows) ==
+          MECHRT_OK);
+  REQUIRE(rows == 5);
+  const double energy = 0.5 * (x[2] * x[2] + x[3] * x[3]) + kG * x[1];
+  for (size_t i = 0; i < rows; ++i) {
+    const double *row = out.data() + 5 * i + 1;
+    CHECK(std::hypot(row[0], row[1]) == Approx(1).epsilon(1e-10));
+    CHECK(0.5 * (row[2] * row[2] + row[3] * row[3]) + kG * row[1] == Approx(energy).epsilon(1e-8));
+  }
 }
 
 // ---- Error paths -----------------------------------------------------------------
