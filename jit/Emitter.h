@@ -79,13 +79,16 @@ public:
   // diagonal entry. Mirrors runtime::solveLdlt.
   llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
 
-  // The pivoted semidefinite LDL^T of runtime::factorPivotedLdlt (`order`
-  // n i64s) and its solve, runtime::substitutePivotedLdlt (`scratch` n
-  // doubles); *a and *b of `type` exchanged.
-  void factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, double relativeTolerance);
-  void substitutePivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, llvm::Value *b,
-                              llvm::Value *scratch);
+  // S mu = r (r in place) for the Schur complement S (m*m in memory), as
+  // runtime::solveRegularizedSchur solves it.
+  void regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r);
+  // runtime::factorPivotedLdlt (`order` n i64s; `dependentRows` n doubles
+  // get 1 for a dependent row, else 0); *a and *b of `type` exchanged; count
+  // doubles copied.
+  void factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, double relativeTolerance,
+                          llvm::Value *dependentRows);
   void swapSlots(llvm::Type *type, llvm::Value *a, llvm::Value *b);
+  void copyLoops(size_t count, llvm::Value *from, llvm::Value *to);
 
   // Forward substitution, diagonal, back substitution with a factored A; y
   // (n doubles in memory) in place.

@@ -8,6 +8,8 @@
 #include "mechanics/Kernels.h"
 #include "symbolic/MatrixFunctions.h"
 
+#include <limits>
+
 namespace mech::jit {
 
 // Unrolled LDL^T solve of M y = f; returns the status (0 or 1) as i32.
@@ -118,11 +120,81 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
   return b_.CreateLoad(b_.getInt32Ty(), status);
 }
 
+// S mu = r for the Schur complement S (m*m in memory), r in place:
+// runtime::solveRegularizedSchur, operation for operation.
+void Emitter::regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r) {
+  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(m);
+  llvm::Value *R = stackSlot(f64(), m * m), *kept = stackSlot(f64(), m * m);
+  llvm::Value *dependent = stackSlot(f64(), m), *order = stackSlot(b_.getInt64Ty(), m);
+  llvm::Value *mu = stackSlot(f64(), m), *residual = stackSlot(f64(), m);
+  llvm::Value *largest = stackSlot(f64());
+  copyLoops(m * m, S, R);
+  factorPivotedLoops(m, R, order, mechanics::kDependentRowTolerance, dependent);
+  b_.CreateStore(constant(0), largest);
+  loop(zero, size, [&](llvm::Value *i) {
+    b_.CreateStore(b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largest),
+                                            b_.CreateLoad(f64(), element(S, i, i, m))),
+                   largest);
+  });
+  auto isDependent = [&](llvm::Value *i) {
+    return b_.CreateFCmpUNE(b_.CreateLoad(f64(), at(dependent, i)), constant(0));
+  };
+  // The kept rows' S and r (the dependent rows' residual is 0 throughout).
+  auto keptResidual = [&](llvm::Value *i) {
+    return b_.CreateSelect(isDependent(i), constant(0), b_.CreateLoad(f64(), at(r, i)));
+  };
+  loop(zero, size, [&](llvm::Value *i) {
+    loop(zero, size, [&](llvm::Value *j) {
+      llvm::Value *out = b_.CreateOr(isDependent(i), isDependent(j));
+      b_.CreateStore(b_.CreateSelect(out, constant(0), b_.CreateLoad(f64(), element(S, i, j, m))),
+                     element(kept, i, j, m));
+    });
+    b_.CreateStore(keptResidual(i), at(residual, i));
+    b_.CreateStore(constant(0), at(mu, i));
+  });
+  copyLoops(m * m, kept, R);
+  llvm::Value *eps =
+      b_.CreateFMul(constant(mechanics::kSchurRegularization), b_.CreateLoad(f64(), largest));
+  loop(zero, size, [&](llvm::Value *i) {
+    llvm::Value *diagonal = element(R, i, i, m);
+    b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), diagonal), eps), diagonal);
+  });
+  llvm::Value *bad = factorLoops(m, R, 0);
+  for (int pass = 0; pass <= mechanics::kSchurRefinements; ++pass) {
+    substituteLoops(m, R, residual); // the correction
+    loop(zero, size, [&](llvm::Value *i) {
+      b_.CreateStore(
+          b_.CreateFAdd(b_.CreateLoad(f64(), at(mu, i)), b_.CreateLoad(f64(), at(residual, i))),
+          at(mu, i));
+    });
+    loop(zero, size, [&](llvm::Value *i) {
+      b_.CreateStore(keptResidual(i), at(residual, i));
+      loop(zero, size, [&](llvm::Value *j) {
+        llvm::Value *term = b_.CreateFMul(b_.CreateLoad(f64(), element(kept, i, j, m)),
+                                          b_.CreateLoad(f64(), at(mu, j)));
+        b_.CreateStore(b_.CreateFSub(b_.CreateLoad(f64(), at(residual, i)), term), at(residual, i));
+      });
+    });
+  }
+  llvm::Value *failed = b_.CreateICmpNE(bad, b_.getInt32(0));
+  loop(zero, size, [&](llvm::Value *i) {
+    b_.CreateStore(b_.CreateSelect(failed, constant(std::numeric_limits<double>::quiet_NaN()),
+                                   b_.CreateLoad(f64(), at(mu, i))),
+                   at(r, i));
+  });
+}
+
+void Emitter::copyLoops(size_t count, llvm::Value *from, llvm::Value *to) {
+  loop(b_.getInt64(0), b_.getInt64(count),
+       [&](llvm::Value *i) { b_.CreateStore(b_.CreateLoad(f64(), at(from, i)), at(to, i)); });
+}
+
 // P A P^T = L D L^T in place with symmetric pivoting, dependent rows
-// dropped: runtime::factorPivotedLdlt, operation for operation (selects
-// where it has conditionals, so that both back ends give the same bits).
+// dropped and marked 1 in dependentRows (n doubles, else 0):
+// runtime::factorPivotedLdlt, operation for operation (selects where it has
+// conditionals, so that both back ends give the same bits).
 void Emitter::factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order,
-                                 double relativeTolerance) {
+                                 double relativeTolerance, llvm::Value *dependentRows) {
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
   llvm::Value *largest = stackSlot(f64()), *best = stackSlot(b_.getInt64Ty());
   b_.CreateStore(constant(0), largest);
@@ -154,6 +226,9 @@ void Emitter::factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order,
     llvm::Value *d = b_.CreateLoad(f64(), element(A, j, j, n));
     llvm::Value *dependent = b_.CreateFCmpULE(d, tolerance);
     b_.CreateStore(b_.CreateSelect(dependent, constant(0), d), element(A, j, j, n));
+    llvm::Value *row =
+        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, j));
+    b_.CreateStore(b_.CreateSelect(dependent, constant(1), constant(0)), at(dependentRows, row));
     llvm::Value *next = b_.CreateAdd(j, b_.getInt64(1));
     loop(next, size, [&](llvm::Value *i) {
       loop(next, size, [&](llvm::Value *k) {
@@ -171,23 +246,6 @@ void Emitter::factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order,
       llvm::Value *l = b_.CreateFDiv(b_.CreateLoad(f64(), target), d);
       b_.CreateStore(b_.CreateSelect(dependent, constant(0), l), target);
     });
-  });
-}
-
-// Solves with the pivoted factor, b in place: runtime::substitutePivotedLdlt.
-void Emitter::substitutePivotedLoops(size_t n, llvm::Value *A, llvm::Value *order, llvm::Value *b,
-                                     llvm::Value *scratch) {
-  llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
-  loop(zero, size, [&](llvm::Value *i) {
-    llvm::Value *from =
-        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, i));
-    b_.CreateStore(b_.CreateLoad(f64(), at(b, from)), at(scratch, i));
-  });
-  substituteLoops(n, A, scratch);
-  loop(zero, size, [&](llvm::Value *i) {
-    llvm::Value *to =
-        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), order, i));
-    b_.CreateStore(b_.CreateLoad(f64(), at(scratch, i)), at(b, to));
   });
 }
 
@@ -314,9 +372,7 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
       b_.CreateStore(b_.CreateLoad(f64(), acc), element(S, i, j, m));
     });
   });
-  llvm::Value *order = stackSlot(b_.getInt64Ty(), m), *scratch = stackSlot(f64(), m);
-  factorPivotedLoops(m, S, order, mechanics::kSchurTolerance);
-  substitutePivotedLoops(m, S, order, r, scratch); // r = mu = -lambda
+  regularizedSchurLoops(m, S, r); // r = mu = -lambda
   loop(zero, nn, [&](llvm::Value *k) {
     b_.CreateStore(b_.CreateLoad(f64(), at(y, k)), acc);
     loop(zero, mm, [&](llvm::Value *i) {

@@ -3,6 +3,8 @@
 // on the coordinates to keep.
 #include "runtime/ConstraintProjection.h"
 
+#include "runtime/DenseSolve.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -20,7 +22,7 @@ constexpr int kMaxIterations = 50;
 constexpr int kMaxHalvings = 30;
 constexpr double kTolerance = 1e-13;
 // Singular values of C W^-1 C^T below this fraction of the largest count as
-// zero: the rank the projection works with.
+// zero at the start: the rank the projection works with there.
 constexpr double kRankTolerance = 1e-10;
 
 } // namespace
@@ -36,21 +38,33 @@ namespace {
 
 // The change dq with C dq = -r smallest in the metric W:
 // dq = -W^-1 C^T (C W^-1 C^T)^+ r. Dependent rows of C (redundant
-// constraints, a linkage at a singular position) are fine as long as they
-// agree: the pseudo-inverse, with the rank decided at kRankTolerance of the
-// largest singular value, drops what they repeat (a least-squares step,
-// where their residuals disagree at second order or by rounding). False
-// when the step cannot remove even half of an r above `negligible` to
-// first order: the rows ask for what no step can do (a gradient that
-// vanishes, or conflicting constraints).
+// constraints, a linkage at a singular position) are fine: at the start
+// the pseudo-inverse (rank decided at kRankTolerance) gives the
+// least-squares step; along a run (`anyResidual`) the Schur complement is
+// solved as the equations of motion solve theirs (solveRegularizedSchur),
+// so that the step stays bounded where C is losing rank. Unless
+// `anyResidual`, false when the step cannot remove
+// even half of an r above `negligible` to first order: the rows ask for
+// what no step can do (a gradient that vanishes, or conflicting
+// constraints), which is an error at the start; along a run, near a
+// singular position, what is left is the branch's error, which the next
+// projections remove.
 bool leastChangeStep(const Eigen::MatrixXd &C, const Eigen::VectorXd &r,
                      const Eigen::LDLT<Eigen::MatrixXd> &metric, double negligible,
-                     Eigen::VectorXd &step) {
+                     bool anyResidual, Eigen::VectorXd &step) {
   Eigen::MatrixXd WinvCt = metric.solve(C.transpose());
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> schur(C * WinvCt);
-  schur.setThreshold(kRankTolerance);
-  step = -WinvCt * schur.solve(r);
-  return (C * step + r).norm() <= std::max(0.5 * r.norm(), negligible);
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMajor S = C * WinvCt;
+  Eigen::VectorXd mu = r;
+  if (anyResidual) {
+    solveRegularizedSchur(static_cast<size_t>(S.rows()), S.data(), mu.data());
+  } else {
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> schur(S);
+    schur.setThreshold(kRankTolerance);
+    mu = schur.solve(r);
+  }
+  step = -WinvCt * mu;
+  return anyResidual || (C * step + r).norm() <= std::max(0.5 * r.norm(), negligible);
 }
 
 // Frozen coordinates neither move nor couple to the others: their columns
@@ -174,7 +188,7 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     freeze(lin.C, lin.W, frozen);
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
-    if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, step)) {
+    if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, alongRun_, step)) {
       if (nudged || result.iterations > 0) {
         result.ok = false;
         return result;
@@ -229,6 +243,15 @@ void ConstraintProjector::stepBack(double t, double *x, const double *step, doub
     x[j] = start[j] + step[j];
 }
 
+ProjectionResult ConstraintProjector::projectAlongRun(double t, double *x) {
+  alongRun_ = true;
+  ProjectionResult result = projectPositions(t, x);
+  if (result.ok)
+    result = projectVelocities(t, x);
+  alongRun_ = false;
+  return result;
+}
+
 ProjectionResult
 ConstraintProjector::projectVelocities(double t, double *x,
                                        const std::vector<std::vector<bool>> &preferences) {
@@ -264,7 +287,7 @@ ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *
   double speeds =
       Eigen::Map<const Eigen::VectorXd>(x + n, static_cast<long>(n)).cwiseAbs().maxCoeff();
   double negligible = kRankTolerance * lin.scale * (1 + speeds);
-  if (!leastChangeStep(lin.C, lin.r, metric, negligible, step)) {
+  if (!leastChangeStep(lin.C, lin.r, metric, negligible, alongRun_, step)) {
     result.ok = false;
     result.residual = lin.r.cwiseAbs().maxCoeff();
     return result;

@@ -60,6 +60,12 @@ public:
   ProjectionResult projectVelocities(double t, double *x,
                                      const std::vector<std::vector<bool>> &preferences = {});
 
+  // Positions, then velocities, after a step of a run: as at the start,
+  // but a residual that no step removes (near a singular position, rows of
+  // C that are nearly dependent and disagree) is left for the next
+  // projections rather than an error.
+  ProjectionResult projectAlongRun(double t, double *x);
+
 private:
   struct Linearization;
   ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
@@ -81,6 +87,7 @@ private:
 
   ConstrainedSystem &system_;
   std::vector<double> residuals_, M_;
+  bool alongRun_ = false; // inside projectAlongRun
 };
 
 // The names of the constraints whose rows of C (m*n, row-major) depend on

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace mech::runtime {
@@ -33,7 +34,8 @@ bool factorLdlt(size_t n, double *A, double relativeTolerance) {
   return true;
 }
 
-size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance) {
+size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance,
+                         double *dependentRows) {
   double largest = 0;
   for (size_t j = 0; j < n; ++j)
     largest = std::max(largest, std::abs(A[j * n + j]));
@@ -56,6 +58,8 @@ size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTole
     const double d = A[j * n + j];
     const bool dependent = !(d > tolerance);
     rank -= dependent;
+    if (dependentRows)
+      dependentRows[order[j]] = dependent ? 1 : 0;
     A[j * n + j] = dependent ? 0 : d;
     // Right-looking: the Schur complement of the trailing block, both
     // triangles (the pivot search reads its diagonal, the swaps its rows).
@@ -127,6 +131,44 @@ bool factorRegularized(size_t n, size_t m, double *M, const double *C, const dou
   return true;
 }
 
+void solveRegularizedSchur(size_t m, const double *S, double *r) {
+  // Rows that depend on others to rounding (redundant constraints, or an
+  // exactly singular position) are set aside first: their multipliers are
+  // 0, and a residual they would disagree on (off the constraints) is not
+  // amplified by 1 / eps in every pass.
+  std::vector<double> R(S, S + m * m), dependent(m), kept(m * m), mu(m, 0.0), residual(m);
+  std::vector<size_t> order(m);
+  factorPivotedLdlt(m, R.data(), order.data(), kDependentRowTolerance, dependent.data());
+  double largest = 0;
+  for (size_t i = 0; i < m; ++i)
+    largest = std::max(largest, S[i * m + i]);
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < m; ++j)
+      kept[i * m + j] = dependent[i] != 0 || dependent[j] != 0 ? 0 : S[i * m + j];
+    residual[i] = dependent[i] != 0 ? 0 : r[i];
+  }
+  R = kept;
+  for (size_t i = 0; i < m; ++i)
+    R[i * m + i] += kSchurRegularization * largest;
+  // kept + eps I is positive definite (kept is semidefinite): a failure can
+  // only come from values that are not finite, which the solve passes on.
+  if (!factorLdlt(m, R.data(), 0)) {
+    std::fill(r, r + m, std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  for (int pass = 0; pass <= kSchurRefinements; ++pass) {
+    substituteLdlt(m, R.data(), residual.data()); // the correction
+    for (size_t i = 0; i < m; ++i)
+      mu[i] += residual[i];
+    for (size_t i = 0; i < m; ++i) {
+      residual[i] = dependent[i] != 0 ? 0 : r[i];
+      for (size_t j = 0; j < m; ++j)
+        residual[i] -= kept[i * m + j] * mu[j];
+    }
+  }
+  std::copy(mu.begin(), mu.end(), r);
+}
+
 int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
                      const double *gamma, double *qdd, double *lambda) {
   double s = constraintScale(n, m, M, C);
@@ -148,16 +190,7 @@ int solveConstrained(size_t n, size_t m, double *M, const double *f, const doubl
       S[i * m + j] = sum;
     }
   }
-  // Dependent rows (redundant constraints, or a linkage at a singular
-  // position) take no multiplier of their own: the others carry the
-  // reaction. Whether the rows conflict is the projection's to find: there
-  // the residuals of Phi and psi that no step removes are measured, while
-  // here, at a singular position, gamma's row that C has lost is the
-  // branch's curvature and cannot be checked against C q''.
-  std::vector<size_t> order(m);
-  std::vector<double> scratch(m);
-  factorPivotedLdlt(m, S.data(), order.data(), kSchurTolerance);
-  substitutePivotedLdlt(m, S.data(), order.data(), r.data(), scratch.data()); // r = mu
+  solveRegularizedSchur(m, S.data(), r.data()); // r = mu = -lambda
   for (size_t k = 0; k < n; ++k) {
     qdd[k] = y[k];
     for (size_t i = 0; i < m; ++i)

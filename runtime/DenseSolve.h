@@ -22,6 +22,17 @@ inline constexpr int kSolveInconsistent = 4;
 // largest (a looser bound: its entries carry the rounding of a solve).
 inline constexpr double kPivotTolerance = 1e-13;
 inline constexpr double kSchurTolerance = 1e-10;
+// The regularization of the Schur complement and the passes of refinement
+// (solveRegularizedSchur): chosen on the IFToMM N-four-bar, which passes
+// its singular positions on its branch with these (docs/language.md).
+inline constexpr double kSchurRegularization = 1e-7;
+// Rows of the Schur complement whose pivot is below this fraction of its
+// largest diagonal entry depend on the others to rounding (redundant
+// constraints): set aside before the regularized solve. Well below the
+// regularization, so that a linkage crossing a singular position goes from
+// regularized to set aside where either gives the same accelerations.
+inline constexpr double kDependentRowTolerance = 1e-14;
+inline constexpr int kSchurRefinements = 3;
 
 // LDL^T of the symmetric n*n matrix A in place (the strict lower triangle
 // holds L, the diagonal D); false on a pivot that is not positive relative
@@ -36,7 +47,10 @@ void substituteLdlt(size_t n, const double *A, double *b);
 // rank is returned; substitutePivotedLdlt then solves A y = b (b in
 // place, `scratch` of n) with the unknowns of the dependent rows 0 (a
 // basic solution: the independent rows carry it).
-size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance);
+// `dependentRows` (n values, or null) gets 1 for each dependent row (by its
+// original index), else 0.
+size_t factorPivotedLdlt(size_t n, double *A, size_t *order, double relativeTolerance,
+                         double *dependentRows = nullptr);
 void substitutePivotedLdlt(size_t n, const double *A, const size_t *order, double *b,
                            double *scratch);
 
@@ -50,14 +64,26 @@ int solveLdlt(size_t n, double *M, double *b);
 // where C holds: the solve works on M + s C^T C (s scales C^T C to M),
 // which is positive definite exactly when M is on the null space of C,
 // then on the Schur complement S = C (M + s C^T C)^-1 C^T, positive
-// semidefinite, definite exactly when C has full rank. Dependent rows of C
-// (redundant constraints, a linkage at a singular position) are dropped
-// by the pivoted factorization of the Schur complement: they get the
-// multiplier 0, and the rows with the largest pivots carry the reaction
-// C^T lambda, which is unique. M is overwritten. Returns kSolveSingular when
-// M + s C^T C is singular.
+// semidefinite, definite exactly when C has full rank; it is solved as
+// solveRegularizedSchur says, so that dependent rows of C (redundant
+// constraints, a linkage at a singular position) are solved too: the
+// reaction C^T lambda is unique, lambda one split of it. M is
+// overwritten. Returns kSolveSingular when M + s C^T C is singular.
 int solveConstrained(size_t n, size_t m, double *M, const double *f, const double *C,
                      const double *gamma, double *qdd, double *lambda);
+
+// S mu = r (r in place) for the positive semidefinite Schur complement S
+// (m*m): the rows that factorPivotedLdlt finds dependent to
+// kDependentRowTolerance
+// get mu = 0 and are left out; on the others mu = (S + eps I)^-1 r, eps =
+// kSchurRegularization times S's largest diagonal entry, then
+// kSchurRefinements passes of iterative refinement against S. Along directions where S is well
+// above eps this is S's own solution to rounding (the error shrinks by eps / sigma per pass); rows
+// that depend on others to rounding carry nothing (a basic split of the reaction, bounded off the
+// constraints too); in between, where a linkage passes a singular position, mu stays bounded and
+// smooth instead of growing as 1 / sigma. The generated code does the same operations (jit/
+// EmitterLinearAlgebra.cpp).
+void solveRegularizedSchur(size_t m, const double *S, double *r);
 
 // As solveConstrained, where the multipliers act along the rows of W
 // (m*n) instead of C: M q'' = f + W^T lambda, C q'' = gamma (a resting

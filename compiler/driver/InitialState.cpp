@@ -30,7 +30,7 @@ std::string redundantAtStart(const mechanics::Equations &eq, mechanics::Kernels 
   std::vector<double> residuals(2 * m + m * n);
   kernels.constraints(t, x.data(), params.data(), residuals.data());
   return mechanics::redundantMultipliersNote(eq, residuals.data() + 2 * m,
-                                             mechanics::MultiplierSplit::EarlierRows);
+                                             mechanics::MultiplierSplit::Pivoted);
 }
 
 } // namespace

@@ -49,11 +49,9 @@ public:
                                      const std::vector<std::vector<bool>> &preferences = {}) {
     return projector_.projectVelocities(t, x, preferences);
   }
-  // Positions, then velocities: the projection after a step. False when
-  // either fails.
-  bool project(double t, double *x) {
-    return projectPositions(t, x).ok && projectVelocities(t, x).ok;
-  }
+  // Positions, then velocities: the projection after a step
+  // (runtime::ConstraintProjector::projectAlongRun). False when it fails.
+  bool project(double t, double *x) { return projector_.projectAlongRun(t, x).ok; }
   // An output sample x at t (2n values), which the dense output puts off the
   // constraints by the local error: a copy in `buffer` projected onto them,
   // or x itself when it is on them or the projection fails. `before` gets
@@ -71,7 +69,7 @@ private:
 // in which the rows that the pivoted factorization of the Schur complement
 // finds dependent carry nothing (the equations of motion's solve,
 // runtime::solveConstrained).
-enum class MultiplierSplit { LeastNorm, EarlierRows };
+enum class MultiplierSplit { LeastNorm, Pivoted };
 
 // For reports of multipliers: a note when the constraints are redundant at
 // the state (dependent rows of C, m*n row-major), else "". Only C^T lambda

@@ -288,8 +288,7 @@ std::optional<Evaluation> Evaluator::constrained(Evaluation &e, const std::vecto
     inputs[layout_.params + 2 * n + j] = qdd[j];
   for (size_t i = 0; i < m; ++i)
     inputs[layout_.multiplier(i)] = lambda[i];
-  if (std::string note =
-          redundantMultipliersNote(equations_, C.data(), MultiplierSplit::EarlierRows);
+  if (std::string note = redundantMultipliersNote(equations_, C.data(), MultiplierSplit::Pivoted);
       !note.empty())
     e.notes.push_back(note);
   evaluateOutputs(e, inputs);

@@ -87,6 +87,9 @@ struct KernelPrograms {
 // The dense solves live in runtime/ (runtime/DenseSolve.h).
 using runtime::constraintScale;
 using runtime::kPivotTolerance;
+using runtime::kSchurRefinements;
+using runtime::kSchurRegularization;
+using runtime::kDependentRowTolerance;
 using runtime::kSchurTolerance;
 using runtime::solveConstrained;
 using runtime::solveLdlt;

@@ -26,7 +26,7 @@ template <class Rows> std::vector<long> independentRows(const Rows &M, const Row
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   RowMajor S = C * regular.ldlt().solve(Ct);
   std::vector<size_t> order(m);
-  const size_t rank = runtime::factorPivotedLdlt(m, S.data(), order.data(), kSchurTolerance);
+  const size_t rank = runtime::factorPivotedLdlt(m, S.data(), order.data(), kDependentRowTolerance);
   kept.assign(order.begin(), order.begin() + static_cast<long>(rank));
   std::sort(kept.begin(), kept.end());
   return kept;

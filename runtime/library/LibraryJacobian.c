@@ -30,7 +30,7 @@ static double row_remainder(const double *C, long n, long i, const double *basis
 
 /* The rows of C (m*n) that the acceleration solve keeps, about: pivoted
  * Gram-Schmidt (the largest remainder first) until the largest remainder
- * is below 1e-10 of the largest row, in squared size, as the kernel's
+ * is below 1e-14 of the largest row, in squared size, as the kernel's
  * pivoted factorization of the Schur complement decides. Into kept, in
  * their order in C; their count. `basis` (m*n) and `v` (n) are scratch. */
 static long independent_rows(const double *C, long m, long n, double *v, double *basis,
@@ -52,7 +52,7 @@ static long independent_rows(const double *C, long m, long n, double *v, double 
           size = s;
         }
       }
-    if (!(size > 1e-10 * largest))
+    if (!(size > 1e-14 * largest))
       break;
     row_remainder(C, n, best, basis, k, v);
     for (long j = 0; j < n; ++j)

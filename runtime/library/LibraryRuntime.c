@@ -121,9 +121,10 @@ static void cholesky_solve(const double *L, long n, double *x) {
 /* P A P^T = L D L^T of the positive semidefinite A (n*n, both triangles) in
  * place, the largest remaining pivot first (order[i]: the row at position
  * i). Once the largest pivot left is not above `floor`, the rows left depend
- * on the others: their pivots and columns of L become 0 (as runtime/
- * DenseSolve.cpp's factorPivotedLdlt). */
-static void ldlt_pivoted(double *A, long n, long *order, double floor) {
+ * on the others: their pivots and columns of L become 0 and they are
+ * marked 1 in dependent_rows (as runtime/DenseSolve.cpp's
+ * factorPivotedLdlt). */
+static void ldlt_pivoted(double *A, long n, long *order, double floor, double *dependent_rows) {
   for (long j = 0; j < n; ++j)
     order[j] = j;
   for (long j = 0; j < n; ++j) {
@@ -147,6 +148,7 @@ static void ldlt_pivoted(double *A, long n, long *order, double floor) {
     double d = A[j * n + j];
     int dependent = !(d > floor);
     A[j * n + j] = dependent ? 0 : d;
+    dependent_rows[order[j]] = dependent ? 1 : 0;
     for (long i = j + 1; i < n; ++i)
       for (long k = j + 1; k < n; ++k)
         A[i * n + k] -= dependent ? 0 : A[i * n + j] * A[j * n + k] / d;
@@ -155,22 +157,45 @@ static void ldlt_pivoted(double *A, long n, long *order, double floor) {
   }
 }
 
-/* b = A^+ b with the factor of ldlt_pivoted: a basic solution, 0 for the
- * dependent rows; `scratch` holds n values. */
-static void ldlt_pivoted_solve(const double *A, long n, const long *order, double *b,
-                               double *scratch) {
-  for (long i = 0; i < n; ++i)
-    scratch[i] = b[order[i]];
-  for (long i = 0; i < n; ++i)
-    for (long k = 0; k < i; ++k)
-      scratch[i] -= A[i * n + k] * scratch[k];
-  for (long i = 0; i < n; ++i)
-    scratch[i] = A[i * n + i] != 0 ? scratch[i] / A[i * n + i] : 0;
-  for (long i = n - 1; i >= 0; --i)
-    for (long k = i + 1; k < n; ++k)
-      scratch[i] -= A[k * n + i] * scratch[k];
-  for (long i = 0; i < n; ++i)
-    b[order[i]] = scratch[i];
+/* y = S^-1 y for the positive semidefinite S (k*k, both triangles), as
+ * runtime/DenseSolve.cpp's solveRegularizedSchur solves it: the rows that
+ * depend on others to rounding (pivot below 1e-14) get 0; on the
+ * others Cholesky of S + 1e-7 max(diag S) I, then three passes of
+ * refinement against S. Where C is losing rank y stays bounded. */
+static void solve_regularized(const double *S, long k, double *y) {
+  double largest = 0, R[k * k], kept[k * k], dependent[k], mu[k], residual[k];
+  long order[k];
+  for (long a = 0; a < k; ++a)
+    largest = fmax(largest, S[a * k + a]);
+  memcpy(R, S, sizeof(double) * (size_t)(k * k));
+  ldlt_pivoted(R, k, order, 1e-14 * largest, dependent);
+  for (long a = 0; a < k; ++a) {
+    for (long b = 0; b < k; ++b)
+      kept[a * k + b] = dependent[a] != 0 || dependent[b] != 0 ? 0 : S[a * k + b];
+    if (dependent[a] != 0)
+      y[a] = 0;
+    mu[a] = 0;
+    residual[a] = y[a];
+  }
+  memcpy(R, kept, sizeof(double) * (size_t)(k * k));
+  for (long a = 0; a < k; ++a)
+    R[a * k + a] += 1e-7 * largest;
+  if (!cholesky(R, k, 0)) {
+    for (long a = 0; a < k; ++a)
+      y[a] = NAN;
+    return;
+  }
+  for (int pass = 0; pass <= 3; ++pass) {
+    cholesky_solve(R, k, residual);
+    for (long a = 0; a < k; ++a)
+      mu[a] += residual[a];
+    for (long a = 0; a < k; ++a) {
+      residual[a] = y[a];
+      for (long b = 0; b < k; ++b)
+        residual[a] -= kept[a * k + b] * mu[b];
+    }
+  }
+  memcpy(y, mu, sizeof(double) * (size_t)k);
 }
 
 /* The metric at the state: M, or M plus 1e-6 of its largest diagonal entry
@@ -220,7 +245,7 @@ static int least_change(projection *w, const unsigned char *rows, const double *
     if (w->weighted)
       cholesky_solve(w->metric, n, z);
   }
-  double *G = w->gram, largest = 0;
+  double *G = w->gram;
   for (long a = 0; a < k; ++a)
     for (long b = 0; b <= a; ++b) {
       double s = 0;
@@ -228,17 +253,10 @@ static int least_change(projection *w, const unsigned char *rows, const double *
         s += C[index[a] * n + j] * w->z[b * n + j];
       G[a * k + b] = G[b * k + a] = s;
     }
-  for (long a = 0; a < k; ++a)
-    largest = fmax(largest, G[a * k + a]);
-  /* Dependent rows (redundant constraints that agree) are dropped; rows
-   * that conflict leave a residual, and the projection does not converge. */
-  long order[k];
-  double scratch[k];
-  ldlt_pivoted(G, k, order, 1e-10 * largest);
   double *y = w->y;
   for (long a = 0; a < k; ++a)
     y[a] = r[index[a]];
-  ldlt_pivoted_solve(G, k, order, y, scratch);
+  solve_regularized(G, k, y);
   for (long a = 0; a < k; ++a)
     for (long j = 0; j < n; ++j)
       v[j] -= w->z[a * n + j] * y[a];

@@ -7,9 +7,14 @@
 #   inertia times theta'' less its own gravity torque;
 # - radau's DAE form refuses them and says what runs them;
 # - a conflicting pair of constraints is an error;
-# - the N-four-bar (IFToMM A02, N = 4) through its first singular position
-#   (all links level at t = 0.72 s) against the one-degree-of-freedom
-#   reduction written out here and integrated by RK4;
+# - the N-four-bar (IFToMM A02, N = 4) for the benchmark's 20 s through
+#   its 20 singular positions (all links level, first at t = 0.72 s)
+#   against the one-degree-of-freedom reduction written out here and
+#   integrated by RK4, to the benchmark's high-precision bound (1e-3 on
+#   the reference point) and far below it;
+# - examples/slider_crank_flywheel.mech (crank and rod equally long)
+#   through 10 singular positions, on its branch, its speed from the energy
+#   integral;
 # - the same linkage assembled from rough values (only the first crank
 #   given) lands on the branch the benchmark means, on the given turn.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -45,12 +50,15 @@ assert worst["equal"] < 1e-9 and worst["energy"] < 1e-7 and worst["reaction"] < 
 expect "the interpreter gives the same run" 0 "$mech" simulate \
   examples/parallelogram_linkage.mech --until 3 --dt 0.01 --rtol 1e-11 --atol 1e-13 \
   --backend interp -o "$work/par_interp.csv"
-check_py "interpreter and generated code agree to the tolerances" '
-a = list(csv.reader(open(W + "/par.csv")))
-b = list(csv.reader(open(W + "/par_interp.csv")))
+check_py "interpreter and generated code agree on the motion and the reactions" '
+a = list(csv.DictReader(open(W + "/par.csv")))
+b = list(csv.DictReader(open(W + "/par_interp.csv")))
 assert len(a) == len(b)
-worst = max(abs(float(x) - float(y)) for ra, rb in zip(a[1:], b[1:]) for x, y in zip(ra, rb))
-assert worst < 1e-7, worst
+# The multipliers themselves (one split of the reaction) carry the
+# regularized solve rounding, about 1e-9 of their size: not compared.
+names = [c for c in a[0] if c.startswith(("th", "reaction"))]
+worst = max(abs(float(ra[c]) - float(rb[c])) for ra, rb in zip(a, b) for c in names)
+assert worst < 1e-9, worst
 '
 moving="th1=1, th2=1, th3=1, th1'=2, th2'=2, th3'=2"
 expect "eval of the parallelogram in motion" 0 "$mech" eval \
@@ -90,33 +98,53 @@ expect "conflicting constraints are an error" 1 "$mech" simulate tests/cli/model
   --until 1 -o "$work/conflict.csv"
 contains "with the residual" err "violates the constraints (largest residual 1) and cannot be projected"
 
-expect "the N-four-bar passes its first singular position" 0 "$mech" simulate \
-  tests/cli/models/n_four_bar.mech --until 1.1 --dt 0.01 --rtol 1e-10 --atol 1e-12 \
+expect "the N-four-bar runs through its singular positions" 0 "$mech" simulate \
+  tests/cli/models/n_four_bar.mech --until 20 --dt 0.05 --rtol 1e-10 --atol 1e-12 \
   -o "$work/nfb.csv"
 check_py "N-four-bar against its one-degree-of-freedom reduction" '
 rows = list(csv.DictReader(open(W + "/nfb.csv")))
-assert float(rows[-1]["t"]) == 1.1
+assert float(rows[-1]["t"]) == 20
 N, g = 4, 9.81
 I = (N + 1) / 3 + N                  # cranks about their pivots, couplers translating
 K = ((N + 1) / 2 + N) * g            # their weights times their arms over cos(theta)
 f = lambda th, w: (w, -K / I * math.cos(th))
-th, w, t, h, worst, singular = math.pi / 2, -1.0, 0.0, 1e-4, 0.0, False
+th, w, steps, h, worst, singular = math.pi / 2, -1.0, 0, 2e-4, 0.0, 0
 for r in rows:
-    while t < float(r["t"]) - 1e-12:
+    while steps < round(float(r["t"]) / h):   # counted: summed steps drift
+        steps += 1
         k1 = f(th, w); k2 = f(th + h / 2 * k1[0], w + h / 2 * k1[1])
         k3 = f(th + h / 2 * k2[0], w + h / 2 * k2[1]); k4 = f(th + h * k3[0], w + h * k3[1])
         th += h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
         w += h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
-        t += h
-    singular = singular or th < 0
+    singular = int(math.floor((math.pi / 2 - th) / math.pi + 0.5))  # level cranks passed
     for i in range(N + 1):            # the tips B_i: x = i + cos, y = sin
         q, v = float(r["th[%d]" % i]), float(r["th[%d]\x27" % i])
         worst = max(worst, abs(math.cos(q) - math.cos(th)), abs(math.sin(q) - math.sin(th)),
                     abs(v - w))
     for i in range(1, N + 1):
         worst = max(worst, abs(math.sin(float(r["ph[%d]" % i]))))
-assert singular, "the run did not reach the singular position"
-assert worst < 1e-8, worst
+assert singular == 20, singular
+assert worst < 1e-4, worst     # measured 5e-6; the benchmark asks 1e-3
+'
+
+expect "the slider-crank with a flywheel runs through its dead centres" 0 "$mech" simulate \
+  examples/slider_crank_flywheel.mech --until 4.5 --dt 0.01 --rtol 1e-10 --atol 1e-12 \
+  -o "$work/crank.csv"
+check_py "slider-crank: on its branch, its speed from the energy integral" '
+rows = list(csv.DictReader(open(W + "/crank.csv")))
+r, J, mr, ms = 0.1, 0.05, 1.0, 2.0
+inertia = lambda p: (J + mr * r * r * (9 * math.sin(p) ** 2 + math.cos(p) ** 2) / 4
+                     + mr * r * r / 12 + 4 * ms * r * r * math.sin(p) ** 2)
+p0 = float(rows[0]["phi"])
+energy = inertia(p0) * float(rows[0]["phi\x27"]) ** 2 / 2
+worst, passed = 0.0, 0
+for r0 in rows:
+    p, w = float(r0["phi"]), float(r0["phi\x27"])
+    worst = max(worst, abs(float(r0["psi"]) + p), abs(float(r0["x"]) - 2 * r * math.cos(p)),
+                abs(w - math.sqrt(2 * energy / inertia(p))))
+    passed = int(math.floor((p - math.pi / 2) / math.pi)) + 1  # dead centres passed
+assert passed >= 10, passed
+assert worst < 1e-7, worst
 '
 
 # The model's init with only the first crank upright: the others start

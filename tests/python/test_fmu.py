@@ -176,7 +176,11 @@ def test_time_varying_input_co_simulation_interpolated(fmu, tmp_path):
 REFUSED = {"bouncing_ball": "contact", "pendulum_wall": "contact", "incline": "friction",
            "stick_slip": "friction"}
 GALLERY = sorted(p.stem for p in (ROOT / "examples").glob("*.mech"))
-SHORT = {"overdamped_oscillator": 0.1}
+# The slider-crank: Model Exchange has no projection, and CVode at 1e-10
+# passes the first dead centre (t = 0.17 s) but exceeds its mxstep at the
+# second (t = 0.57 s); the first half second is compared (a known limit,
+# docs/library.md#fmus).
+SHORT = {"overdamped_oscillator": 0.1, "slider_crank_flywheel": 0.5}
 
 
 @pytest.mark.parametrize("model", GALLERY)

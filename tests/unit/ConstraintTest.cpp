@@ -619,9 +619,10 @@ model TwoRods {
     CHECK(result.summary.constraintResidual < 1e-10);
 
     // At rest at (0.6, -0.8): q'' = (-0.48 g, -0.36 g), tangent to the
-    // circle, and M q'' - f = (-0.48 g, 0.64 g). The pivoted factorization
-    // takes the larger row, 'again' (2.4, -3.2), first and finds 'rod'
-    // dependent: lambda = (0, -0.2 g).
+    // circle, and M q'' - f = (-0.48 g, 0.64 g) = (lambda_rod + 2
+    // lambda_again) (1.2, -1.6): lambda_rod + 2 lambda_again = -0.4 g. The
+    // pivoted factorization takes the larger row, 'again', first and finds
+    // 'rod' dependent: lambda = (0, -0.2 g).
     const double g = 9.81;
     mechanics::Evaluator evaluator(loaded->equations(), loaded->paramValues());
     Diagnostics diagnostics;

@@ -33,11 +33,12 @@ TEST_CASE("dense solve: the Cartesian pendulum's equations of the first kind") {
   CHECK(qdd[1] == Approx(-0.36 * g).epsilon(1e-14));
 }
 
-TEST_CASE("dense solve: a constraint given twice gives the motion of one, with the reaction on "
-          "the first, and a massless direction without a constraint is singular") {
+TEST_CASE("dense solve: a constraint given twice gives the motion of one, its reaction on one "
+          "row, and a massless direction without a constraint is singular") {
   // The Cartesian pendulum's row twice, g = 1: q'' as above (-0.48, -0.36)
   // and the reaction M q'' - f = (-0.48, 0.64) = -0.4 (1.2, -1.6), all on
-  // the first row (lambda = (-0.4, 0): the second depends on the first).
+  // the first row: the pivoted factorization keeps the first of two equal
+  // rows and finds the second dependent (lambda = (-0.4, 0)).
   std::vector<double> M = {1, 0, 0, 1}, f = {0, -1}, twice = {1.2, -1.6, 1.2, -1.6}, gamma = {0, 0},
                       qdd(2), lambda(2);
   REQUIRE(solveConstrained(2, 2, M.data(), f.data(), twice.data(), gamma.data(), qdd.data(),
@@ -66,4 +67,31 @@ TEST_CASE("dense solve: a pivoted semidefinite LDL^T drops a dependent row and s
   CHECK(b[0] == 0);
   CHECK(b[1] == Approx(1).epsilon(1e-14));
   CHECK(b[2] == Approx(2.0 / 3).epsilon(1e-14));
+}
+
+TEST_CASE("dense solve: the regularized Schur solve is exact where S is regular, drops "
+          "dependent rows and stays bounded where S is nearly singular") {
+  // Regular: S = [[4, 1], [1, 3]], r = S (1, 2) = (6, 7).
+  std::vector<double> S = {4, 1, 1, 3}, r = {6, 7};
+  solveRegularizedSchur(2, S.data(), r.data());
+  CHECK(r[0] == Approx(1).epsilon(1e-15));
+  CHECK(r[1] == Approx(2).epsilon(1e-15));
+  // Dependent: S = [[1, 2], [2, 4]] (rank 1), r = (1, 2) in its range: the
+  // solutions are mu1 + 2 mu2 = 1; the pivot 4 comes first and row 1 is
+  // dependent: mu = (0, 1/2). Off its range, r = (1, 0), the dependent row
+  // still gets 0 and mu2 stays the kept row's own answer, 0.
+  std::vector<double> dependent = {1, 2, 2, 4}, b = {1, 2};
+  solveRegularizedSchur(2, dependent.data(), b.data());
+  CHECK(b[0] == 0);
+  CHECK(b[1] == Approx(0.5).epsilon(1e-14));
+  std::vector<double> off = {1, 0};
+  solveRegularizedSchur(2, dependent.data(), off.data());
+  CHECK(off[0] == 0);
+  CHECK(off[1] == 0);
+  // Nearly singular, S = diag(1, 1e-12) with r = (1, 1): the exact mu2 would
+  // be 1e12; each pass adds at most 1 / eps to the regularized one.
+  std::vector<double> weak = {1, 0, 0, 1e-12}, c = {1, 1};
+  solveRegularizedSchur(2, weak.data(), c.data());
+  CHECK(c[0] == Approx(1).epsilon(1e-15));
+  CHECK(std::abs(c[1]) <= (kSchurRefinements + 1) / kSchurRegularization);
 }
