@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Linkage benchmark (bench/README.md, "Linkages"): the IFToMM N-four-bar
-# (benchmark A02: N = 40 loops, 81 coordinates, 80 constraints, 20 s
+# Linkage benchmark (bench/README.md, "Linkages: the IFToMM N-four-bar"):
+# the IFToMM N-four-bar (benchmark A02: N = 40 loops, 81 coordinates, 80 constraints, 20 s
 # through its singular positions; tests/cli/models/n_four_bar.mech) with
 # dopri5 (on the back end mech picks, and forced onto the JIT) and radau,
 # each as a whole process, warm (caches filled by a first run); the error

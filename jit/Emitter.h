@@ -79,6 +79,8 @@ public:
   // diagonal entry. Mirrors runtime::solveLdlt.
   llvm::Value *factorLoops(size_t n, llvm::Value *A, double relativeTolerance);
 
+  // runtime::constraintScale of M (n*n) and C (m*n) in memory.
+  llvm::Value *constraintScaleLoops(size_t n, size_t m, llvm::Value *M, llvm::Value *C);
   // S mu = r (r in place) for the Schur complement S (m*m in memory), as
   // runtime::solveRegularizedSchur solves it.
   void regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r);

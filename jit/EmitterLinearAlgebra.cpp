@@ -292,16 +292,10 @@ llvm::Value *Emitter::solveLoops(size_t n, llvm::Value *M, llvm::Value *y) {
   return status;
 }
 
-// The first-kind equations from the buffer M (n*n), f (n), C (m*n),
-// gamma (m), as runtime::solveConstrained (read that for the method);
-// q'' into qdd and the multipliers into lambda (memory). Returns the
-// status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
-llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,
-                                            llvm::Value *lambda) {
-  llvm::Value *M = Mf, *f = offset(Mf, n * n), *C = offset(Mf, n * n + n),
-              *gamma = offset(Mf, n * n + n + m * n);
+// s = max diag(M) / max |C_i|^2 (1 for a zero C; diag 0 counts as 1), as
+// runtime::constraintScale.
+llvm::Value *Emitter::constraintScaleLoops(size_t n, size_t m, llvm::Value *M, llvm::Value *C) {
   llvm::Value *zero = b_.getInt64(0), *nn = b_.getInt64(n), *mm = b_.getInt64(m);
-  // s = max diag(M) / max |C_i|^2 (1 for a zero C; diag 0 counts as 1).
   llvm::Value *inertia = stackSlot(f64()), *rows = stackSlot(f64()), *acc = stackSlot(f64());
   b_.CreateStore(constant(0), inertia);
   b_.CreateStore(constant(0), rows);
@@ -326,6 +320,20 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
   llvm::Value *numerator = b_.CreateSelect(b_.CreateFCmpOGT(I, constant(0)), I, constant(1));
   llvm::Value *s =
       b_.CreateSelect(b_.CreateFCmpOEQ(R, constant(0)), constant(1), b_.CreateFDiv(numerator, R));
+  return s;
+}
+
+// The first-kind equations from the buffer M (n*n), f (n), C (m*n),
+// gamma (m), as runtime::solveConstrained (read that for the method);
+// q'' into qdd and the multipliers into lambda (memory). Returns the
+// status: 0, kStatusSingularMassMatrix or kStatusRedundantConstraints.
+llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf, llvm::Value *qdd,
+                                            llvm::Value *lambda) {
+  llvm::Value *M = Mf, *f = offset(Mf, n * n), *C = offset(Mf, n * n + n),
+              *gamma = offset(Mf, n * n + n + m * n);
+  llvm::Value *zero = b_.getInt64(0), *nn = b_.getInt64(n), *mm = b_.getInt64(m);
+  llvm::Value *s = constraintScaleLoops(n, m, M, C);
+  llvm::Value *acc = stackSlot(f64());
   // M += s C^T C, y = f + s C^T gamma.
   llvm::Value *y = stackSlot(f64(), n);
   loop(zero, nn, [&](llvm::Value *j) { b_.CreateStore(b_.CreateLoad(f64(), at(f, j)), at(y, j)); });

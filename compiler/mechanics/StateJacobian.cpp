@@ -66,8 +66,19 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
   }
   Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
   Eigen::MatrixXd d = lu.solve(rhs); // dq''/dq, dq''/dq' in the first n rows
-  if (!d.allFinite() || !(lu.rcond() > 1e-15))
-    return kStatusSingularMassMatrix;
+  if (!d.allFinite() || !(lu.rcond() > 1e-15)) {
+    // Near a singular position rows of C are nearly dependent: the solve
+    // regularizes the Schur complement there (S + eps I), and so does the
+    // Jacobian, which needs only to be near for Newton's iteration.
+    const double inertia = M.diagonal().cwiseAbs().maxCoeff(),
+                 rowSize = k > 0 ? C.rowwise().squaredNorm().maxCoeff() : 0;
+    const double eps = kSchurRegularization * rowSize / (inertia > 0 ? inertia : 1);
+    K.bottomRightCorner(k, k).diagonal().setConstant(eps);
+    lu.compute(K);
+    d = lu.solve(rhs);
+    if (!d.allFinite() || !(lu.rcond() > 1e-15))
+      return kStatusSingularMassMatrix;
+  }
   Eigen::Map<RowMajor> out(J, 2 * n, 2 * n);
   out.setZero();
   out.topRightCorner(n, n).setIdentity();
