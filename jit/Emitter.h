@@ -91,6 +91,8 @@ public:
                           llvm::Value *dependentRows);
   void swapSlots(llvm::Type *type, llvm::Value *a, llvm::Value *b);
   void copyLoops(size_t count, llvm::Value *from, llvm::Value *to);
+  // The largest diagonal entry of A (n*n in memory), or of its magnitude.
+  llvm::Value *largestDiagonalLoops(size_t n, llvm::Value *A, bool magnitude);
 
   // Forward substitution, diagonal, back substitution with a factored A; y
   // (n doubles in memory) in place.

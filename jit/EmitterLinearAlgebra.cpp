@@ -82,17 +82,8 @@ llvm::Value *Emitter::factorLoops(size_t n, llvm::Value *A, double relativeToler
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
   llvm::Value *status = stackSlot(b_.getInt32Ty());
   b_.CreateStore(b_.getInt32(0), status);
-  llvm::Value *largestSlot = stackSlot(f64());
-  b_.CreateStore(constant(0), largestSlot);
-  loop(zero, size, [&](llvm::Value *j) {
-    llvm::Value *diag =
-        unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), element(A, j, j, n)));
-    b_.CreateStore(
-        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largestSlot), diag),
-        largestSlot);
-  });
   llvm::Value *tolerance =
-      b_.CreateFMul(constant(relativeTolerance), b_.CreateLoad(f64(), largestSlot));
+      b_.CreateFMul(constant(relativeTolerance), largestDiagonalLoops(n, A, /*magnitude=*/true));
   llvm::Value *acc = stackSlot(f64());
   loop(zero, size, [&](llvm::Value *j) {
     b_.CreateStore(b_.CreateLoad(f64(), element(A, j, j, n)), acc);
@@ -127,15 +118,9 @@ void Emitter::regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r) {
   llvm::Value *R = stackSlot(f64(), m * m), *kept = stackSlot(f64(), m * m);
   llvm::Value *dependent = stackSlot(f64(), m), *order = stackSlot(b_.getInt64Ty(), m);
   llvm::Value *mu = stackSlot(f64(), m), *residual = stackSlot(f64(), m);
-  llvm::Value *largest = stackSlot(f64());
   copyLoops(m * m, S, R);
   factorPivotedLoops(m, R, order, mechanics::kDependentRowTolerance, dependent);
-  b_.CreateStore(constant(0), largest);
-  loop(zero, size, [&](llvm::Value *i) {
-    b_.CreateStore(b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largest),
-                                            b_.CreateLoad(f64(), element(S, i, i, m))),
-                   largest);
-  });
+  llvm::Value *largest = largestDiagonalLoops(m, S, /*magnitude=*/false);
   auto isDependent = [&](llvm::Value *i) {
     return b_.CreateFCmpUNE(b_.CreateLoad(f64(), at(dependent, i)), constant(0));
   };
@@ -153,8 +138,7 @@ void Emitter::regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r) {
     b_.CreateStore(constant(0), at(mu, i));
   });
   copyLoops(m * m, kept, R);
-  llvm::Value *eps =
-      b_.CreateFMul(constant(mechanics::kSchurRegularization), b_.CreateLoad(f64(), largest));
+  llvm::Value *eps = b_.CreateFMul(constant(mechanics::kSchurRegularization), largest);
   loop(zero, size, [&](llvm::Value *i) {
     llvm::Value *diagonal = element(R, i, i, m);
     b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), diagonal), eps), diagonal);
@@ -184,6 +168,20 @@ void Emitter::regularizedSchurLoops(size_t m, llvm::Value *S, llvm::Value *r) {
   });
 }
 
+llvm::Value *Emitter::largestDiagonalLoops(size_t n, llvm::Value *A, bool magnitude) {
+  llvm::Value *largest = stackSlot(f64());
+  b_.CreateStore(constant(0), largest);
+  loop(b_.getInt64(0), b_.getInt64(n), [&](llvm::Value *j) {
+    llvm::Value *diagonal = b_.CreateLoad(f64(), element(A, j, j, n));
+    if (magnitude)
+      diagonal = unaryIntrinsic(llvm::Intrinsic::fabs, diagonal);
+    b_.CreateStore(
+        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largest), diagonal),
+        largest);
+  });
+  return b_.CreateLoad(f64(), largest);
+}
+
 void Emitter::copyLoops(size_t count, llvm::Value *from, llvm::Value *to) {
   loop(b_.getInt64(0), b_.getInt64(count),
        [&](llvm::Value *i) { b_.CreateStore(b_.CreateLoad(f64(), at(from, i)), at(to, i)); });
@@ -196,18 +194,11 @@ void Emitter::copyLoops(size_t count, llvm::Value *from, llvm::Value *to) {
 void Emitter::factorPivotedLoops(size_t n, llvm::Value *A, llvm::Value *order,
                                  double relativeTolerance, llvm::Value *dependentRows) {
   llvm::Value *zero = b_.getInt64(0), *size = b_.getInt64(n);
-  llvm::Value *largest = stackSlot(f64()), *best = stackSlot(b_.getInt64Ty());
-  b_.CreateStore(constant(0), largest);
-  loop(zero, size, [&](llvm::Value *j) {
-    llvm::Value *diag =
-        unaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateLoad(f64(), element(A, j, j, n)));
-    b_.CreateStore(
-        b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, b_.CreateLoad(f64(), largest), diag),
-        largest);
-    b_.CreateStore(j, b_.CreateInBoundsGEP(b_.getInt64Ty(), order, j));
-  });
+  llvm::Value *best = stackSlot(b_.getInt64Ty());
+  loop(zero, size,
+       [&](llvm::Value *j) { b_.CreateStore(j, b_.CreateInBoundsGEP(b_.getInt64Ty(), order, j)); });
   llvm::Value *tolerance =
-      b_.CreateFMul(constant(relativeTolerance), b_.CreateLoad(f64(), largest));
+      b_.CreateFMul(constant(relativeTolerance), largestDiagonalLoops(n, A, /*magnitude=*/true));
   loop(zero, size, [&](llvm::Value *j) {
     b_.CreateStore(j, best);
     loop(b_.CreateAdd(j, b_.getInt64(1)), size, [&](llvm::Value *i) {
@@ -267,12 +258,10 @@ void Emitter::substituteLoops(size_t n, llvm::Value *A, llvm::Value *y) {
       b_.CreateStore(b_.CreateFSub(yi, term), at(y, i));
     });
   });
-  // A zero pivot (a dependent row of a semidefinite factor) gives 0.
   loop(zero, size, [&](llvm::Value *i) {
-    llvm::Value *d = b_.CreateLoad(f64(), element(A, i, i, n));
-    llvm::Value *quotient = b_.CreateFDiv(b_.CreateLoad(f64(), at(y, i)), d);
-    b_.CreateStore(b_.CreateSelect(b_.CreateFCmpOEQ(d, constant(0)), constant(0), quotient),
-                   at(y, i));
+    b_.CreateStore(
+        b_.CreateFDiv(b_.CreateLoad(f64(), at(y, i)), b_.CreateLoad(f64(), element(A, i, i, n))),
+        at(y, i));
   });
   loop(zero, size, [&](llvm::Value *step) {
     llvm::Value *i = b_.CreateSub(b_.getInt64(n - 1), step);

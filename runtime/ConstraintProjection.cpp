@@ -159,11 +159,13 @@ ConstraintProjector::projectPositions(double t, double *x,
 
 void ConstraintProjector::backOnTheirTurn(double t, double *x, const std::vector<double> &start) {
   const double turn = 2 * M_PI;
-  double tolerance = std::max(positionResidual(t, x), kTolerance);
+  double tolerance = -1; // what the projection reached, read at the first turn
   for (size_t j = 0; j < start.size(); ++j) {
     double turns = std::round((x[j] - start[j]) / turn);
     if (turns == 0)
       continue;
+    if (tolerance < 0)
+      tolerance = std::max(positionResidual(t, x), kTolerance);
     double projected = x[j];
     x[j] -= turns * turn;
     if (!(positionResidual(t, x) <= 2 * tolerance))
@@ -172,7 +174,8 @@ void ConstraintProjector::backOnTheirTurn(double t, double *x, const std::vector
 }
 
 ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x,
-                                                             const std::vector<bool> &frozen) {
+                                                             const std::vector<bool> &frozen,
+                                                             bool alongRun) {
   size_t n = system_.coordinates();
   auto isFrozen = [&](size_t j) { return j < frozen.size() && frozen[j]; };
   ProjectionResult result;
@@ -188,7 +191,7 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     freeze(lin.C, lin.W, frozen);
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
-    if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, alongRun_, step)) {
+    if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, alongRun, step)) {
       if (nudged || result.iterations > 0) {
         result.ok = false;
         return result;
@@ -244,11 +247,10 @@ void ConstraintProjector::stepBack(double t, double *x, const double *step, doub
 }
 
 ProjectionResult ConstraintProjector::projectAlongRun(double t, double *x) {
-  alongRun_ = true;
-  ProjectionResult result = projectPositions(t, x);
+  // No preferences, and no turns to restore: a step moves q by its error.
+  ProjectionResult result = projectPositionsMoving(t, x, {}, /*alongRun=*/true);
   if (result.ok)
-    result = projectVelocities(t, x);
-  alongRun_ = false;
+    result = projectVelocitiesMoving(t, x, {}, /*alongRun=*/true);
   return result;
 }
 
@@ -265,7 +267,8 @@ ConstraintProjector::projectVelocities(double t, double *x,
 }
 
 ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *x,
-                                                              const std::vector<bool> &frozen) {
+                                                              const std::vector<bool> &frozen,
+                                                              bool alongRun) {
   size_t n = system_.coordinates();
   ProjectionResult result;
   Linearization lin;
@@ -287,7 +290,7 @@ ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *
   double speeds =
       Eigen::Map<const Eigen::VectorXd>(x + n, static_cast<long>(n)).cwiseAbs().maxCoeff();
   double negligible = kRankTolerance * lin.scale * (1 + speeds);
-  if (!leastChangeStep(lin.C, lin.r, metric, negligible, alongRun_, step)) {
+  if (!leastChangeStep(lin.C, lin.r, metric, negligible, alongRun, step)) {
     result.ok = false;
     result.residual = lin.r.cwiseAbs().maxCoeff();
     return result;

@@ -68,8 +68,11 @@ public:
 
 private:
   struct Linearization;
-  ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen);
-  ProjectionResult projectVelocitiesMoving(double t, double *x, const std::vector<bool> &frozen);
+  // `alongRun`: leastChangeStep's, as projectAlongRun asks.
+  ProjectionResult projectPositionsMoving(double t, double *x, const std::vector<bool> &frozen,
+                                          bool alongRun = false);
+  ProjectionResult projectVelocitiesMoving(double t, double *x, const std::vector<bool> &frozen,
+                                           bool alongRun = false);
   // The rows in use (the holonomic ones for positions), their residuals and
   // scale; false when there are none. Then the metric: M, regularized when
   // singular.
@@ -87,7 +90,6 @@ private:
 
   ConstrainedSystem &system_;
   std::vector<double> residuals_, M_;
-  bool alongRun_ = false; // inside projectAlongRun
 };
 
 // The names of the constraints whose rows of C (m*n, row-major) depend on

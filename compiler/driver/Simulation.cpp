@@ -610,21 +610,15 @@ void watchEvents(const Run &run, const LoadedModel &loaded,
 }
 
 // Redundant constraints at the start, which the DAE form's iteration
-// matrix cannot hold (it is singular with dependent rows of C): the error
-// that says so and what runs them, else "".
+// matrix cannot hold (it is singular with dependent rows of C; the
+// projection form's state Jacobian leaves them out): the error that says
+// so and what runs them, else "".
 std::string redundantForDae(const Run &run, double t, const std::vector<double> &x) {
   std::vector<double> residuals(2 * run.m + run.m * run.n);
   run.kernels.constraints(t, x.data(), run.params.data(), residuals.data());
-  std::vector<std::string> names;
-  for (const mechanics::Equations::Constraint &k : run.eq.constraints)
-    names.push_back("'" + k.name + "'");
-  std::vector<std::string> dependent =
-      mechanics::dependentConstraints(residuals.data() + 2 * run.m, run.m, run.n, names);
-  if (dependent.empty())
+  std::string list = mechanics::redundantConstraints(run.eq, residuals.data() + 2 * run.m);
+  if (list.empty())
     return "";
-  std::string list;
-  for (size_t i = 0; i < dependent.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == dependent.size() ? " and " : ", ") + dependent[i];
   return "constraints " + list +
          " are redundant at the start, which the DAE form (--constraints "
          "dae, radau's default) cannot hold: run them with --constraints projection";

@@ -47,15 +47,18 @@ std::string quotedList(const std::vector<std::string> &names) {
 
 } // namespace
 
-std::string redundantMultipliersNote(const Equations &eq, const double *C, MultiplierSplit split) {
+std::string redundantConstraints(const Equations &eq, const double *C) {
   std::vector<std::string> names;
   for (const Equations::Constraint &k : eq.constraints)
     names.push_back(k.name);
-  std::vector<std::string> dependent =
-      dependentConstraints(C, names.size(), eq.coordinates.size(), names);
-  if (dependent.empty())
+  return quotedList(dependentConstraints(C, names.size(), eq.coordinates.size(), names));
+}
+
+std::string redundantMultipliersNote(const Equations &eq, const double *C, MultiplierSplit split) {
+  std::string redundant = redundantConstraints(eq, C);
+  if (redundant.empty())
     return "";
-  return "constraints " + quotedList(dependent) +
+  return "constraints " + redundant +
          " are redundant here (their rows of C are dependent): only the reaction C^T lambda "
          "is determined, and the multipliers shown are " +
          (split == MultiplierSplit::LeastNorm

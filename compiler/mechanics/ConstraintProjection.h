@@ -64,6 +64,10 @@ private:
   runtime::ConstraintProjector projector_;
 };
 
+// The constraints whose rows of C (m*n, row-major) are dependent at the
+// state, quoted and listed ("'c1', 'c2' and 'c3'"), or "".
+std::string redundantConstraints(const Equations &equations, const double *C);
+
 // Which split of a unique reaction C^T lambda among redundant constraints a
 // report shows: the least-norm one (the statics and linearize), or the one
 // in which the rows that the pivoted factorization of the Schur complement

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <numeric>
 
 namespace mech::mechanics {
 
@@ -50,33 +51,39 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
       W(parts_.data() + n * n + (w ? m * n : 0), m, n);
   Eigen::Map<const RowMajor> byQ(parts_.data() + n * n + m * n + w, size, n),
       byQd(parts_.data() + n * n + m * n + w + size * n, size, n);
-  // Rows of C that depend on earlier ones (redundant constraints) carry no
-  // multiplier in the acceleration solve (runtime::solveConstrained), so
-  // near the state q'' is that of the other rows alone: they are left out.
-  std::vector<long> rows = independentRows(M, C);
-  const long k = static_cast<long>(rows.size()), reduced = n + k;
-  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(reduced, reduced), rhs(reduced, 2 * n);
-  K.topLeftCorner(n, n) = M;
-  rhs.topRows(n) << byQ.topRows(n), byQd.topRows(n);
-  for (long i = 0; i < k; ++i) {
-    K.block(0, n + i, n, 1) = -W.row(rows[static_cast<size_t>(i)]).transpose();
-    K.block(n + i, 0, 1, n) = C.row(rows[static_cast<size_t>(i)]);
-    rhs.row(n + i) << byQ.row(n + rows[static_cast<size_t>(i)]),
-        byQd.row(n + rows[static_cast<size_t>(i)]);
-  }
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
-  Eigen::MatrixXd d = lu.solve(rhs); // dq''/dq, dq''/dq' in the first n rows
-  if (!d.allFinite() || !(lu.rcond() > 1e-15)) {
-    // Near a singular position rows of C are nearly dependent: the solve
-    // regularizes the Schur complement there (S + eps I), and so does the
+  // [M, -W^T; C, eps I] restricted to `rows` of C, solved for the 2n
+  // right-hand sides; false when it is singular.
+  Eigen::MatrixXd d;
+  auto solveWith = [&](const std::vector<long> &rows, double eps) {
+    const long k = static_cast<long>(rows.size()), reduced = n + k;
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(reduced, reduced), rhs(reduced, 2 * n);
+    K.topLeftCorner(n, n) = M;
+    rhs.topRows(n) << byQ.topRows(n), byQd.topRows(n);
+    for (long i = 0; i < k; ++i) {
+      const long row = rows[static_cast<size_t>(i)];
+      K.block(0, n + i, n, 1) = -W.row(row).transpose();
+      K.block(n + i, 0, 1, n) = C.row(row);
+      K(n + i, n + i) = eps;
+      rhs.row(n + i) << byQ.row(n + row), byQd.row(n + row);
+    }
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
+    d = lu.solve(rhs); // dq''/dq, dq''/dq' in the first n rows
+    return d.allFinite() && lu.rcond() > 1e-15;
+  };
+  std::vector<long> all(static_cast<size_t>(m));
+  std::iota(all.begin(), all.end(), 0);
+  if (!solveWith(all, 0)) {
+    // Rows of C that depend on the others (redundant constraints) carry no
+    // multiplier in the acceleration solve (runtime::solveConstrained), so
+    // near the state q'' is that of the other rows alone: they are left
+    // out. Near a singular position rows are nearly dependent, and the
+    // solve regularizes its Schur complement (S + eps I): so does the
     // Jacobian, which needs only to be near for Newton's iteration.
+    std::vector<long> rows = independentRows(M, C);
     const double inertia = M.diagonal().cwiseAbs().maxCoeff(),
-                 rowSize = k > 0 ? C.rowwise().squaredNorm().maxCoeff() : 0;
+                 rowSize = m > 0 ? C.rowwise().squaredNorm().maxCoeff() : 0;
     const double eps = kSchurRegularization * rowSize / (inertia > 0 ? inertia : 1);
-    K.bottomRightCorner(k, k).diagonal().setConstant(eps);
-    lu.compute(K);
-    d = lu.solve(rhs);
-    if (!d.allFinite() || !(lu.rcond() > 1e-15))
+    if (!solveWith(rows, 0) && !solveWith(rows, eps))
       return kStatusSingularMassMatrix;
   }
   Eigen::Map<RowMajor> out(J, 2 * n, 2 * n);
