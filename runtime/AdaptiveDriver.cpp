@@ -88,6 +88,8 @@ IntegrationResult integrateAdaptive(EmbeddedPair &pair, const Eigen::VectorXd &x
       if (projected != pair.state() && !pair.start(tNew, projected))
         return stop(f.lastFailure());
     }
+    if (options.stepped && !options.stepped(tNew, pair.state().data()))
+      return stop({Outcome::RhsFailed, tNew});
     if (last || (monitor && monitor->switchAfter(tNew, h, pair.state(), hRho)))
       return stop({Outcome::Finished});
     h = controller.afterAccept(h, error, hmax);

@@ -448,7 +448,9 @@ private:
   IntegrationResult adaptive(double t);
   Corrector correct(double tNew);
   void reject(Corrector corrector);
+  // The samples of an accepted step, its projection, the step's watch.
   bool deliver(double t, double tNew);
+  bool project(double tNew);
   void applyChoice(BdfStepper::Choice choice);
   IntegrationResult stop(const Failure &failure);
 
@@ -524,8 +526,16 @@ void BdfDriver::reject(Corrector corrector) {
 
 bool BdfDriver::deliver(double t, double tNew) {
   auto interpolate = [&](double ts, Eigen::VectorXd &out) { stepper_.interpolate(ts, out); };
-  if (!output_.step(t, tNew, stepper_.state(), interpolate, failure_))
+  if (!output_.step(t, tNew, stepper_.state(), interpolate, failure_) || !project(tNew))
     return false;
+  if (o_.stepped && !o_.stepped(tNew, stepper_.state().data())) {
+    failure_ = {Outcome::RhsFailed, tNew};
+    return false;
+  }
+  return true;
+}
+
+bool BdfDriver::project(double tNew) {
   if (!o_.project)
     return true;
   projected_ = stepper_.state();

@@ -136,11 +136,12 @@ void ConstraintProjector::metricAt(double t, const double *x, Linearization &out
     out.W.diagonal().array() += (largest > 0 ? largest : 1) * 1e-6;
 }
 
-ProjectionResult
-ConstraintProjector::projectPositions(double t, double *x,
-                                      const std::vector<std::vector<bool>> &preferences) {
+ProjectionResult ConstraintProjector::projectPositions(
+    double t, double *x, const std::vector<std::vector<bool>> &preferences, bool orNoneKept) {
   size_t n = system_.coordinates();
   std::vector<double> start(x, x + n);
+  ProjectionResult failed;
+  failed.ok = false;
   for (const std::vector<bool> &kept : preferences) {
     if (std::find(kept.begin(), kept.end(), true) == kept.end())
       continue;
@@ -149,8 +150,11 @@ ConstraintProjector::projectPositions(double t, double *x,
       backOnTheirTurn(t, x, start);
       return result;
     }
+    failed = result;
     std::copy(start.begin(), start.end(), x);
   }
+  if (!orNoneKept)
+    return failed;
   ProjectionResult result = projectPositionsMoving(t, x, {});
   if (result.ok)
     backOnTheirTurn(t, x, start);
@@ -181,10 +185,18 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
   ProjectionResult result;
   bool nudged = false;
   Linearization lin;
+  // A failure reports the lowest residual the iteration reached.
+  double lowest = std::numeric_limits<double>::infinity();
+  auto failed = [&] {
+    result.ok = false;
+    result.residual = lowest;
+    return result;
+  };
   for (; result.iterations < kMaxIterations; ++result.iterations) {
     if (!rowsAt(t, x, /*positions=*/true, lin))
       return result; // no holonomic constraints
     result.residual = lin.r.cwiseAbs().maxCoeff();
+    lowest = std::min(lowest, result.residual);
     if (result.residual <= kTolerance * lin.scale)
       return result;
     metricAt(t, x, lin);
@@ -192,10 +204,8 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     Eigen::LDLT<Eigen::MatrixXd> metric(lin.W);
     Eigen::VectorXd step;
     if (!leastChangeStep(lin.C, lin.r, metric, kTolerance * lin.scale, alongRun, step)) {
-      if (nudged || result.iterations > 0) {
-        result.ok = false;
-        return result;
-      }
+      if (nudged || result.iterations > 0)
+        return failed();
       // Degenerate start: step downhill (along M^-1 f at rest) and retry.
       std::vector<double> rest(2 * n, 0.0), f(n);
       std::copy(x, x + n, rest.begin());
@@ -206,10 +216,8 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
         if (isFrozen(j))
           direction(static_cast<long>(j)) = 0;
       double size = direction.cwiseAbs().maxCoeff();
-      if (!(size > 0)) {
-        result.ok = false;
-        return result;
-      }
+      if (!(size > 0))
+        return failed();
       for (size_t j = 0; j < n; ++j)
         x[j] += 1e-3 * direction(static_cast<long>(j)) / size;
       nudged = true;
@@ -217,8 +225,7 @@ ProjectionResult ConstraintProjector::projectPositionsMoving(double t, double *x
     }
     stepBack(t, x, step.data(), lin.r.norm());
   }
-  result.ok = false;
-  return result;
+  return failed();
 }
 
 double ConstraintProjector::positionResidual(double t, const double *x) {
@@ -254,16 +261,18 @@ ProjectionResult ConstraintProjector::projectAlongRun(double t, double *x) {
   return result;
 }
 
-ProjectionResult
-ConstraintProjector::projectVelocities(double t, double *x,
-                                       const std::vector<std::vector<bool>> &preferences) {
+ProjectionResult ConstraintProjector::projectVelocities(
+    double t, double *x, const std::vector<std::vector<bool>> &preferences, bool orNoneKept) {
+  ProjectionResult failed;
+  failed.ok = false;
   for (const std::vector<bool> &kept : preferences) {
     if (std::find(kept.begin(), kept.end(), true) == kept.end())
       continue;
-    if (ProjectionResult result = projectVelocitiesMoving(t, x, kept); result.ok)
-      return result;
+    failed = projectVelocitiesMoving(t, x, kept);
+    if (failed.ok)
+      return failed;
   }
-  return projectVelocitiesMoving(t, x, {});
+  return orNoneKept ? projectVelocitiesMoving(t, x, {}) : failed;
 }
 
 ProjectionResult ConstraintProjector::projectVelocitiesMoving(double t, double *x,

@@ -47,18 +47,22 @@ public:
   // Moves q (x's first half) onto Phi = 0. Each entry of `preferences`
   // marks coordinates to keep: they are tried in order (the first set whose
   // coordinates can stay while the others satisfy the constraints wins),
-  // and then none is kept.
+  // and then, when `orNoneKept`, none is kept (else the last set's failure
+  // is the result: coordinates the user holds must stay).
   // When the start is degenerate (a constraint's gradient vanishes along
   // every free coordinate), the free coordinates are first nudged along the
   // generalized force at rest, i.e. downhill: a pendulum rod from y = 0 then
   // finds the hanging position.
   ProjectionResult projectPositions(double t, double *x,
-                                    const std::vector<std::vector<bool>> &preferences = {});
+                                    const std::vector<std::vector<bool>> &preferences = {},
+                                    bool orNoneKept = true);
   // Moves q' onto psi = 0 for every constraint, keeping the velocities of
   // the first set of `preferences` that the constraints allow (marked by
-  // coordinate, as for positions), else the smallest change of all.
+  // coordinate, as for positions), else (when `orNoneKept`) the smallest
+  // change of all.
   ProjectionResult projectVelocities(double t, double *x,
-                                     const std::vector<std::vector<bool>> &preferences = {});
+                                     const std::vector<std::vector<bool>> &preferences = {},
+                                     bool orNoneKept = true);
 
   // Positions, then velocities, after a step of a run: as at the start,
   // but a residual that no step removes (near a singular position, rows of

@@ -31,6 +31,11 @@ using SampleCallback = std::function<bool(double t, const double *x)>;
 // models, does not.
 using StepProjection = std::function<bool(double t, double *x)>;
 
+// Told the state at the end of every accepted step, after the projection
+// (if any); it only reads it (a watch along the run). Returning false stops
+// the run as StepProjection's false does. Called where StepProjection is.
+using StepObserver = std::function<bool(double t, const double *x)>;
+
 // The Jacobian dF/dx at (t, x), row-major: J[i*n + j] = dF_i/dx_j for a
 // system of dimension n. Status codes as for RightHandSide.
 using Jacobian = std::function<int(double t, const double *x, double *J)>;
@@ -111,6 +116,7 @@ struct IntegratorOptions {
   double step = 0.001;
   long maxSteps = 1000000; // attempted steps, rejected ones included
   StepProjection project;  // none when empty
+  StepObserver stepped;    // none when empty; a DAE's too
   // Method::Radau, Method::Bdf and Method::Auto: dF/dx, required (the
   // other methods ignore it).
   Jacobian jacobian;

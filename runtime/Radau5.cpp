@@ -567,6 +567,10 @@ bool RadauDriver::deliver(double t, double h, double tNew, Failure &failure) {
       return false;
     }
   }
+  if (o_.stepped && !o_.stepped(tNew, stepper_.state().data())) {
+    failure = {Outcome::RhsFailed, tNew};
+    return false;
+  }
   return true;
 }
 

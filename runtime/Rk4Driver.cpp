@@ -73,6 +73,8 @@ IntegrationResult integrateRk4(RhsEvaluator &f, const Eigen::VectorXd &x0,
       if (yNew != stageState && !stages.evaluate(f, 4, tNew, yNew))
         return stop(f.lastFailure());
     }
+    if (options.stepped && !options.stepped(tNew, yNew.data()))
+      return stop({Outcome::RhsFailed, tNew});
     y.swap(yNew);
     k.col(0) = k.col(4);
     t = tNew;

@@ -368,6 +368,18 @@ std::vector<OptionSpec> runOutputOptions() {
        "flag",
        "an initial state off the constraints is an error instead of being projected",
        {}},
+      {"--hold",
+       "",
+       T::Text,
+       "q1,q2",
+       "none held",
+       "comma-separated names of coordinates (a family's name holds its members)",
+       "assemble the start with these coordinates and their velocities held where the init "
+       "and --init put them, the others solved from their values as guesses (which decide the "
+       "assembly mode, elbow up or down); an error, with the residual, when the constraints "
+       "cannot be met so. Without it the given values are kept where the constraints allow and "
+       "moved the least where they do not",
+       {}},
       {"--constraints",
        "",
        T::Choice,
@@ -407,7 +419,7 @@ CommandSpec simulateCommand() {
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg|.png] [--plot-vars th1,th2] [--plot-x th1]\n"
       "       [--window a..b] [--backend jit|interp] [--no-cache] [--strict-init]\n"
-      "       [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
+      "       [--hold q1,q2] [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
       "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
       "state off the constraints is projected onto them (an error with --strict-init), and so "
@@ -778,8 +790,8 @@ CommandSpec animateCommand() {
       "       [--until T] [--dt h] [--method M] [--rtol r] [--atol a] [--step h] [--max-steps N]\n"
       "       [--init \"q=v, q'=w\"] [--input \"u=expr\"] [--set p=v ...] [--stop-when \"x == 0, "
       "up\"]\n"
-      "       [--backend jit|interp] [--no-cache] [--strict-init] [--constraints dae|projection]\n"
-      "       [--no-projection] [--baumgarte a,b]",
+      "       [--backend jit|interp] [--no-cache] [--strict-init] [--hold q1,q2]\n"
+      "       [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
       "simulate and draw the mechanism moving in one self-contained HTML page (no network): "
       "play/pause, a scrubber, the speed, trails, the energy or chosen columns plotted in "
       "step; 3-D models in an orthographic view turned by dragging",
@@ -820,9 +832,10 @@ CommandSpec animateCommand() {
       {},
       false};
   std::vector<OptionSpec> integration = integrationOptions();
-  std::vector<OptionSpec> more = optionsNamed(
-      runOutputOptions(), {"--input", "--set", "--stop-when", "--backend", "--no-cache",
-                           "--strict-init", "--constraints", "--no-projection", "--baumgarte"});
+  std::vector<OptionSpec> more =
+      optionsNamed(runOutputOptions(),
+                   {"--input", "--set", "--stop-when", "--backend", "--no-cache", "--strict-init",
+                    "--hold", "--constraints", "--no-projection", "--baumgarte"});
   spec.options.insert(spec.options.end(), integration.begin(), integration.end());
   spec.options.insert(spec.options.end(), more.begin(), more.end());
   return spec;

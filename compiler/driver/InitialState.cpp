@@ -20,6 +20,8 @@ std::string number(double value) {
 // well above the rounding of the residual functions, well below anything
 // a user would set on purpose.
 constexpr double kOnManifold = 1e-10;
+// Changes a projection note names one by one.
+constexpr size_t kListedChanges = 8;
 
 // Redundant constraints at the start: the motion is still determined, the
 // multipliers are not.
@@ -31,6 +33,39 @@ std::string redundantAtStart(const mechanics::Equations &eq, mechanics::Kernels 
   kernels.constraints(t, x.data(), params.data(), residuals.data());
   return mechanics::redundantMultipliersNote(eq, residuals.data() + 2 * m,
                                              mechanics::MultiplierSplit::Pivoted);
+}
+
+// What the failure of a projection with held coordinates adds: which were
+// held at what, and the residual the others reached.
+std::string heldText(const mechanics::Equations &eq, const GivenValues &given,
+                     const std::vector<double> &x, const mechanics::ProjectionResult &positions) {
+  std::string names;
+  for (size_t j = 0; j < given.held.size(); ++j)
+    if (given.held[j])
+      names += (names.empty() ? "" : ", ") + eq.coordinates[j] + " = " + number(x[j]);
+  std::string reached =
+      positions.ok ? "their velocities cannot be met"
+                   : "the others reach a residual of " + number(positions.residual) + " at best";
+  return " with " + names + " held (--hold): " + reached;
+}
+
+// --hold's names as coordinates: false after reporting one that is none.
+bool heldCoordinates(LoadedModel &loaded, const std::vector<std::string> &names,
+                     GivenValues &given) {
+  const sema::CheckedModel &model = loaded.model();
+  given.held.assign(model.coords.size(), false);
+  bool ok = true;
+  for (const std::string &name : names) {
+    int found = coordinateIndex(model, name);
+    std::vector<int> members = found >= 0 ? std::vector<int>{found} : familyMembers(model, name);
+    if (members.empty()) {
+      loaded.diagnostics().error({}, "--hold: '" + name + "' is not a coordinate of " + model.name);
+      ok = false;
+    }
+    for (int j : members)
+      given.held[static_cast<size_t>(j)] = true;
+  }
+  return ok;
 }
 
 } // namespace
@@ -71,10 +106,15 @@ bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
     if (strict) {
       failure = largest + " and --strict-init is given";
     } else {
-      bool projected = projector.projectPositions(t, x.data(), given.positionPreferences()).ok &&
-                       projector.projectVelocities(t, x.data(), given.velocityPreferences()).ok;
+      bool free = !given.holds();
+      mechanics::ProjectionResult positions =
+          projector.projectPositions(t, x.data(), given.positionPreferences(), free);
+      bool projected =
+          positions.ok &&
+          projector.projectVelocities(t, x.data(), given.velocityPreferences(), free).ok;
       if (!projected || projector.residual(t, x.data()) > kOnManifold)
-        failure = largest + " and cannot be projected onto them";
+        failure = largest + " and cannot be projected onto them" +
+                  (free ? "" : heldText(loaded.equations(), given, x, positions));
     }
   }
   if (!failure.empty()) {
@@ -82,11 +122,17 @@ bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
                                what + " violates the constraints " + failure);
     return false;
   }
+  // The changes, the first kListedChanges by name (a linkage of many
+  // coordinates would fill the screen), the rest counted.
   std::string changes;
+  size_t changed = 0;
   for (size_t j = 0; j < 2 * n; ++j)
-    if (std::abs(x[j] - before[j]) > 1e-12 * (1 + std::abs(before[j])))
+    if (std::abs(x[j] - before[j]) > 1e-12 * (1 + std::abs(before[j])) &&
+        ++changed <= kListedChanges)
       changes += (changes.empty() ? "" : ", ") + eq.coordinates[j % n] + (j < n ? "" : "'") +
                  " = " + number(x[j]) + " (was " + number(before[j]) + ")";
+  if (changed > kListedChanges)
+    changes += " and " + std::to_string(changed - kListedChanges) + " more";
   if (!changes.empty())
     notes.push_back(what + " was projected onto the constraints: " + changes);
   return true;
@@ -128,7 +174,7 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
   size_t n = eq.coordinates.size();
   GivenValues given;
   std::optional<mechanics::State> state = parseState(loaded, options.init, &given, "--init");
-  if (!state)
+  if (!state || !heldCoordinates(loaded, options.hold, given))
     return std::nullopt;
   t0 = state->t;
   std::vector<double> x(2 * n);

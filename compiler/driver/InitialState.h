@@ -16,8 +16,9 @@
 namespace mech::driver {
 
 struct StartOptions {
-  std::string init;        // --init "q=..., q'=..."
-  bool strictInit = false; // --strict-init
+  std::string init;              // --init "q=..., q'=..."
+  bool strictInit = false;       // --strict-init
+  std::vector<std::string> hold; // --hold: coordinates or families
 };
 
 // x0 = (q, q') at state t, or nullopt with the errors reported. Notes go to
@@ -29,10 +30,11 @@ std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::
 
 // Puts x = (q, q') at t onto the constraints when it is off them, keeping
 // the given values where the constraints allow (the command line's first,
-// then the model's init); a note says what changed, naming `what` ("the
-// initial state", "the state given by --at"). With `positionsOnly` the
-// velocities are left alone. False after reporting an error: x cannot be
-// put onto the constraints, or `strict` forbids changing it.
+// then the model's init) and the held ones always; a note says what
+// changed, naming `what` ("the initial state", "the state given by --at").
+// With `positionsOnly` the velocities are left alone. False after reporting
+// an error: x cannot be put onto the constraints (with the held values),
+// or `strict` forbids changing it.
 bool ontoConstraints(LoadedModel &loaded, mechanics::Kernels &kernels,
                      const std::vector<double> &params, double t, std::vector<double> &x,
                      const GivenValues &given, const std::string &what, bool strict,

@@ -184,26 +184,40 @@ bool namesFamily(const sema::CheckedModel &model, const sema::Assignment &a) {
 }
 
 // The sets to keep: the command line's with the init's, then the command
-// line's alone (or the init's alone when the command line gave none).
+// line's alone (or the init's alone when the command line gave none); each
+// with the held coordinates, which end the list alone.
 std::vector<std::vector<bool>> preferences(const std::vector<bool> &option,
-                                           const std::vector<bool> &init) {
-  std::vector<bool> both(option.size());
-  for (size_t j = 0; j < option.size(); ++j)
-    both[j] = option[j] || init[j];
-  std::vector<std::vector<bool>> sets{both};
-  if (both != option && std::find(option.begin(), option.end(), true) != option.end())
-    sets.push_back(option);
+                                           const std::vector<bool> &init,
+                                           const std::vector<bool> &held) {
+  auto with = [&](std::vector<bool> set, const std::vector<bool> &more) {
+    for (size_t j = 0; j < set.size() && j < more.size(); ++j)
+      set[j] = set[j] || more[j];
+    return set;
+  };
+  auto any = [](const std::vector<bool> &set) {
+    return std::find(set.begin(), set.end(), true) != set.end();
+  };
+  std::vector<bool> both = with(option, init);
+  std::vector<std::vector<bool>> sets{with(both, held)};
+  if (both != option && any(option))
+    sets.push_back(with(option, held));
+  if (any(held) && sets.back() != held)
+    sets.push_back(held);
   return sets;
 }
 
 } // namespace
 
 std::vector<std::vector<bool>> GivenValues::positionPreferences() const {
-  return preferences(positions, initPositions);
+  return preferences(positions, initPositions, held);
 }
 
 std::vector<std::vector<bool>> GivenValues::velocityPreferences() const {
-  return preferences(velocities, initVelocities);
+  return preferences(velocities, initVelocities, held);
+}
+
+bool GivenValues::holds() const {
+  return std::find(held.begin(), held.end(), true) != held.end();
 }
 
 std::optional<mechanics::State> parseState(LoadedModel &loaded, const std::string &text,

@@ -94,9 +94,15 @@ bool readInputs(LoadedModel &loaded, const std::string &text);
 struct GivenValues {
   std::vector<bool> positions, velocities;         // by the command line
   std::vector<bool> initPositions, initVelocities; // by the model's init
+  // By --hold: coordinates (with their velocities) that must stay, in
+  // every set to keep; empty or all false when none is held.
+  std::vector<bool> held;
   // The sets of coordinates (of velocities) to keep, in the order to try.
   std::vector<std::vector<bool>> positionPreferences() const;
   std::vector<std::vector<bool>> velocityPreferences() const;
+  // Whether some coordinate is held: then no set short of the held ones
+  // may be tried (the projection fails instead).
+  bool holds() const;
 };
 
 // The state given by --at (coordinates, velocities and t), with the model's

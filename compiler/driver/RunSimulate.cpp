@@ -63,6 +63,7 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
     options.constraintForm =
         line.value("--constraints") == "dae" ? ConstraintForm::Dae : ConstraintForm::Projection;
   options.start.init = line.value("--init");
+  options.start.hold = splitNames(line.value("--hold"));
   options.plotPath = line.value("--plot");
   options.eventsPath = line.value("--events");
   for (const std::string &text : line.values("--plot-vars"))

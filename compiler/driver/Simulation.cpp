@@ -20,6 +20,7 @@
 #include "mechanics/EventFunctions.h"
 #include "mechanics/InputKernels.h"
 #include "mechanics/Kernels.h"
+#include "mechanics/SingularPositions.h"
 #include "mechanics/StateJacobian.h"
 #include "runtime/TimeGrid.h"
 #include "sema/Values.h"
@@ -996,14 +997,36 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     };
   }
 
+  mechanics::SingularPositionWatch singular(eq, *kernels, params);
+  if (m > 0) {
+    singular.start(integrator.t0, x0->data());
+    integrator.stepped = [&singular](double t, const double *x) {
+      singular.step(t, x);
+      return true;
+    };
+  }
+
   auto integrateStart = Clock::now();
   summary.firstStepSeconds = std::chrono::duration<double>(integrateStart - processStart()).count();
   runtime::IntegrationResult result =
       runtime::integrate(rhs, start, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
   summary.stats = result.stats;
+  for (std::string &note : singular.notes())
+    summary.notes.push_back(std::move(note));
   if (!recordOutcome(result, run, refusal, columns, eventLog, plot, loaded, samples))
     return std::nullopt;
+  for (std::string &warning : singular.warnings())
+    summary.warnings.push_back(std::move(warning));
+  if (!summary.failure.empty() && singular.nearSingular())
+    summary.failure +=
+        " (near a singular position of the constraints: C's smallest singular value at the "
+        "last step was " +
+        formatNumber(singular.lastRatio(), 3) + " of its value at the start" +
+        (dae ? "; the DAE form does not pass singular positions, the projection form does "
+               "(--constraints projection)"
+             : "") +
+        ")";
   reportChatter(loaded, eq, watch, result.failureTime, summary);
   return summary;
 }

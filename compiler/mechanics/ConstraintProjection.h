@@ -42,12 +42,14 @@ public:
 
   double residual(double t, const double *x) { return projector_.residual(t, x); }
   ProjectionResult projectPositions(double t, double *x,
-                                    const std::vector<std::vector<bool>> &preferences = {}) {
-    return projector_.projectPositions(t, x, preferences);
+                                    const std::vector<std::vector<bool>> &preferences = {},
+                                    bool orNoneKept = true) {
+    return projector_.projectPositions(t, x, preferences, orNoneKept);
   }
   ProjectionResult projectVelocities(double t, double *x,
-                                     const std::vector<std::vector<bool>> &preferences = {}) {
-    return projector_.projectVelocities(t, x, preferences);
+                                     const std::vector<std::vector<bool>> &preferences = {},
+                                     bool orNoneKept = true) {
+    return projector_.projectVelocities(t, x, preferences, orNoneKept);
   }
   // Positions, then velocities: the projection after a step
   // (runtime::ConstraintProjector::projectAlongRun). False when it fails.

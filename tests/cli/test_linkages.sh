@@ -16,7 +16,14 @@
 #   through 10 singular positions, on its branch, its speed from the energy
 #   integral;
 # - the same linkage assembled from rough values (only the first crank
-#   given) lands on the branch the benchmark means, on the given turn.
+#   given) lands on the branch the benchmark means, on the given turn;
+# - the notes of the singular positions passed (at the times of the
+#   reduction, with the rows that lost rank) and none for a regular
+#   linkage, rows that vanish in turn or a triple rocker's limit positions
+#   (where only the branch indicator's minor is singular); the indicator's
+#   changes at the singular positions;
+# - a four-bar held at its crank (--hold) and assembled from rough values
+#   on each of its two modes, by hand; a held set that cannot be assembled.
 source "$(dirname "$0")/lib.sh" "$@"
 cd "$root" || exit 1
 
@@ -25,6 +32,8 @@ expect "the redundant parallelogram runs" 0 "$mech" simulate \
   -o "$work/par.csv"
 contains "the run says the constraints are redundant" err \
   "constraints 'c1', 'c2', 'c3' and 'c4' are redundant here"
+lacks "rows that vanish in turn (c1 and c3 at level cranks) are no singular position" err \
+  "singular position"
 contains "and which split of the multipliers it shows" err \
   "the constraints that a pivoted factorization finds dependent on the others carry none"
 check_py "parallelogram against the single pendulum of the combined inertia" '
@@ -101,6 +110,7 @@ contains "with the residual" err "violates the constraints (largest residual 1) 
 expect "the N-four-bar runs through its singular positions" 0 "$mech" simulate \
   tests/cli/models/n_four_bar.mech --until 20 --dt 0.05 --rtol 1e-10 --atol 1e-12 \
   -o "$work/nfb.csv"
+cp "$work/err" "$work/nfb.err"
 check_py "N-four-bar against its one-degree-of-freedom reduction" '
 rows = list(csv.DictReader(open(W + "/nfb.csv")))
 assert float(rows[-1]["t"]) == 20
@@ -126,6 +136,32 @@ for r in rows:
 assert singular == 20, singular
 assert worst < 1e-4, worst     # measured 5e-6; the benchmark asks 1e-3
 '
+check_py "the N-four-bar: a note at each singular position, at the reduction's times" '
+N, g = 4, 9.81
+I, K = (N + 1) / 3 + N, ((N + 1) / 2 + N) * g
+th, w, t, h, level = math.pi / 2, -1.0, 0.0, 1e-4, []
+while t < 20:                         # RK4 of the reduction, crossings of sin(theta) = 0
+    f = lambda th, w: (w, -K / I * math.cos(th))
+    k1 = f(th, w); k2 = f(th + h / 2 * k1[0], w + h / 2 * k1[1])
+    k3 = f(th + h / 2 * k2[0], w + h / 2 * k2[1]); k4 = f(th + h * k3[0], w + h * k3[1])
+    new = th + h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
+    w += h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+    if math.floor(new / math.pi) != math.floor(th / math.pi):
+        edge = math.pi * max(math.floor(new / math.pi), math.floor(th / math.pi))
+        level.append(t + h * (edge - th) / (new - th))
+    th, t = new, t + h
+text = open(W + "/nfb.err").read()
+note = re.search(r"the run passed (\d+) singular positions of the constraints, at t = "
+                 r"([\d.]+), ([\d.]+), ([\d.]+), ([\d.]+), ([\d.]+) and (\d+) more", text)
+assert note, text
+assert int(note.group(1)) == len(level) == 20 and int(note.group(7)) == 15, (note.group(0), level)
+for i in range(5):
+    assert abs(float(note.group(i + 2)) - level[i]) < 2e-3 * level[i], (note.group(0), level[:5])
+# All links level: every closing equation along x loses its row at once.
+assert "constraints \x27closex[1]\x27, \x27closex[2]\x27, \x27closex[3]\x27 and \x27closex[4]\x27 became dependent" in text, text
+# Four rows lost at once: the minor vanishes to even order, keeping its sign.
+assert "the branch indicator, the sign of a minor of C, changed sign at 0 of them" in text, text
+'
 
 expect "radau (projection form) runs the N-four-bar through them too" 0 "$mech" simulate \
   tests/cli/models/n_four_bar.mech --until 20 --dt 0.05 --rtol 1e-10 --atol 1e-12 \
@@ -143,6 +179,10 @@ assert worst < 1e-3, worst
 expect "the slider-crank with a flywheel runs through its dead centres" 0 "$mech" simulate \
   examples/slider_crank_flywheel.mech --until 4.5 --dt 0.01 --rtol 1e-10 --atol 1e-12 \
   -o "$work/crank.csv"
+contains "each dead centre is noted, the pin's row lost" err \
+  "the run passed 11 singular positions of the constraints, at t = 0.171, 0.57, 0.9691, 1.368, 1.767 and 6 more: at the first, the rows of C of constraints 'pin_y' became dependent"
+contains "and the branch indicator changed sign at each" err \
+  "the branch indicator, the sign of a minor of C, changed sign at 11 of them"
 check_py "slider-crank: on its branch, its speed from the energy integral" '
 rows = list(csv.DictReader(open(W + "/crank.csv")))
 r, J, mr, ms = 0.1, 0.05, 1.0, 2.0
@@ -159,6 +199,12 @@ for r0 in rows:
 assert passed >= 10, passed
 assert worst < 1e-7, worst
 '
+
+expect "radau's DAE form stops at the first dead centre, saying why and what passes it" 1 \
+  "$mech" simulate examples/slider_crank_flywheel.mech --until 1 --method radau -o "$work/dae.csv"
+contains "the failure names the singular position and the way" err \
+  "(near a singular position of the constraints: C's smallest singular value at the last step was"
+contains "and the way" err "the DAE form does not pass singular positions, the projection form does (--constraints projection))"
 
 # The model's init with only the first crank upright: the others start
 # level (0), the singular position, and must still be assembled upright.
@@ -178,4 +224,96 @@ for i in range(5):
 for i in range(1, 5):
     assert abs(float(r["ph[%d]" % i])) < 1e-9, r
 '
+# A four-bar (tests/cli/models/four_bar.mech) assembled from rough values
+# with its crank held: each of the two assembly modes from a guess near it,
+# on the turn of the guess. The modes by hand: the coupler's far end is
+# where the circles of radius b about the crank's tip and c about the
+# rocker's pivot meet.
+four_bar_modes='
+def modes(th1, a=0.4, b=1.0, c=0.8, d=1.0):
+    bx, by = a * math.cos(th1), a * math.sin(th1)
+    dx, dy = d - bx, -by
+    L = math.hypot(dx, dy)
+    along = (b * b - c * c + L * L) / (2 * L)
+    h = math.sqrt(b * b - along * along)
+    out = []
+    for s in (1, -1):   # elbow up, then down
+        px, py = bx + along * dx / L - s * h * dy / L, by + along * dy / L + s * h * dx / L
+        out.append((math.atan2(py - by, px - bx), math.atan2(py, px - d)))
+    return out
+def start(name):
+    return next(csv.DictReader(open(W + "/" + name)))
+def near(x, y, turns=0):
+    return abs(x - y - 2 * math.pi * turns) < 1e-9
+'
+expect "--hold keeps the crank, elbow up from a rough guess" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold th1 --until 0.01 -o "$work/up.csv"
+contains "the note says what was solved" err "was projected onto the constraints: th2 = "
+lacks "the crank did not move" err "th1 = "
+expect "--hold keeps the crank, elbow down from a rough guess" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold th1 --init "th2 = -1, th3 = -2.5" --until 0.01 \
+  -o "$work/down.csv"
+expect "a guess a turn up stays on its turn" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold th1 --init "th3 = 7.8" --until 0.01 -o "$work/turn.csv"
+check_py "each assembly mode by hand, on the guess's turn" "$four_bar_modes"'
+up, down = modes(1.0)
+r = start("up.csv")
+assert float(r["th1"]) == 1 and near(float(r["th2"]), up[0]) and near(float(r["th3"]), up[1]), r
+r = start("down.csv")
+assert float(r["th1"]) == 1 and near(float(r["th2"]), down[0]), r
+assert near(float(r["th3"]), down[1]), r
+r = start("turn.csv")
+assert near(float(r["th2"]), up[0]) and near(float(r["th3"]), up[1], 1), r
+'
+expect "--hold holds a crank speed; the others follow the velocity constraints" 0 "$mech" \
+  simulate tests/cli/models/four_bar.mech --hold th1 --init "th1' = 2" --until 0.01 \
+  -o "$work/speed.csv"
+check_py "the velocities by hand: C q' = 0 with th1' = 2" "$four_bar_modes"'
+r = start("speed.csv")
+t1, t2, t3 = (float(r[k]) for k in ("th1", "th2", "th3"))
+w1, w2, w3 = (float(r[k + "\x27"]) for k in ("th1", "th2", "th3"))
+a, b, c = 0.4, 1.0, 0.8
+assert w1 == 2, r
+# -a s1 w1 - b s2 w2 + c s3 w3 = 0 and a c1 w1 + b c2 w2 - c c3 w3 = 0
+det = -b * math.sin(t2) * -c * math.cos(t3) - c * math.sin(t3) * b * math.cos(t2)
+rx, ry = a * math.sin(t1) * w1, -a * math.cos(t1) * w1
+e2 = (rx * -c * math.cos(t3) - c * math.sin(t3) * ry) / det
+e3 = (-b * math.sin(t2) * ry - rx * b * math.cos(t2)) / det
+assert abs(w2 - e2) < 1e-9 and abs(w3 - e3) < 1e-9, (w2, e2, w3, e3)
+'
+expect "a regular linkage turning its crank round" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold th1 --init "th1' = 3" --until 10 -o "$work/turning.csv"
+lacks "no singular position, no note" err "singular position"
+check_py "the crank made turns, on its assembly mode" "$four_bar_modes"'
+rows = list(csv.DictReader(open(W + "/turning.csv")))
+assert float(rows[-1]["th1"]) - 1 > 4 * math.pi, rows[-1]
+worst = max(abs(math.sin(float(r["th3"]) - modes(float(r["th1"]))[0][1])) for r in rows)
+assert worst < 1e-6, worst
+'
+expect "a triple rocker (non-Grashof) turning back at its limit positions" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --set a=1.2 --set c=1.1 --hold th1 --init "th1 = 1.2" \
+  --until 3 -o "$work/rocker.csv"
+lacks "a limit position is no singular position" err "singular positions of the constraints"
+lacks "nor a jump between assembly modes" err "jumped"
+check_py "the rocker turned back at its limit positions, on its assembly mode" "$four_bar_modes"'
+rows = list(csv.DictReader(open(W + "/rocker.csv")))
+turns = sum(1 for a, b, c in zip(rows, rows[1:], rows[2:])
+            if (float(b["th3"]) - float(a["th3"])) * (float(c["th3"]) - float(b["th3"])) < 0)
+assert turns >= 2, turns
+def closes(r, a=1.2, b=1.0, c=1.1, d=1.0):
+    t1, t2, t3 = (float(r[k]) for k in ("th1", "th2", "th3"))
+    return max(abs(a * math.cos(t1) + b * math.cos(t2) - d - c * math.cos(t3)),
+               abs(a * math.sin(t1) + b * math.sin(t2) - c * math.sin(t3)))
+assert max(closes(r) for r in rows) < 1e-9
+'
+expect "without --hold the crank given by the init moves too" 0 "$mech" simulate \
+  tests/cli/models/four_bar.mech --until 0.01 -o "$work/free.csv"
+contains "the note says the crank moved" err "th1 = "
+expect "a held set that cannot be assembled is an error with the residual" 1 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold "th1, th3" --init "th3 = 0" --until 0.01
+contains "the error names what was held" err \
+  "cannot be projected onto them with th1 = 1, th3 = 0 held (--hold): the others reach a residual of"
+expect "--hold of a name that is no coordinate" 1 "$mech" simulate \
+  tests/cli/models/four_bar.mech --hold th9 --until 0.01
+contains "the error names it" err "--hold: 'th9' is not a coordinate of FourBar"
 finish

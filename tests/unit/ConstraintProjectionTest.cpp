@@ -88,6 +88,29 @@ TEST_CASE("projection: a kept coordinate stays where the constraints allow") {
   CHECK(std::hypot(far[0], far[1]) == Approx(1).epsilon(1e-12));
 }
 
+TEST_CASE("projection: a held coordinate stays, or the projection fails leaving x as it was") {
+  CartesianPendulum pendulum;
+  runtime::ConstraintProjector projector(pendulum);
+  // Held (no fallback): x = 0.6 stays, y goes to +0.8, the side it started.
+  std::vector<double> x = {0.6, 0.3, 0, 0};
+  REQUIRE(projector.projectPositions(0, x.data(), {{true, false}}, /*orNoneKept=*/false).ok);
+  CHECK(x[0] == 0.6);
+  CHECK(x[1] == Approx(0.8).epsilon(1e-12));
+  // x = 1.5 held: no y puts it on the circle. The best the free y reaches
+  // is y = 0, |Phi| = 1.5^2 - 1 = 1.25; the state is left as given.
+  std::vector<double> far = {1.5, 0.2, 0, 0};
+  runtime::ProjectionResult held =
+      projector.projectPositions(0, far.data(), {{true, false}}, /*orNoneKept=*/false);
+  CHECK_FALSE(held.ok);
+  CHECK(held.residual == Approx(1.25).epsilon(1e-6));
+  CHECK(far == std::vector<double>{1.5, 0.2, 0, 0});
+  // Velocities: x' held at 1 at (0.6, 0.8) needs y' = -0.75 (psi = 0).
+  std::vector<double> moving = {0.6, 0.8, 1, 0};
+  REQUIRE(projector.projectVelocities(0, moving.data(), {{true, false}}, false).ok);
+  CHECK(moving[2] == 1);
+  CHECK(moving[3] == Approx(-0.75).epsilon(1e-12));
+}
+
 TEST_CASE("projection: a degenerate start steps downhill and finds the hanging position") {
   CartesianPendulum pendulum;
   runtime::ConstraintProjector projector(pendulum);
