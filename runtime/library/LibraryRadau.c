@@ -18,6 +18,9 @@
 enum { kMaxIterations = 7 };
 static const double kSafety = 0.9, kMaxGrowth = 8, kMaxShrink = 5;
 static const double kThetaReuse = 0.001, kKeepLow = 1.0, kKeepHigh = 1.2;
+/* A contraction this many times slower than with a fresh Jacobian marks it
+   stale (runtime/Radau5.cpp, kStaleTheta). */
+static const double kStaleTheta = 3;
 
 /* ---- The method's constants ----------------------------------------------- */
 
@@ -424,6 +427,9 @@ static int run(radau *s, mechrt_projection *w, mechrt_samples *r, double t, doub
                                           s->rtol, s->atol, hmax);
   step_choice choice = {0, 0, 0};
   int need_jacobian = 1, rejected = 0, failed = 0;
+  /* The contraction and iterations of the last step with a fresh Jacobian. */
+  double fresh_theta = 0;
+  int fresh_iterations = 0;
   long accepted = 0;
   for (;; ++s->steps) {
     if (s->steps >= MECHRT_MAX_STEPS || fabs(h) < 1e-14 * fabs(t) || t + h == t)
@@ -453,6 +459,10 @@ static int run(radau *s, mechrt_projection *w, mechrt_samples *r, double t, doub
     ++accepted;
     failed = 0;
     double h_new = after_accept(&choice, h, error, s->iterations);
+    if (s->jacobian_current) {
+      fresh_theta = s->theta;
+      fresh_iterations = s->iterations;
+    }
     accept(s, h);
     status = mechrt_after_step(r, s->sys, t, h, t_new, s->y, radau_interpolant, s, s->stage_state);
     int moved = 0;
@@ -462,7 +472,8 @@ static int run(radau *s, mechrt_projection *w, mechrt_samples *r, double t, doub
       status = move_to(s, t_new);
     if (status != MECHRT_OK || last)
       return status;
-    need_jacobian = s->theta > kThetaReuse && s->iterations > 2;
+    int as_fresh = s->theta <= kStaleTheta * fresh_theta && s->iterations <= fresh_iterations;
+    need_jacobian = s->theta > kThetaReuse && s->iterations > 2 && !as_fresh;
     h_new = fmin(h_new, hmax);
     if (rejected)
       h_new = fmin(h_new, h);
