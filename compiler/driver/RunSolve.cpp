@@ -271,6 +271,8 @@ std::string solutionText(const LoadedModel &loaded, const mechanics::State &stat
       out << "  " << eq.constraints[i].name << " = " << number(s.lambda[i])
           << (unit.empty() ? "" : " " + unit) << "\n";
     }
+    if (!s.redundantNote.empty())
+      out << "  note: " << s.redundantNote << "\n";
   }
   if (std::vector<size_t> unmet = unbalancedCoordinates(s); !unmet.empty()) {
     out << "\nequilibrium conditions not met by the solution ("
@@ -340,6 +342,10 @@ std::string solutionJson(const LoadedModel &loaded, const mechanics::State &stat
       json.key(eq.constraints[i].name).value(s.lambda[i]);
     json.endObject();
   }
+  json.key("notes").beginArray();
+  if (!s.redundantNote.empty())
+    json.value(s.redundantNote);
+  json.endArray();
   json.key("inert").beginArray();
   for (size_t i : s.inert)
     json.value(model.params[unknowns[i]].name);

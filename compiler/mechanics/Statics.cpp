@@ -6,6 +6,8 @@
 // k unknowns.
 #include "mechanics/Statics.h"
 
+#include "mechanics/ConstraintProjection.h"
+
 #include "symbolic/Diff.h"
 #include "symbolic/Program.h"
 
@@ -180,10 +182,10 @@ bool onConstraints(const Equations &eq, const State &state, const Sample &s,
 }
 
 // N: the directions the constraints allow (rows of C scaled to unit norm,
-// so that the rank decision does not depend on their units). Reports
-// redundant or conflicting constraints, whose reactions are not determined.
-std::optional<MatrixXd> allowedDirections(const MatrixXd &C, size_t m, size_t n,
-                                          Diagnostics &diagnostics, Location where) {
+// so that the rank decision does not depend on their units). Redundant
+// constraints (dependent rows; the configuration is on them, so they agree)
+// allow what their independent rows allow.
+MatrixXd allowedDirections(const MatrixXd &C, size_t m, size_t n) {
   MatrixXd N = MatrixXd::Identity(static_cast<long>(n), static_cast<long>(n));
   if (m > 0) {
     MatrixXd Cs = C;
@@ -196,11 +198,6 @@ std::optional<MatrixXd> allowedDirections(const MatrixXd &C, size_t m, size_t n,
     for (long i = 0; i < sigma.size(); ++i)
       if (sigma(i) > kRankTolerance * std::max(sigma(0), 1e-300))
         ++rank;
-    if (rank < static_cast<long>(m)) {
-      diagnostics.error(where, "the constraints are redundant or conflicting at this "
-                               "configuration: their reactions are not determined");
-      return std::nullopt;
-    }
     N = svd.matrixV().rightCols(static_cast<long>(n) - rank);
   }
   return N;
@@ -336,9 +333,12 @@ void judgeBalance(const MatrixXd &N, Sampler &sample, size_t k, const VectorXd &
 void reactions(const Sample &s, size_t m, StaticsSolution &result) {
   VectorXd imbalance = s.f;
   if (m > 0) {
-    // C^T lambda = -f: exact when balanced, least squares otherwise.
+    // C^T lambda = -f: exact when balanced, least squares otherwise; of
+    // the splits redundant constraints allow, the least-norm one.
     MatrixXd Ct = s.C.transpose();
-    VectorXd lambda = Ct.colPivHouseholderQr().solve(-s.f);
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(Ct);
+    cod.setThreshold(kRankTolerance);
+    VectorXd lambda = cod.solve(-s.f);
     VectorXd reaction = Ct * lambda;
     imbalance += reaction;
     result.lambda.assign(lambda.data(), lambda.data() + lambda.size());
@@ -384,10 +384,10 @@ std::optional<StaticsSolution> solveStatics(const Equations &eq,
   if (!finiteAt(eq, s, diagnostics, where) ||
       !onConstraints(eq, problem.state, s, result, diagnostics, where))
     return std::nullopt;
-  std::optional<MatrixXd> allowed = allowedDirections(s.C, m, n, diagnostics, where);
-  if (!allowed)
-    return std::nullopt;
-  const MatrixXd &N = *allowed;
+  const MatrixXd N = allowedDirections(s.C, m, n);
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMajor rows = s.C;
+  result.redundantNote = redundantMultipliersNote(eq, rows.data(), MultiplierSplit::LeastNorm);
   result.equations = static_cast<size_t>(N.cols());
 
   result.converged = gaussNewton(N, sample, k, P, s, result.iterations);

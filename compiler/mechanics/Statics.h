@@ -51,6 +51,9 @@ struct StaticsSolution {
   int iterations = 0;
   bool converged = false;
   double constraintResidual = 0; // max |Phi| of the holonomic constraints at q*
+  // A note when the constraints are redundant at q* (only C^T lambda is
+  // determined; lambda is the least-norm split), else "".
+  std::string redundantNote;
 };
 
 const char *determinedName(StaticsSolution::Determined determined);

@@ -88,6 +88,22 @@ assert abs(value("reaction1") - r1) < 1e-9 and abs(value("reaction2") - r2) < 1e
 assert abs(value("reaction3") - r2) < 1e-9
 '
 
+expect "solve balances the parallelogram with redundant constraints" 0 "$mech" solve \
+  examples/parallelogram_linkage.mech --for mt --at "th1 = 0.3, th2 = 0.3, th3 = 0.3" --json
+check_json "solve: the tip mass by hand, the reactions' sum per crank, the note" '
+# (3 m / 2 + mt) g l cos(theta) = 0: mt = -1.5 kg (impossible, and said so).
+assert abs(j["solution"]["mt"] + 1.5) < 1e-9, j["solution"]
+lam, l, th, g, m = j["reactions"], 1.0, 0.3, 9.81, 1.0
+s, c = math.sin(th), math.cos(th)
+r1 = lam["c1"] * (-l * s) + lam["c2"] * (l * c)
+r2 = lam["c1"] * (l * s) - lam["c2"] * (l * c) - lam["c3"] * (l * s) + lam["c4"] * (l * c)
+r3 = lam["c3"] * (l * s) - lam["c4"] * (l * c)
+# Each reaction takes the gravity torque on its crank (the tip, -1.5 kg, on the first).
+assert abs(r1 - (m / 2 - 1.5) * g * l * c) < 1e-9 and abs(r2 - m / 2 * g * l * c) < 1e-9, (r1, r2)
+assert abs(r3 - m / 2 * g * l * c) < 1e-9, r3
+assert any("are redundant here" in n and "least-norm" in n for n in j["notes"]), j["notes"]
+'
+
 expect "radau's DAE form refuses redundant constraints, saying what runs them" 1 "$mech" \
   simulate examples/parallelogram_linkage.mech --until 1 --method radau
 contains "the refusal names the constraints and the way" err \
