@@ -28,6 +28,17 @@ public:
   int multipliers(double, const double *, const double *, double *) override { return 0; }
 };
 
+// Two constraints on three coordinates, as Kernels::constraints lays them
+// out: Phi, psi = C q', then the rows of C.
+void twoRows(double *out, double phiX, double phiY, const double (&Cx)[3], const double (&Cy)[3],
+             const double *qd) {
+  out[0] = phiX, out[1] = phiY, out[2] = out[3] = 0;
+  for (int j = 0; j < 3; ++j) {
+    out[2] += Cx[j] * qd[j], out[3] += Cy[j] * qd[j];
+    out[4 + j] = Cx[j], out[7 + j] = Cy[j];
+  }
+}
+
 constexpr double a = 0.4, b = 1.0, c = 0.8, d = 1.0;
 
 // q = (th1, th2, th3): the loop closing along x and y.
@@ -38,13 +49,7 @@ public:
     double s1 = std::sin(x[0]), s2 = std::sin(x[1]), s3 = std::sin(x[2]);
     double c1 = std::cos(x[0]), c2 = std::cos(x[1]), c3 = std::cos(x[2]);
     double Cx[3] = {-a * s1, -b * s2, c * s3}, Cy[3] = {a * c1, b * c2, -c * c3};
-    out[0] = a * c1 + b * c2 - d - c * c3;
-    out[1] = a * s1 + b * s2 - c * s3;
-    out[2] = out[3] = 0;
-    for (int j = 0; j < 3; ++j) {
-      out[2] += Cx[j] * x[3 + j], out[3] += Cy[j] * x[3 + j];
-      out[4 + j] = Cx[j], out[7 + j] = Cy[j];
-    }
+    twoRows(out, a * c1 + b * c2 - d - c * c3, a * s1 + b * s2 - c * s3, Cx, Cy, x + 3);
     return 0;
   }
 };
@@ -123,13 +128,8 @@ public:
   int constraints(double, const double *q, const double *, double *out) override {
     double Cx[3] = {-r * std::sin(q[0]), -r * std::sin(q[1]), -1};
     double Cy[3] = {r * std::cos(q[0]), r * std::cos(q[1]), 0};
-    out[0] = r * std::cos(q[0]) + r * std::cos(q[1]) - q[2];
-    out[1] = r * std::sin(q[0]) + r * std::sin(q[1]);
-    out[2] = out[3] = 0;
-    for (int j = 0; j < 3; ++j) {
-      out[2] += Cx[j] * q[3 + j], out[3] += Cy[j] * q[3 + j];
-      out[4 + j] = Cx[j], out[7 + j] = Cy[j];
-    }
+    twoRows(out, r * std::cos(q[0]) + r * std::cos(q[1]) - q[2],
+            r * std::sin(q[0]) + r * std::sin(q[1]), Cx, Cy, q + 3);
     return 0;
   }
 };
