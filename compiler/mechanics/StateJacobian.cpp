@@ -15,10 +15,24 @@ namespace {
 
 // The rows of C that the acceleration solve keeps (runtime::
 // solveConstrained): the pivoted factorization of the same Schur complement
-// C (M + s C^T C)^-1 C^T, its independent rows in their order in C.
-template <class Rows> std::vector<long> independentRows(const Rows &M, const Rows &C) {
+// C (M + s C^T C)^-1 C^T, its independent rows in their order in C; and
+// whether the solve regularizes noticeably there (its smallest kept pivot
+// within kRegularizedPivots regularizations of S's largest diagonal entry).
+struct KeptRows {
+  std::vector<long> rows;
+  bool regularized = false;
+};
+// Pivots of S below this many regularizations (kSchurRegularization times
+// S's largest diagonal entry) are where the solve's three refinement passes
+// no longer recover S's own solution: measured on the N-four-bar, an exact
+// Jacobian there (entries as 1/sigma^2) against a regularized right-hand
+// side made radau's Newton iteration stall and its steps shrink a
+// thousandfold at each singular position.
+constexpr double kRegularizedPivots = 1e3;
+
+template <class Rows> KeptRows independentRows(const Rows &M, const Rows &C) {
   const size_t n = static_cast<size_t>(M.rows()), m = static_cast<size_t>(C.rows());
-  std::vector<long> kept;
+  KeptRows kept;
   if (m == 0)
     return kept;
   Eigen::MatrixXd regular = M, Ct = C.transpose();
@@ -26,10 +40,14 @@ template <class Rows> std::vector<long> independentRows(const Rows &M, const Row
   regular += s * Ct * C;
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   RowMajor S = C * regular.ldlt().solve(Ct);
+  const double largest = S.diagonal().cwiseAbs().maxCoeff();
   std::vector<size_t> order(m);
   const size_t rank = runtime::factorPivotedLdlt(m, S.data(), order.data(), kDependentRowTolerance);
-  kept.assign(order.begin(), order.begin() + static_cast<long>(rank));
-  std::sort(kept.begin(), kept.end());
+  kept.rows.assign(order.begin(), order.begin() + static_cast<long>(rank));
+  std::sort(kept.rows.begin(), kept.rows.end());
+  for (size_t j = 0; j < rank; ++j)
+    kept.regularized = kept.regularized || S(static_cast<long>(j), static_cast<long>(j)) <
+                                               kRegularizedPivots * kSchurRegularization * largest;
   return kept;
 }
 
@@ -70,20 +88,21 @@ int StateJacobian::operator()(double t, const double *x, const double *p, double
     d = lu.solve(rhs); // dq''/dq, dq''/dq' in the first n rows
     return d.allFinite() && lu.rcond() > 1e-15;
   };
+  // Rows of C that depend on the others (redundant constraints) carry no
+  // multiplier in the acceleration solve (runtime::solveConstrained), so
+  // near the state q'' is that of the other rows alone: they are left out.
+  // Near a singular position rows are nearly dependent, and the solve
+  // regularizes its Schur complement (S + eps I): so does the Jacobian,
+  // which needs only to be near for Newton's iteration, but near the
+  // right-hand side it is the derivative of.
+  KeptRows kept = independentRows(M, C);
   std::vector<long> all(static_cast<size_t>(m));
   std::iota(all.begin(), all.end(), 0);
-  if (!solveWith(all, 0)) {
-    // Rows of C that depend on the others (redundant constraints) carry no
-    // multiplier in the acceleration solve (runtime::solveConstrained), so
-    // near the state q'' is that of the other rows alone: they are left
-    // out. Near a singular position rows are nearly dependent, and the
-    // solve regularizes its Schur complement (S + eps I): so does the
-    // Jacobian, which needs only to be near for Newton's iteration.
-    std::vector<long> rows = independentRows(M, C);
+  if (kept.regularized || !solveWith(all, 0)) {
     const double inertia = M.diagonal().cwiseAbs().maxCoeff(),
                  rowSize = m > 0 ? C.rowwise().squaredNorm().maxCoeff() : 0;
     const double eps = kSchurRegularization * rowSize / (inertia > 0 ? inertia : 1);
-    if (!solveWith(rows, 0) && !solveWith(rows, eps))
+    if ((kept.regularized || !solveWith(kept.rows, 0)) && !solveWith(kept.rows, eps))
       return kStatusSingularMassMatrix;
   }
   Eigen::Map<RowMajor> out(J, 2 * n, 2 * n);
