@@ -14,6 +14,9 @@
 
 /* The most steps a run takes, accepted and rejected, before it gives up. */
 #define MECHRT_MAX_STEPS 10000000L
+/* The regularization of the Schur complement, relative to its largest
+ * diagonal entry, as runtime/DenseSolve.h's kSchurRegularization. */
+#define MECHRT_SCHUR_REGULARIZATION 1e-7
 
 /* The first step a run tries, as `mech simulate`'s default --step: the
  * integrators' controllers take it from there (Hairer's initial-step

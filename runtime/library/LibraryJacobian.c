@@ -32,9 +32,12 @@ static double row_remainder(const double *C, long n, long i, const double *basis
  * Gram-Schmidt (the largest remainder first) until the largest remainder
  * is below 1e-14 of the largest row, in squared size, as the kernel's
  * pivoted factorization of the Schur complement decides. Into kept, in
- * their order in C; their count. `basis` (m*n) and `v` (n) are scratch. */
-static long independent_rows(const double *C, long m, long n, double *v, double *basis,
-                             long *kept) {
+ * their order in C; their count. `basis` (m*n) and `v` (n) are scratch.
+ * `smallest` gets the smallest kept remainder over the largest row (both
+ * squared): where it is small, the rows are nearly dependent. */
+static long independent_rows(const double *C, long m, long n, double *v, double *basis, long *kept,
+                             double *smallest) {
+  *smallest = 1;
   double largest = 0;
   for (long i = 0; i < m; ++i)
     largest = fmax(largest, row_remainder(C, n, i, basis, 0, v));
@@ -54,6 +57,7 @@ static long independent_rows(const double *C, long m, long n, double *v, double 
       }
     if (!(size > 1e-14 * largest))
       break;
+    *smallest = fmin(*smallest, size / largest);
     row_remainder(C, n, best, basis, k, v);
     for (long j = 0; j < n; ++j)
       basis[k * n + j] = v[j] / sqrt(size);
@@ -87,17 +91,32 @@ MECHRT_HIDDEN int mechrt_state_jacobian(const mechrt_model *model, double t, con
   /* Rows of C that depend on earlier ones carry no multiplier in the
    * acceleration solve: they are left out (kept[0..k) are the others). */
   long kept[m > 0 ? m : 1];
-  long k = independent_rows(C, m, n, column, K, kept);
+  double smallest = 1;
+  long k = independent_rows(C, m, n, column, K, kept, &smallest);
   size = n + k;
+  /* Near a singular position the acceleration solve regularizes its Schur
+   * complement (S + eps I): so does the Jacobian (mechanics/StateJacobian's
+   * rule, with C's rows standing in for S's pivots). */
+  double eps = 0;
+  if (smallest < 1e3 * MECHRT_SCHUR_REGULARIZATION) {
+    double inertia = 0, row_size = 0;
+    for (long i = 0; i < n; ++i)
+      inertia = fmax(inertia, fabs(M[i * n + i]));
+    for (long a = 0; a < m; ++a)
+      row_size = fmax(row_size, row_remainder(C, n, a, K, 0, column));
+    eps = MECHRT_SCHUR_REGULARIZATION * row_size / (inertia > 0 ? inertia : 1);
+  }
   memset(K, 0, sizeof(double) * (size_t)(size * size));
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < n; ++j)
       K[i * size + j] = M[i * n + j];
-  for (long a = 0; a < k; ++a)
+  for (long a = 0; a < k; ++a) {
     for (long j = 0; j < n; ++j) {
       K[j * size + n + a] = -C[kept[a] * n + j];
       K[(n + a) * size + j] = C[kept[a] * n + j];
     }
+    K[(n + a) * size + n + a] = eps;
+  }
   if (!mechrt_lu_factor(K, size, pivots))
     return MECHRT_SINGULAR_MASS_MATRIX;
   memset(J, 0, sizeof(double) * (size_t)(4 * n * n));

@@ -179,7 +179,7 @@ static void solve_regularized(const double *S, long k, double *y) {
   }
   memcpy(R, kept, sizeof(double) * (size_t)(k * k));
   for (long a = 0; a < k; ++a)
-    R[a * k + a] += 1e-7 * largest;
+    R[a * k + a] += MECHRT_SCHUR_REGULARIZATION * largest;
   if (!cholesky(R, k, 0)) {
     for (long a = 0; a < k; ++a)
       y[a] = NAN;
