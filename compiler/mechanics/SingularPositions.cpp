@@ -13,9 +13,9 @@ namespace mech::mechanics {
 
 namespace {
 
-// Rows of C dependent at the start to this fraction (of the largest
-// singular value, rows scaled to 1) are redundant constraints, left out of
-// the watch: they never regain rank.
+// Singular values of C at the start (rows scaled to 1) below this fraction
+// of the largest belong to redundant constraints, which never regain rank:
+// the watch follows the rank-th singular value, not the smallest.
 constexpr double kRedundant = 1e-10;
 // A smallest singular value below this fraction of its value at the start
 // marks a singular position (crossed, or touched at a minimum).
@@ -39,15 +39,6 @@ std::string number(double value) {
   return formatNumber(value, 4);
 }
 
-std::string timesText(const std::vector<double> &times) {
-  std::string text;
-  for (size_t i = 0; i < times.size() && i < kListed; ++i)
-    text += (i ? ", " : "") + number(times[i]);
-  if (times.size() > kListed)
-    text += " and " + std::to_string(times.size() - kListed) + " more";
-  return text;
-}
-
 // Names, quoted or not, the first few of a long list with a count.
 std::string namesText(const std::vector<std::string> &names, const std::string &quote = "'") {
   std::string text;
@@ -57,6 +48,13 @@ std::string namesText(const std::vector<std::string> &names, const std::string &
   if (shown < names.size())
     text += " and " + std::to_string(names.size() - shown) + " more";
   return text;
+}
+
+std::string timesText(const std::vector<double> &times) {
+  std::vector<std::string> texts;
+  for (double t : times)
+    texts.push_back(number(t));
+  return namesText(texts, "");
 }
 
 } // namespace

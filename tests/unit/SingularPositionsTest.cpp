@@ -160,6 +160,6 @@ TEST_CASE("singular positions: a slider-crank's passages, at the times the geome
   CHECK(watch.jumps().empty());
   REQUIRE(watch.notes().size() == 1);
   CHECK(watch.notes()[0].find("the run passed 3 singular positions of the constraints, at t = "
-                              "0.6354, 2.206, 3.777: at the first, the rows of C of constraints "
+                              "0.6354, 2.206 and 3.777: at the first, the rows of C of constraints "
                               "'pin_y' became dependent") != std::string::npos);
 }
