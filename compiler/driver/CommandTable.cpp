@@ -702,8 +702,8 @@ CommandSpec sweepCommand() {
       "FILE --grid \"p=a..b:N, q=a..b:N\" | --random \"p=normal(m, s):N\" [--seed S]\n"
       "       --summary \"at_end(e), max(e), any(a > b), energy_drift, ...\" [-o out.csv|.json]\n"
       "       [--plot out.svg] [--threads N] [--until T] [--dt h] [--method M] [--rtol r]\n"
-      "       [--atol a] [--step h] [--max-steps N] [--init \"q=v\"] [--stop-when \"a == b\"]\n"
-      "       [--set p=v ...] [--backend jit|interp] [--no-cache]",
+      "       [--atol a] [--step h] [--max-steps N] [--init \"q=v\"] [--hold q1,q2]\n"
+      "       [--stop-when \"a == b\"] [--set p=v ...] [--backend jit|interp] [--no-cache]",
       "many runs of one model, each reduced to a row of summaries: every combination of the "
       "--grid values and every --random sample; the kernels are compiled once and the runs "
       "spread over threads, the rows in the same order whatever their number",
@@ -776,8 +776,8 @@ CommandSpec sweepCommand() {
   std::vector<OptionSpec> integration =
       optionsNamed(integrationOptions(), {"--until", "--dt", "--method", "--rtol", "--atol",
                                           "--step", "--max-steps", "--init"});
-  std::vector<OptionSpec> more =
-      optionsNamed(runOutputOptions(), {"--set", "--stop-when", "--backend", "--no-cache"});
+  std::vector<OptionSpec> more = optionsNamed(
+      runOutputOptions(), {"--hold", "--set", "--stop-when", "--backend", "--no-cache"});
   spec.options.insert(spec.options.end(), integration.begin(), integration.end());
   spec.options.insert(spec.options.end(), more.begin(), more.end());
   return spec;

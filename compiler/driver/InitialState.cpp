@@ -49,7 +49,8 @@ std::string heldText(const mechanics::Equations &eq, const GivenValues &given,
   return " with " + names + " held (--hold): " + reached;
 }
 
-// --hold's names as coordinates: false after reporting one that is none.
+} // namespace
+
 bool heldCoordinates(LoadedModel &loaded, const std::vector<std::string> &names,
                      GivenValues &given) {
   const sema::CheckedModel &model = loaded.model();
@@ -67,8 +68,6 @@ bool heldCoordinates(LoadedModel &loaded, const std::vector<std::string> &names,
   }
   return ok;
 }
-
-} // namespace
 
 std::string describeFailure(const mechanics::Equations &eq, mechanics::Kernels &kernels,
                             const std::vector<double> &params, int status, double t,

@@ -21,6 +21,11 @@ struct StartOptions {
   std::vector<std::string> hold; // --hold: coordinates or families
 };
 
+// --hold's names (coordinates, or families for their members) into
+// given.held; false after reporting one that is no coordinate.
+bool heldCoordinates(LoadedModel &loaded, const std::vector<std::string> &names,
+                     GivenValues &given);
+
 // x0 = (q, q') at state t, or nullopt with the errors reported. Notes go to
 // `notes`.
 std::optional<std::vector<double>> initialState(LoadedModel &loaded, mechanics::Kernels &kernels,

@@ -51,6 +51,7 @@ struct Shared {
   // With constraints: the coordinates (velocities) to keep when a start is
   // projected, in the order to try: the swept and --init's, then the init's.
   std::vector<std::vector<bool>> keepPositions, keepVelocities;
+  bool orNoneKept = true; // false when --hold holds coordinates
   size_t n = 0, m = 0;
   bool energyTracked = false, jacobian = false;
   // Contacts or resets: each run is a ContactRun (driver/ContactRun.h).
@@ -160,10 +161,11 @@ void applySwept(const Shared &s, const SweepRow &row, std::vector<double> &param
 // row's status says when either fails.
 bool checkStart(const Shared &s, mechanics::Kernels &kernels, mechanics::ConstraintProjector *onto,
                 const std::vector<double> &params, std::vector<double> &x, SweepRow &row) {
-  if (onto && (!onto->projectPositions(s.t0, x.data(), s.keepPositions).ok ||
-               !onto->projectVelocities(s.t0, x.data(), s.keepVelocities).ok)) {
+  if (onto && (!onto->projectPositions(s.t0, x.data(), s.keepPositions, s.orNoneKept).ok ||
+               !onto->projectVelocities(s.t0, x.data(), s.keepVelocities, s.orNoneKept).ok)) {
     row.status = "failed";
-    row.message = "the initial state could not be put onto the constraints";
+    row.message = std::string("the initial state could not be put onto the constraints") +
+                  (s.orNoneKept ? "" : " with the coordinates --hold holds");
     return false;
   }
   std::vector<double> xdot(2 * s.n);
@@ -488,7 +490,8 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
   s.summaryOutputs = summaryOutputs(eq, options.summaries);
   s.holonomic = mechanics::holonomicFlags(eq);
   GivenValues given;
-  if (!parseState(loaded, options.simulation.start.init, &given, "--init"))
+  if (!parseState(loaded, options.simulation.start.init, &given, "--init") ||
+      !heldCoordinates(loaded, options.simulation.start.hold, given))
     return std::nullopt;
   for (const SweepTarget &target : s.targets)
     if (target.kind == SweepTarget::Kind::Position)
@@ -497,6 +500,7 @@ std::optional<SweepReport> runSweep(LoadedModel &loaded, const SweepOptions &opt
       given.velocities[target.index] = true;
   s.keepPositions = given.positionPreferences();
   s.keepVelocities = given.velocityPreferences();
+  s.orNoneKept = !given.holds();
   s.n = eq.coordinates.size();
   s.m = eq.constraints.size();
   s.energyTracked = tracksEnergy(eq);

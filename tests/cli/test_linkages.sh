@@ -329,6 +329,20 @@ expect "a held set that cannot be assembled is an error with the residual" 1 "$m
   tests/cli/models/four_bar.mech --hold "th1, th3" --init "th3 = 0" --until 0.01
 contains "the error names what was held" err \
   "cannot be projected onto them with th1 = 1, th3 = 0 held (--hold): the others reach a residual of"
+expect "a sweep of the crank angle holds it in every run" 0 "$mech" sweep \
+  tests/cli/models/four_bar.mech --set a=1.2 --set c=1.1 --grid "th1=0..3:4" --hold th1 \
+  --init "th2 = 0.3, th3 = 1.2" --until 0.001 --summary "at_end(th1), status" -o "$work/sweep.csv"
+check_py "each run starts at its crank angle, and the one no assembly has fails" '
+rows = list(csv.DictReader(open(W + "/sweep.csv")))
+assert [r["status"] for r in rows] == ["ok", "ok", "ok", "failed"], rows
+# A triple rocker (1.2 + 1.0 > 1.1 + 1.0): the crank reaches 3 rad in no
+# assembly, as th1 = 3 puts its tip 2.19 m from the rocker pivot, beyond b + c = 2.1.
+assert math.hypot(1.2 * math.cos(3) - 1, 1.2 * math.sin(3)) > 2.1
+for r in rows[:3]:   # the crank turns for 1 ms from rest: it moves by g t^2 / 2 at most
+    assert abs(float(r["at_end(th1)"]) - float(r["th1"])) < 1e-4, r
+assert "could not be put onto the constraints with the coordinates --hold holds" in rows[3]["message"]
+'
+
 expect "--hold of a name that is no coordinate" 1 "$mech" simulate \
   tests/cli/models/four_bar.mech --hold th9 --until 0.01
 contains "the error names it" err "--hold: 'th9' is not a coordinate of FourBar"
