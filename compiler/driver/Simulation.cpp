@@ -1018,15 +1018,8 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
     return std::nullopt;
   for (std::string &warning : singular.warnings())
     summary.warnings.push_back(std::move(warning));
-  if (!summary.failure.empty() && singular.nearSingular())
-    summary.failure +=
-        " (near a singular position of the constraints: C's smallest singular value at the "
-        "last step was " +
-        formatNumber(singular.lastRatio(), 3) + " of its value at the start" +
-        (dae ? "; the DAE form does not pass singular positions, the projection form does "
-               "(--constraints projection)"
-             : "") +
-        ")";
+  if (!summary.failure.empty())
+    summary.failure += singular.failureNote(dae);
   reportChatter(loaded, eq, watch, result.failureTime, summary);
   return summary;
 }

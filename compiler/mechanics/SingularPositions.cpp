@@ -172,7 +172,7 @@ SingularPositionWatch::Sample SingularPositionWatch::lowestBetween(const Sample 
   return left.sigma < right.sigma ? left : right;
 }
 
-void SingularPositionWatch::locateSignChange(const Sample &a, const Sample &b) {
+bool SingularPositionWatch::locateSignChange(const Sample &a, const Sample &b) {
   Sample low = a, high = b, closest = a.sigma < b.sigma ? a : b;
   for (int i = 0; i < kBisections && high.t - low.t > 1e-12 * (1 + std::abs(high.t)); ++i) {
     Sample mid = between(a, b, (low.t + high.t) / 2);
@@ -182,16 +182,16 @@ void SingularPositionWatch::locateSignChange(const Sample &a, const Sample &b) {
   }
   if (closest.sigma <= kSingular * reference_) {
     recordPassage(closest, true);
-    return;
+    return false;
   }
   // The minor alone became singular, C regular: the free coordinates no
   // longer determine the others (a limit position), and a new choice
   // follows. Unless the step's interpolant left the constraints there:
   // then the step went from one assembly mode to the other.
-  rechoose_ = true;
   Sample crossing = between(a, b, (low.t + high.t) / 2);
   if (double off = offConstraints(crossing); off > kJump)
     jumps_.push_back({a.t, b.t, off});
+  return true;
 }
 
 void SingularPositionWatch::recordPassage(const Sample &at, bool flipped) {
@@ -240,12 +240,10 @@ void SingularPositionWatch::step(double t, const double *x) {
   now.q = Eigen::Map<const Eigen::VectorXd>(x, static_cast<long>(n_));
   now.qd = Eigen::Map<const Eigen::VectorXd>(x + n_, static_cast<long>(n_));
   measure(now);
-  if (now.sign != previous_.sign && now.sign != 0 && previous_.sign != 0)
-    locateSignChange(previous_, now);
-  if (rechoose_) {
+  bool flipped = now.sign != previous_.sign && now.sign != 0 && previous_.sign != 0;
+  if (flipped && locateSignChange(previous_, now)) {
     choosePartition(now.t, now.q);
     measure(now);
-    rechoose_ = false;
   }
   // A minimum without a sign change (an even number of rows lost at once,
   // or C touching a singular position): located on the interpolants on
@@ -270,12 +268,17 @@ void SingularPositionWatch::step(double t, const double *x) {
   previous_ = std::move(now);
 }
 
-double SingularPositionWatch::lastRatio() const {
-  return started_ ? previous_.sigma / reference_ : 1.0;
-}
-
-bool SingularPositionWatch::nearSingular() const {
-  return lastRatio() <= kNear;
+std::string SingularPositionWatch::failureNote(bool daeForm) const {
+  double ratio = started_ ? previous_.sigma / reference_ : 1.0;
+  if (!(ratio <= kNear))
+    return "";
+  return " (near a singular position of the constraints: C's smallest singular value at the "
+         "last step was " +
+         formatNumber(ratio, 3) + " of its value at the start" +
+         (daeForm ? "; the DAE form does not pass singular positions, the projection form does "
+                    "(--constraints projection)"
+                  : "") +
+         ")";
 }
 
 std::vector<std::string> SingularPositionWatch::warnings() const {

@@ -40,10 +40,10 @@ public:
   // there; none when the run came near no singular position.
   std::vector<std::string> notes() const;
 
-  // Whether the last step ended near a singular position (for a failure
-  // there), and how near: C's smallest singular value over the start's.
-  bool nearSingular() const;
-  double lastRatio() const;
+  // For a run that failed: " (near a singular position ...)" when the last
+  // step ended near one, saying how near, and in the DAE form what passes
+  // it; else "".
+  std::string failureNote(bool daeForm) const;
 
   // What the run met, for tests and summaries.
   struct Passage {
@@ -82,8 +82,9 @@ private:
   // The sample of the smallest sigma between `a` and `b`.
   Sample lowestBetween(const Sample &a, const Sample &b);
   // Where the sign changed between `a` and `b`: bisection on the
-  // interpolant; then a passage or a change of the partition.
-  void locateSignChange(const Sample &a, const Sample &b);
+  // interpolant; then a passage, or true when the minor alone became
+  // singular (a new one is to be chosen).
+  bool locateSignChange(const Sample &a, const Sample &b);
   // A passage at the sample: the constraints in C's left null vector there.
   void recordPassage(const Sample &at, bool flipped);
 
@@ -102,7 +103,6 @@ private:
   bool regularSince_ = true; // C regular again since the last passage
   std::vector<Passage> passages_;
   std::vector<Jump> jumps_;
-  bool rechoose_ = false; // the minor alone became singular in this step
 };
 
 } // namespace mech::mechanics

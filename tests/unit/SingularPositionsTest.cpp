@@ -82,13 +82,21 @@ mechanics::Equations named(std::vector<std::string> coordinates,
   return eq;
 }
 
+// A watch on hand-written kernels K, with the names its notes use.
+template <class K> struct Watched {
+  Watched(std::vector<std::string> coordinates, std::vector<std::string> constraints)
+      : eq(named(std::move(coordinates), std::move(constraints))) {}
+  K kernels;
+  mechanics::Equations eq;
+  std::vector<double> params;
+  mechanics::SingularPositionWatch watch{eq, kernels, params};
+};
+
 } // namespace
 
 TEST_CASE("singular positions: a crank-rocker turning round meets none and keeps its mode") {
-  FourBar kernels;
-  mechanics::Equations eq = named({"th1", "th2", "th3"}, {"x", "y"});
-  std::vector<double> params;
-  mechanics::SingularPositionWatch watch(eq, kernels, params);
+  Watched<FourBar> watched({"th1", "th2", "th3"}, {"x", "y"});
+  mechanics::SingularPositionWatch &watch = watched.watch;
   watch.start(0, fourBarState(1, 2, 1).data());
   for (int k = 1; k <= 200; ++k) // two turns in steps of 0.0628 rad
     watch.step(0.01 * k, fourBarState(1 + 0.02 * M_PI * k, 2, 1).data());
@@ -99,10 +107,8 @@ TEST_CASE("singular positions: a crank-rocker turning round meets none and keeps
 }
 
 TEST_CASE("singular positions: a step from one assembly mode to the other is a jump") {
-  FourBar kernels;
-  mechanics::Equations eq = named({"th1", "th2", "th3"}, {"x", "y"});
-  std::vector<double> params;
-  mechanics::SingularPositionWatch watch(eq, kernels, params);
+  Watched<FourBar> watched({"th1", "th2", "th3"}, {"x", "y"});
+  mechanics::SingularPositionWatch &watch = watched.watch;
   watch.start(0, fourBarState(1, 2, 1).data());
   watch.step(0.01, fourBarState(1.02, 2, 1).data());
   watch.step(0.02, fourBarState(1.04, 2, -1).data()); // elbow down: a jump
@@ -137,10 +143,8 @@ public:
 } // namespace
 
 TEST_CASE("singular positions: a slider-crank's passages, at the times the geometry gives") {
-  SliderCrank kernels;
-  mechanics::Equations eq = named({"phi", "psi", "x"}, {"pin_x", "pin_y"});
-  std::vector<double> params;
-  mechanics::SingularPositionWatch watch(eq, kernels, params);
+  Watched<SliderCrank> watched({"phi", "psi", "x"}, {"pin_x", "pin_y"});
+  mechanics::SingularPositionWatch &watch = watched.watch;
   // phi = 0.3 + 2 t: singular where phi = pi/2 + k pi (the rows of C both
   // end in (0, 0, ..) but for pin_x's -1: pin_y's row vanishes).
   auto state = [](double t) {
