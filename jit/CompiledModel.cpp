@@ -187,7 +187,8 @@ kernelsFromIr(std::unique_ptr<Jit> jit, const KernelPrograms &programs,
               KernelSelection selection, const std::string &indexKey, CacheReport &report,
               std::string &error) {
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = emitModule(programs, context, selection);
+  std::unique_ptr<llvm::Module> module =
+      emitModule(programs, context, selection, options.segmentSize);
   embedSignature(*module, signature);
   if (!verifyModule(*module, error))
     return nullptr;
@@ -255,7 +256,8 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
   std::string indexKey;
   if (options.cache != nullptr && options.index != nullptr && !options.sourceKey.empty()) {
     indexKey = sha256Hex(buildIdentity() + "\n" + jit->targetDescription() + "\nsources " +
-                         options.sourceKey + "\n" + signature);
+                         options.sourceKey + "\nsegments " + std::to_string(options.segmentSize) +
+                         "\n" + signature);
     kernels =
         indexedKernels(jit, *options.index, *options.cache, indexKey, signature, selection, error);
     if (kernels)
@@ -291,13 +293,13 @@ size_t estimatedOperations(const KernelPrograms &programs, KernelSelection selec
   return count;
 }
 
-std::string kernelsIr(const KernelPrograms &programs, std::string &error) {
+std::string kernelsIr(const KernelPrograms &programs, std::string &error, size_t segmentSize) {
   std::unique_ptr<Jit> jit = Jit::create(error);
   if (!jit)
     return "";
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
-      emitModule(programs, context, KernelSelection{true, programs.hasJacobian});
+      emitModule(programs, context, KernelSelection{true, programs.hasJacobian}, segmentSize);
   if (!verifyModule(*module, error))
     return "";
   jit->optimize(*module);

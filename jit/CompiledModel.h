@@ -30,6 +30,12 @@ struct KernelSelection {
   bool jacobian = false;      // the implicit integrators' (needs KernelPrograms::addJacobian)
 };
 
+// Programs larger than this, in about LLVM instructions, are emitted as a
+// chain of functions of about this size (EmitterSegments.cpp): LLVM's code
+// generation takes time superlinear in the size of a function
+// (bench/README.md).
+inline constexpr size_t kSegmentInstructions = 2000;
+
 struct CompileOptions {
   // Where compiled code is looked up first and stored after a miss.
   const ObjectCache *cache = nullptr;
@@ -47,6 +53,9 @@ struct CompileOptions {
   // from `cache`, with all its checks). Empty or null: by IR only.
   std::string sourceKey;
   const ObjectCache *index = nullptr;
+  // The size of the functions large programs are cut into (tests cut
+  // small programs too).
+  size_t segmentSize = kSegmentInstructions;
 };
 
 // What the cache did for one compilation.
@@ -70,7 +79,8 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const mechanics::KernelProgra
                                                    CacheReport *report = nullptr);
 
 // The optimized LLVM IR of the kernels, as text (`mech --dump=llvm`).
-std::string kernelsIr(const mechanics::KernelPrograms &programs, std::string &error);
+std::string kernelsIr(const mechanics::KernelPrograms &programs, std::string &error,
+                      size_t segmentSize = kSegmentInstructions);
 
 // Systems up to this size get a fully unrolled LDL^T in mech_rhs.
 inline constexpr size_t kUnrolledSolveLimit = 24;

@@ -25,17 +25,14 @@ llvm::Function *Emitter::kernel(const std::string &name) {
   return f;
 }
 
-namespace {
-
-// Which instructions the given outputs depend on, by a backward sweep (an
+// Which instructions the outputs depend on, by a backward sweep (an
 // instruction's operands come before it).
-std::vector<bool> neededInstructions(const sym::Program &program,
-                                     const std::vector<size_t> &wanted) {
+std::vector<bool> Emitter::neededInstructions(const sym::Program &program) {
   const auto &code = program.instructions();
   const auto &ops = program.operands();
   std::vector<bool> needed(code.size(), false);
-  for (size_t w : wanted)
-    needed[program.outputs()[w]] = true;
+  for (uint32_t output : program.outputs())
+    needed[output] = true;
   for (size_t i = code.size(); i-- > 0;) {
     if (!needed[i] || code[i].op == Instruction::Op::Constant ||
         code[i].op == Instruction::Op::Input)
@@ -52,8 +49,8 @@ std::vector<bool> neededInstructions(const sym::Program &program,
 // argument -> (instruction of its sin, instruction of its cos), -1 where
 // absent, among the needed instructions: sin and cos of one argument come
 // from one sincos call.
-std::map<uint32_t, std::pair<long, long>> sincosPairs(const sym::Program &program,
-                                                      const std::vector<bool> &needed) {
+Emitter::SincosPairs Emitter::sincosPairs(const sym::Program &program,
+                                          const std::vector<bool> &needed) {
   const auto &code = program.instructions();
   const auto &ops = program.operands();
   std::map<uint32_t, std::pair<long, long>> trig;
@@ -66,54 +63,61 @@ std::map<uint32_t, std::pair<long, long>> sincosPairs(const sym::Program &progra
   return trig;
 }
 
-} // namespace
-
-// Emits the instructions of `program` needed for the given outputs.
-std::vector<llvm::Value *> Emitter::emit(const sym::Program &program,
-                                         const std::vector<size_t> &wanted,
-                                         const std::function<llvm::Value *(uint32_t)> &input) {
+// Emits `program` and stores its outputs to out[offset...]: in the current
+// function, or in functions of a bounded size when it is large.
+void Emitter::emitOutputs(const sym::Program &program,
+                          const std::function<llvm::Value *(uint32_t)> &input, llvm::Value *out,
+                          size_t offset) {
+  std::vector<bool> needed = neededInstructions(program);
+  if (segmentable(program, needed)) {
+    emitSegmented(program, needed, input, out, offset);
+    return;
+  }
   const auto &code = program.instructions();
-  const auto &ops = program.operands();
-  std::vector<bool> needed = neededInstructions(program, wanted);
   SincosPairs trig = sincosPairs(program, needed);
   std::vector<llvm::Value *> v(code.size(), nullptr);
   std::map<size_t, llvm::Value *> inverses;
-  for (size_t i = 0; i < code.size(); ++i) {
+  for (size_t i = 0; i < code.size(); ++i)
     // v[i] may already hold the other half of a sincos pair.
-    if (!needed[i] || v[i] != nullptr)
-      continue;
-    const Instruction &instr = code[i];
-    // Constants and inputs have no operands (an input's `first` is its
-    // index): no pointer is formed for them, as none may be past the table.
-    bool hasOperands = instr.op != Instruction::Op::Constant && instr.op != Instruction::Op::Input;
-    const Operand *o = hasOperands ? ops.data() + instr.first : nullptr;
-    switch (instr.op) {
-    case Instruction::Op::Constant:
-      v[i] = constant(instr.constant);
-      break;
-    case Instruction::Op::Input:
-      v[i] = input(instr.first);
-      break;
-    case Instruction::Op::Sum:
-      v[i] = emitSum(instr, o, v);
-      break;
-    case Instruction::Op::Product:
-      v[i] = emitProduct(instr, o, v);
-      break;
-    case Instruction::Op::Function:
-      if (sym::isMatrixFn(instr.fn))
-        v[i] = emitMatrixFunction(code, o, i, v, inverses);
-      else
-        emitFunction(instr, o, trig, v, i);
-      break;
-    }
-    if (v[i] == nullptr)
-      internalError("code generation produced no value");
+    if (needed[i] && v[i] == nullptr)
+      emitInstruction(program, i, trig, v, inverses, input);
+  for (size_t w = 0; w < program.outputs().size(); ++w)
+    store(v[program.outputs()[w]], out, offset + w);
+}
+
+// Instruction i into v[i] (and its sincos partner), its operands in v.
+void Emitter::emitInstruction(const sym::Program &program, size_t i, const SincosPairs &trig,
+                              std::vector<llvm::Value *> &v,
+                              std::map<size_t, llvm::Value *> &inverses,
+                              const std::function<llvm::Value *(uint32_t)> &input) {
+  const auto &code = program.instructions();
+  const Instruction &instr = code[i];
+  // Constants and inputs have no operands (an input's `first` is its
+  // index): no pointer is formed for them, as none may be past the table.
+  bool hasOperands = instr.op != Instruction::Op::Constant && instr.op != Instruction::Op::Input;
+  const Operand *o = hasOperands ? program.operands().data() + instr.first : nullptr;
+  switch (instr.op) {
+  case Instruction::Op::Constant:
+    v[i] = constant(instr.constant);
+    break;
+  case Instruction::Op::Input:
+    v[i] = input(instr.first);
+    break;
+  case Instruction::Op::Sum:
+    v[i] = emitSum(instr, o, v);
+    break;
+  case Instruction::Op::Product:
+    v[i] = emitProduct(instr, o, v);
+    break;
+  case Instruction::Op::Function:
+    if (sym::isMatrixFn(instr.fn))
+      v[i] = emitMatrixFunction(code, o, i, v, inverses);
+    else
+      emitFunction(instr, o, trig, v, i);
+    break;
   }
-  std::vector<llvm::Value *> result;
-  for (size_t w : wanted)
-    result.push_back(v[program.outputs()[w]]);
-  return result;
+  if (v[i] == nullptr)
+    internalError("code generation produced no value");
 }
 
 // constant + sum scale_k x_k, left to right; scales of +-1 are an add or a
@@ -137,30 +141,29 @@ llvm::Value *Emitter::emitSum(const Instruction &instr, const Operand *o,
   return s ? s : constant(0);
 }
 
-// constant * prod factors / prod inverse factors: the factors with negative
-// powers are multiplied together and divided once.
+// constant * f1 * f2 * ..., left to right, a factor with a negative power
+// as 1 / x^k and an inverse square root as a division: the interpreter's
+// order (sym::Program::evaluate), so that both give the same bits. A
+// constant of 1 is left out (1 * x is x).
 llvm::Value *Emitter::emitProduct(const Instruction &instr, const Operand *o,
                                   const std::vector<llvm::Value *> &v) {
-  llvm::Value *p = nullptr;
-  llvm::Value *divisor = nullptr;
+  llvm::Value *p = instr.constant != 1 ? constant(instr.constant) : nullptr;
   for (uint32_t k = 0; k < instr.count; ++k) {
     llvm::Value *x = v[o[k].value];
     llvm::Value *factor = nullptr;
-    bool inverse = false;
     switch (o[k].mode) {
     case Operand::Mode::IntegerPower: {
       int power = o[k].power;
-      inverse = power < 0;
-      factor = integerPower(x, inverse ? -power : power);
+      factor = power < 0 ? b_.CreateFDiv(constant(1), integerPower(x, -power))
+                         : integerPower(x, power);
       break;
     }
     case Operand::Mode::Sqrt:
       factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
       break;
     case Operand::Mode::InverseSqrt:
-      factor = unaryIntrinsic(llvm::Intrinsic::sqrt, x);
-      inverse = true;
-      break;
+      p = b_.CreateFDiv(p ? p : constant(1), unaryIntrinsic(llvm::Intrinsic::sqrt, x));
+      continue;
     case Operand::Mode::GeneralPower:
       factor = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, x, v[o[k].exponent]);
       break;
@@ -168,14 +171,9 @@ llvm::Value *Emitter::emitProduct(const Instruction &instr, const Operand *o,
       factor = x;
       break;
     }
-    llvm::Value *&target = inverse ? divisor : p;
-    target = target ? b_.CreateFMul(target, factor) : factor;
+    p = p ? b_.CreateFMul(p, factor) : factor;
   }
-  if (instr.constant != 1)
-    p = p ? b_.CreateFMul(constant(instr.constant), p) : constant(instr.constant);
-  if (p == nullptr)
-    p = constant(1);
-  return divisor ? b_.CreateFDiv(p, divisor) : p;
+  return p ? p : constant(1);
 }
 
 // Instruction i, a function; a sin or cos whose partner is also needed
@@ -202,14 +200,13 @@ void Emitter::emitFunction(const Instruction &instr, const Operand *o, const Sin
   v[i] = function(instr.fn, x, instr.count > 1 ? v[o[1].value] : nullptr);
 }
 
-// x^k for k >= 0 by repeated squaring in straight-line code.
+// x^k for k >= 0 by repeated squaring in straight-line code, the
+// multiplications of sym::integerPower (at most 62 of them).
 llvm::Value *Emitter::integerPower(llvm::Value *x, int k) {
   if (k == 0)
     return constant(1);
   if (k == 1)
     return x;
-  if (k > 16)
-    return b_.CreateIntrinsic(f64(), llvm::Intrinsic::powi, {x, b_.getInt32(k)});
   llvm::Value *result = nullptr, *base = x;
   while (k > 0) {
     if (k & 1)

@@ -1,10 +1,12 @@
 // The IR emitter of the kernels: an IRBuilder that writes one llvm::Value
 // per instruction of a CSE'd program (sin and cos of one argument from one
 // sincos call), and the linear algebra the kernels need around it (LDL^T
-// unrolled or in loops, the first-kind KKT solve). Only FMA contraction is
-// allowed: results stay IEEE.
+// unrolled or in loops, the first-kind KKT solve). Each operation is the
+// interpreter's, in its order and without contraction into FMA, so that
+// both back ends give the same bits.
 #pragma once
 
+#include "jit/CompiledModel.h"
 #include "symbolic/Program.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -22,11 +24,11 @@ namespace mech::jit {
 
 class Emitter {
 public:
-  Emitter(llvm::LLVMContext &context, llvm::Module &module)
-      : context_(context), module_(module), b_(context) {
-    llvm::FastMathFlags flags;
-    flags.setAllowContract(true); // FMA contraction only: results stay IEEE
-    b_.setFastMathFlags(flags);
+  Emitter(llvm::LLVMContext &context, llvm::Module &module,
+          size_t segmentSize = kSegmentInstructions)
+      : context_(context), module_(module), b_(context), segmentSize_(segmentSize) {
+    // No fast-math flags, not even FMA contraction: the kernels round as
+    // the interpreter does, bit for bit (BackendTest).
   }
 
   llvm::Type *f64() { return b_.getDoubleTy(); }
@@ -43,11 +45,13 @@ public:
     b_.CreateStore(value, b_.CreateConstInBoundsGEP1_64(f64(), base, index));
   }
 
-  // Emits the instructions of `program` needed for the given outputs.
-  std::vector<llvm::Value *> emit(const sym::Program &program, const std::vector<size_t> &wanted,
-                                  const std::function<llvm::Value *(uint32_t)> &input);
+  // Emits `program` with its inputs from `input` and stores its outputs to
+  // out[offset], out[offset + 1], ...
+  void emitOutputs(const sym::Program &program, const std::function<llvm::Value *(uint32_t)> &input,
+                   llvm::Value *out, size_t offset = 0);
 
-  // x^k for k >= 0 by repeated squaring in straight-line code.
+  // x^k for k >= 0 by repeated squaring in straight-line code (as
+  // sym::integerPower).
   llvm::Value *integerPower(llvm::Value *x, int k);
 
   llvm::Value *unaryIntrinsic(llvm::Intrinsic::ID id, llvm::Value *x) {
@@ -117,8 +121,26 @@ public:
   llvm::IRBuilder<> &builder() { return b_; }
 
 private:
+  friend class SegmentedProgram;
   // Instruction argument -> (sin, cos) instructions of it, -1 where absent.
   using SincosPairs = std::map<uint32_t, std::pair<long, long>>;
+  // Which instructions the given outputs depend on.
+  static std::vector<bool> neededInstructions(const sym::Program &program);
+  // The sin/cos pairs among the needed instructions.
+  static SincosPairs sincosPairs(const sym::Program &program, const std::vector<bool> &needed);
+  void emitInstruction(const sym::Program &program, size_t i, const SincosPairs &trig,
+                       std::vector<llvm::Value *> &v, std::map<size_t, llvm::Value *> &inverses,
+                       const std::function<llvm::Value *(uint32_t)> &input);
+  // Whether the needed instructions are many enough to be split into
+  // functions, and free of matrix functions (whose inverses live in the
+  // function that factors them).
+  bool segmentable(const sym::Program &program, const std::vector<bool> &needed) const;
+  // emitOutputs, with the instructions in a chain of functions that
+  // exchange the values crossing them through a scratch array in the
+  // caller's frame and store the outputs they define.
+  void emitSegmented(const sym::Program &program, const std::vector<bool> &needed,
+                     const std::function<llvm::Value *(uint32_t)> &input, llvm::Value *out,
+                     size_t offset);
   // The instructions of emit, one member per kind that takes more than a line.
   llvm::Value *emitSum(const sym::Instruction &instr, const sym::Operand *o,
                        const std::vector<llvm::Value *> &v);
@@ -139,6 +161,7 @@ private:
   llvm::LLVMContext &context_;
   llvm::Module &module_;
   llvm::IRBuilder<> b_;
+  size_t segmentSize_;
 };
 
 } // namespace mech::jit

@@ -327,12 +327,12 @@ llvm::Value *Emitter::solveConstrainedLoops(size_t n, size_t m, llvm::Value *Mf,
   llvm::Value *y = stackSlot(f64(), n);
   loop(zero, nn, [&](llvm::Value *j) { b_.CreateStore(b_.CreateLoad(f64(), at(f, j)), at(y, j)); });
   loop(zero, mm, [&](llvm::Value *i) {
-    llvm::Value *sg = b_.CreateFMul(s, b_.CreateLoad(f64(), at(gamma, i)));
+    llvm::Value *gi = b_.CreateLoad(f64(), at(gamma, i));
     loop(zero, nn, [&](llvm::Value *j) {
       llvm::Value *cij = b_.CreateLoad(f64(), element(C, i, j, n));
-      b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), at(y, j)), b_.CreateFMul(cij, sg)),
+      llvm::Value *scj = b_.CreateFMul(s, cij); // (s C_ij) gamma_i, as the runtime rounds it
+      b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(f64(), at(y, j)), b_.CreateFMul(scj, gi)),
                      at(y, j));
-      llvm::Value *scj = b_.CreateFMul(s, cij);
       loop(zero, nn, [&](llvm::Value *k) {
         llvm::Value *target = element(M, j, k, n);
         llvm::Value *term = b_.CreateFMul(scj, b_.CreateLoad(f64(), element(C, i, k, n)));

@@ -29,21 +29,14 @@ struct Solution {
   std::vector<llvm::Value *> qdd, lambda;
 };
 
-// The indices of all of a program's outputs.
-std::vector<size_t> allOutputs(size_t count) {
-  std::vector<size_t> indices(count);
-  for (size_t i = 0; i < count; ++i)
-    indices[i] = i;
-  return indices;
-}
-
 // Emits the kernels of one module, in the order the module lists them; each
 // kernel is a member, around the shared dynamics function and solve.
 class ModuleEmitter {
 public:
-  ModuleEmitter(const KernelPrograms &programs, llvm::LLVMContext &context, llvm::Module &module)
-      : programs_(programs), e_(context, module), b_(e_.builder()), n_(programs.coordinates),
-        m_(programs.constraints),
+  ModuleEmitter(const KernelPrograms &programs, llvm::LLVMContext &context, llvm::Module &module,
+                size_t segmentSize)
+      : programs_(programs), e_(context, module, segmentSize), b_(e_.builder()),
+        n_(programs.coordinates), m_(programs.constraints),
         dynamicsSize_(n_ * n_ + n_ + m_ * n_ + m_), layout_{programs.params, programs.coordinates,
                                                             programs.constraints} {}
 
@@ -90,11 +83,9 @@ private:
   }
 
   // The outputs of `program` at the kernel's arguments, stored to out.
-  void storeProgram(llvm::Function *f, const sym::Program &program, size_t count) {
+  void storeProgram(llvm::Function *f, const sym::Program &program) {
     KernelInputs in = argumentInputs(f);
-    auto values = e_.emit(program, allOutputs(count), inputs(in));
-    for (size_t i = 0; i < values.size(); ++i)
-      e_.store(values[i], f->getArg(3), i);
+    e_.emitOutputs(program, inputs(in), f->getArg(3));
   }
 
   // A buffer in the current kernel's entry block.
@@ -116,7 +107,7 @@ private:
   void dynamicsFunction() {
     dynamics_ = e_.kernel("mech_dynamics");
     dynamics_->setLinkage(llvm::Function::InternalLinkage);
-    storeProgram(dynamics_, programs_.dynamics, dynamicsSize_);
+    storeProgram(dynamics_, programs_.dynamics);
     e_.ret(b_.getInt32(0));
   }
 
@@ -163,8 +154,7 @@ private:
       e_.store(e_.constant(0), x, n_ + j);
     }
     llvm::Value *Mf = callDynamics(f, x);
-    for (size_t i = 0; i < n_ * n_; ++i)
-      e_.store(e_.load(Mf, i), f->getArg(3), i);
+    e_.copyLoops(n_ * n_, Mf, f->getArg(3));
     e_.ret(b_.getInt32(0));
   }
 
@@ -172,8 +162,7 @@ private:
   void forcingKernel() {
     llvm::Function *f = e_.kernel("mech_forcing");
     llvm::Value *Mf = callDynamics(f, f->getArg(1));
-    for (size_t j = 0; j < n_; ++j)
-      e_.store(e_.load(Mf, n_ * n_ + j), f->getArg(3), j);
+    e_.copyLoops(n_, e_.offset(Mf, n_ * n_), f->getArg(3));
     e_.ret(b_.getInt32(0));
   }
 
@@ -204,14 +193,14 @@ private:
   // mech_constraints(t, x, p, out): Phi (m), psi (m), C (m*n)
   void constraintsKernel() {
     llvm::Function *f = e_.kernel("mech_constraints");
-    storeProgram(f, programs_.residuals, programs_.residuals.outputs().size());
+    storeProgram(f, programs_.residuals);
     e_.ret(b_.getInt32(0));
   }
 
   // mech_energy(t, x, p, out): T, V
   void energyKernel() {
     llvm::Function *f = e_.kernel("mech_energy");
-    storeProgram(f, programs_.energy, 2);
+    storeProgram(f, programs_.energy);
     e_.ret(b_.getInt32(0));
   }
 
@@ -224,9 +213,7 @@ private:
       Solution solution = solve(f);
       status = solution.status;
       KernelInputs in{f->getArg(0), f->getArg(1), f->getArg(2), solution.qdd, solution.lambda};
-      auto values = e_.emit(programs_.outputs, allOutputs(count), inputs(in));
-      for (size_t i = 0; i < count; ++i)
-        e_.store(values[i], f->getArg(3), i);
+      e_.emitOutputs(programs_.outputs, inputs(in), f->getArg(3));
     }
     e_.ret(status);
   }
@@ -234,7 +221,7 @@ private:
   // mech_momentum_force(t, x, p, out): dL/dq' (n), then dL/dq + Q^nc (n)
   void momentumForceKernel() {
     llvm::Function *f = e_.kernel("mech_momentum_force");
-    storeProgram(f, programs_.momentumForce, 2 * n_);
+    storeProgram(f, programs_.momentumForce);
     e_.ret(b_.getInt32(0));
   }
 
@@ -244,16 +231,11 @@ private:
     llvm::Function *f = e_.kernel("mech_jacobian_parts");
     // M and C are stored before the solve overwrites them in place.
     llvm::Value *Mf = callDynamics(f, f->getArg(1));
-    for (size_t i = 0; i < n_ * n_; ++i)
-      e_.store(e_.load(Mf, i), f->getArg(3), i);
-    for (size_t i = 0; i < m_ * n_; ++i)
-      e_.store(e_.load(Mf, n_ * n_ + n_ + i), f->getArg(3), n_ * n_ + i);
+    e_.copyLoops(n_ * n_, Mf, f->getArg(3));
+    e_.copyLoops(m_ * n_, e_.offset(Mf, n_ * n_ + n_), e_.offset(f->getArg(3), n_ * n_));
     Solution solution = solveWith(Mf);
     KernelInputs in{f->getArg(0), f->getArg(1), f->getArg(2), solution.qdd, solution.lambda};
-    size_t count = programs_.jacobian.outputs().size();
-    auto values = e_.emit(programs_.jacobian, allOutputs(count), inputs(in));
-    for (size_t i = 0; i < count; ++i)
-      e_.store(values[i], f->getArg(3), n_ * n_ + m_ * n_ + i);
+    e_.emitOutputs(programs_.jacobian, inputs(in), f->getArg(3), n_ * n_ + m_ * n_);
     e_.ret(solution.status);
   }
 
@@ -269,9 +251,9 @@ private:
 } // namespace
 
 std::unique_ptr<llvm::Module> emitModule(const KernelPrograms &programs, llvm::LLVMContext &context,
-                                         KernelSelection selection) {
+                                         KernelSelection selection, size_t segmentSize) {
   auto module = std::make_unique<llvm::Module>("mech_model", context);
-  ModuleEmitter(programs, context, *module).emit(selection);
+  ModuleEmitter(programs, context, *module, segmentSize).emit(selection);
   return module;
 }
 

@@ -16,7 +16,9 @@
 
 namespace mech::jit {
 
+// Programs larger than segmentSize are cut into functions of that size.
 std::unique_ptr<llvm::Module> emitModule(const mechanics::KernelPrograms &programs,
-                                         llvm::LLVMContext &context, KernelSelection selection);
+                                         llvm::LLVMContext &context, KernelSelection selection,
+                                         size_t segmentSize = kSegmentInstructions);
 
 } // namespace mech::jit

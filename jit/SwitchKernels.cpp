@@ -24,12 +24,7 @@ void programKernel(Emitter &e, const mechanics::InputLayout &layout, const char 
     size_t k = index < layout.time() ? index - layout.params : 3 * n + index - layout.multiplier(0);
     return k < 2 * n || solved ? e.load(x, k) : e.constant(0);
   };
-  std::vector<size_t> all(program.outputs().size());
-  for (size_t i = 0; i < all.size(); ++i)
-    all[i] = i;
-  std::vector<llvm::Value *> values = e.emit(program, all, input);
-  for (size_t i = 0; i < values.size(); ++i)
-    e.store(values[i], f->getArg(3), i);
+  e.emitOutputs(program, input, f->getArg(3));
   e.ret(e.builder().getInt32(0));
 }
 

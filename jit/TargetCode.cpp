@@ -27,12 +27,29 @@ bool verifyModule(llvm::Module &module, std::string &error) {
   return true;
 }
 
+namespace {
+
+// The module's LLVM instructions.
+size_t instructionCount(const llvm::Module &module) {
+  size_t count = 0;
+  for (const llvm::Function &f : module)
+    count += f.getInstructionCount();
+  return count;
+}
+
+} // namespace
+
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder passes(&machine);
+  // The SLP vectorizer is the costliest pass on large straight-line
+  // kernels (40 % of the optimizer's time on the 60-link chain) and gains
+  // nothing measurable there (bench/README.md, "Compile time").
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = instructionCount(module) <= kSlpVectorizerLimit;
+  llvm::PassBuilder passes(&machine, tuning);
   passes.registerModuleAnalyses(modules);
   passes.registerCGSCCAnalyses(cgscc);
   passes.registerFunctionAnalyses(functions);

@@ -3,6 +3,7 @@
 // `mech build` (a position-independent object for a chosen CPU).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -19,7 +20,11 @@ void initializeNativeTarget();
 // False with `error` set ("internal compiler error: ...") when the IR is invalid.
 bool verifyModule(llvm::Module &module, std::string &error);
 
-// Runs LLVM's O2 pipeline, tuned for `machine`.
+// Modules of more LLVM instructions than this are optimized without the
+// SLP vectorizer.
+inline constexpr size_t kSlpVectorizerLimit = 20'000;
+
+// Runs LLVM's O2 pipeline, tuned for `machine` (and by the module's size).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine);
 
 // Optimizes, then emits an ELF object; empty with `error` set on failure.

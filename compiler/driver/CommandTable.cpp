@@ -347,10 +347,10 @@ std::vector<OptionSpec> runOutputOptions() {
        "`jit`, `interp`",
        "`interp` evaluates the kernels with the built-in interpreter. Nothing is compiled and "
        "the cache is not used. If the JIT fails, `mech` falls back to the interpreter and "
-       "prints a note. So does `jit` for kernels of more than 20000 operations (the JIT "
+       "prints a note. So does `jit` for kernels of more than 60000 operations (the JIT "
        "budget: LLVM would take longer to compile them than the interpreter takes for a "
        "typical run; see bench/README.md): `note: the kernels have N operations, more than the "
-       "JIT budget of 20000; using the interpreter`, and the cache is `off`",
+       "JIT budget of 60000; using the interpreter`, and the cache is `off`",
        {"jit", "interp"}},
       {"--no-cache",
        "",

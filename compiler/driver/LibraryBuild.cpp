@@ -200,8 +200,8 @@ std::optional<BuildStart> buildStart(LoadedModel &loaded, std::vector<std::strin
     return std::nullopt;
   start.x0 = std::move(*x0);
 
-  // LLVM's time grows faster than the code (bench/README.md): a library
-  // past the JIT budget would take minutes to hours to compile.
+  // A library past the JIT budget would take minutes to compile
+  // (bench/README.md, "Compile time").
   if (size_t operations =
           jit::estimatedOperations(programs, {.momentumForce = false, .jacobian = true});
       operations > kJitBudget) {

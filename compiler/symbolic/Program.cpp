@@ -212,8 +212,11 @@ void Program::evaluate(const double *inputs, double *outputs, std::vector<double
       v[i] = inputs[instr.first];
       break;
     case Instruction::Op::Sum: {
-      double s = instr.constant;
-      for (uint32_t k = 0; k < instr.count; ++k)
+      // Without a constant the first term starts the sum (0 + -0 would be
+      // +0): the generated code's order (jit::Emitter::emitSum).
+      bool fromFirst = instr.constant == 0 && instr.count > 0;
+      double s = fromFirst ? ops[0].scale * v[ops[0].value] : instr.constant;
+      for (uint32_t k = fromFirst ? 1 : 0; k < instr.count; ++k)
         s += ops[k].scale * v[ops[k].value];
       v[i] = s;
       break;
