@@ -265,6 +265,10 @@ std::unique_ptr<mechanics::Kernels> compileKernels(const KernelPrograms &program
     else if (!jit)
       return nullptr;
   }
+  if (!kernels && options.indexOnly) {
+    error.clear();
+    return nullptr;
+  }
   if (!kernels)
     kernels = kernelsFromIr(std::move(jit), programs, options, signature, selection, indexKey,
                             cacheReport, error);

@@ -56,6 +56,10 @@ struct CompileOptions {
   // The size of the functions large programs are cut into (tests cut
   // small programs too).
   size_t segmentSize = kSegmentInstructions;
+  // Only look the code up through the index: null, with `error` empty,
+  // when it is not there (tiered execution then compiles it in the
+  // background).
+  bool indexOnly = false;
 };
 
 // What the cache did for one compilation.

@@ -343,15 +343,22 @@ std::vector<OptionSpec> runOutputOptions() {
        "",
        T::Choice,
        "B",
-       "`jit`",
-       "`jit`, `interp`",
-       "`interp` evaluates the kernels with the built-in interpreter. Nothing is compiled and "
-       "the cache is not used. If the JIT fails, `mech` falls back to the interpreter and "
-       "prints a note. So does `jit` for kernels of more than 60000 operations (the JIT "
-       "budget: LLVM would take longer to compile them than the interpreter takes for a "
-       "typical run; see bench/README.md): `note: the kernels have N operations, more than the "
-       "JIT budget of 60000; using the interpreter`, and the cache is `off`",
-       {"jit", "interp"}},
+       "`auto`",
+       "`auto`, `jit`, `interp`",
+       "`auto`: for `simulate` and `animate`, kernels of 3000 operations or more (a chain of "
+       "about 20 links) start on the built-in interpreter at once while LLVM compiles them on "
+       "another thread, and native code takes over when it is ready (tiered execution: both "
+       "give the same bits, so the results do not depend on when; the summary's `tiers:` line "
+       "says when, and a run that ends first leaves nothing in the cache); smaller kernels, and "
+       "every other command, compile first. `jit` always compiles first. `interp` evaluates "
+       "the kernels with the interpreter: nothing is compiled and the cache is not used. If "
+       "the JIT fails, `mech` falls back to the interpreter and prints a note. So does `jit` "
+       "(and `auto` outside tiered runs) for kernels of more than 60000 operations, and a "
+       "tiered run for more than 400000 (the JIT budget: LLVM would take longer to compile "
+       "them than the interpreter takes for a typical run; see bench/README.md): `note: the "
+       "kernels have N operations, more than the JIT budget of 60000; using the "
+       "interpreter`, and the cache is `off`",
+       {"auto", "jit", "interp"}},
       {"--no-cache",
        "",
        T::Flag,

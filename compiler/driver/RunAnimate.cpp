@@ -199,6 +199,8 @@ int runAnimate(const CommandLine &line, Session &session, const CommandIo &io) {
   SimulationOptions options;
   if (auto status = simulationOptions(line, io, options))
     return *status;
+  // One run: start on the interpreter while LLVM compiles (--backend auto).
+  options.tiered = line.value("--backend", "auto") == "auto";
   std::string output = line.value("-o");
   if (!isHtmlPath(output))
     return io.usageError("animate: -o names the page, a file ending in .html, got '" + output +

@@ -157,6 +157,8 @@ int runSimulate(const CommandLine &line, Session &session, const CommandIo &io) 
   SimulationOptions options;
   if (auto status = simulationOptions(line, io, options))
     return *status;
+  // One run: start on the interpreter while LLVM compiles (--backend auto).
+  options.tiered = line.value("--backend", "auto") == "auto";
   std::string output = line.value("-o");
   double deriveSeconds = 0;
   if (auto status = prepareRun(line, session, io, options, deriveSeconds))

@@ -13,6 +13,7 @@
 #include "driver/SvgPlot.h"
 #include "jit/CompiledModel.h"
 #include "jit/ObjectCache.h"
+#include "jit/TieredKernels.h"
 #include "mechanics/Conservation.h"
 #include "mechanics/ConstraintProjection.h"
 #include "mechanics/Contacts.h"
@@ -295,8 +296,73 @@ jit::KernelSelection kernelSelection(runtime::Method method) {
                                                    method == runtime::Method::Auto};
 }
 
+namespace {
+
+// The caches a compile may use: compiled code, and the index from a model's
+// sources to it. Either may be missing (summary says why).
+struct KernelCaches {
+  std::optional<jit::ObjectCache> code, index;
+
+  KernelCaches(const SimulationOptions &options, const std::string &sourceKey,
+               SimulationSummary *summary) {
+    if (!options.useCache)
+      return;
+    std::string why;
+    code = jit::ObjectCache::openDefault(why);
+    if (!code) {
+      if (summary != nullptr) {
+        summary->cache = "not used";
+        if (!why.empty()) // empty: no folder of the user's to make it in (ObjectCache)
+          summary->cacheWarning = "the kernel cache is not used: " + why;
+      }
+      return;
+    }
+    if (!sourceKey.empty())
+      index = jit::ObjectCache::openDefault(why, kDerivationFolder);
+  }
+
+  void use(jit::CompileOptions &compile, const std::string &sourceKey) const {
+    compile.cache = code ? &*code : nullptr;
+    if (code && index) {
+      compile.sourceKey = sourceKey;
+      compile.index = &*index;
+    }
+  }
+};
+
+jit::CompileOptions compileOptions(const sema::CheckedModel &model,
+                                   jit::KernelSelection selection) {
+  jit::CompileOptions compile;
+  compile.momentumForce = selection.momentumForce;
+  compile.jacobian = selection.jacobian;
+  compile.signature = kernelSignature(model);
+  return compile;
+}
+
+// Interpreted kernels that hand over to native code compiled on another
+// thread, from its own copy of the programs and its own caches.
+std::unique_ptr<mechanics::Kernels> tieredKernels(const mechanics::KernelPrograms &programs,
+                                                  const sema::CheckedModel &model,
+                                                  const SimulationOptions &options,
+                                                  const std::string &sourceKey,
+                                                  jit::KernelSelection selection) {
+  auto compile = [programs = std::make_shared<const mechanics::KernelPrograms>(programs),
+                  base = compileOptions(model, selection), options, sourceKey] {
+    KernelCaches caches(options, sourceKey, nullptr);
+    jit::CompileOptions compile = base;
+    caches.use(compile, sourceKey);
+    jit::BackgroundResult result;
+    result.kernels = jit::compileKernels(*programs, result.error, compile, &result.cache);
+    return result;
+  };
+  return std::make_unique<jit::TieredKernels>(mechanics::interpretedKernels(programs),
+                                              std::move(compile));
+}
+
+} // namespace
+
 // The kernels on the chosen back end (the interpreter when the JIT fails,
-// with a note).
+// with a note; first the interpreter, then native code, when tiered).
 std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms &programs,
                                                 const sema::CheckedModel &model,
                                                 const SimulationOptions &options,
@@ -308,38 +374,30 @@ std::unique_ptr<mechanics::Kernels> makeKernels(const mechanics::KernelPrograms 
   if (options.backend == Backend::Interpreter || !programs.reactionRows.empty())
     return mechanics::interpretedKernels(programs);
   jit::KernelSelection selection = kernelSelection(options.integrator.method);
-  // LLVM's optimiser takes time superlinear in the size of a function: past
-  // the budget, compiling costs more than the run gains (bench/README.md).
-  if (size_t operations = jit::estimatedOperations(programs, selection); operations > kJitBudget) {
+  size_t operations = jit::estimatedOperations(programs, selection);
+  bool tiered = options.tiered && operations >= kTieredFrom;
+  size_t budget = tiered ? kTieredJitBudget : kJitBudget;
+  // Past the budget, compiling costs more than the run gains (bench/README.md).
+  if (operations > budget) {
     summary.backendNote = "the kernels have " + std::to_string(operations) +
-                          " operations, more than the JIT budget of " + std::to_string(kJitBudget) +
+                          " operations, more than the JIT budget of " + std::to_string(budget) +
                           "; using the interpreter";
     return mechanics::interpretedKernels(programs);
   }
-  std::string error, why;
-  std::optional<jit::ObjectCache> cache;
-  if (options.useCache) {
-    cache = jit::ObjectCache::openDefault(why);
-    if (!cache) {
-      summary.cache = "not used";
-      if (!why.empty()) // empty: no folder of the user's to make it in (ObjectCache)
-        summary.cacheWarning = "the kernel cache is not used: " + why;
-    }
-  }
-  jit::CompileOptions compile;
-  compile.cache = cache ? &*cache : nullptr;
-  compile.momentumForce = selection.momentumForce;
-  compile.jacobian = selection.jacobian;
-  compile.signature = kernelSignature(model);
-  std::optional<jit::ObjectCache> index;
-  if (cache && !sourceKey.empty() &&
-      (index = jit::ObjectCache::openDefault(why, kDerivationFolder))) {
-    compile.sourceKey = sourceKey;
-    compile.index = &*index;
-  }
+  KernelCaches caches(options, sourceKey, &summary);
+  jit::CompileOptions compile = compileOptions(model, selection);
+  caches.use(compile, sourceKey);
+  // A warm run finds its code through the index at once; otherwise a tiered
+  // run starts on the interpreter.
+  compile.indexOnly = tiered;
+  std::string error;
   jit::CacheReport report;
   auto kernels = jit::compileKernels(programs, error, compile, &report);
-  if (cache) {
+  if (tiered && !kernels && error.empty()) {
+    summary.tiering = "compiling";
+    return tieredKernels(programs, model, options, sourceKey, selection);
+  }
+  if (caches.code) {
     summary.cache = report.outcome;
     if (!report.warning.empty())
       summary.cacheWarning = "kernel cache: " + report.warning;
@@ -871,8 +929,10 @@ std::shared_ptr<mechanics::Kernels> contactModeKernels(const mechanics::KernelPr
   // The cache's index finds a warm run's kernels by the sources and the
   // mode (its programs follow from both), as it finds the model's own.
   std::string key = loaded.sourceKey.empty() ? "" : loaded.sourceKey + "\ncontact mode " + mode;
+  SimulationOptions untiered = options; // a mode's kernels are made mid-run, once
+  untiered.tiered = false;
   std::shared_ptr<mechanics::Kernels> kernels =
-      makeKernels(programs, loaded.model(), options, scratch, key);
+      makeKernels(programs, loaded.model(), untiered, scratch, key);
   note = scratch.backendNote;
   if (mechanics::InputFill fill = inputFill(loaded))
     kernels = mechanics::withInputs(kernels, fill);
@@ -884,6 +944,35 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   CsvSamples samples(csv);
   return simulate(loaded, options, deriveSeconds, samples);
 }
+
+namespace {
+
+// What tiered execution did in the run, for the summary.
+void reportTiering(const mechanics::Kernels &kernels, SimulationSummary &summary) {
+  const auto *tiered = dynamic_cast<const jit::TieredKernels *>(&kernels);
+  if (tiered == nullptr)
+    return;
+  char text[200];
+  if (auto at = tiered->switched()) {
+    std::snprintf(text, sizeof text,
+                  "the interpreter until t = %g, native code from there (compiled in %.2f s on "
+                  "another thread)",
+                  at->t, at->seconds);
+    summary.tiering = text;
+    if (auto outcome = tiered->outcome())
+      summary.cache = outcome->cache.outcome;
+    return;
+  }
+  auto outcome = tiered->outcome();
+  if (outcome && !outcome->error.empty())
+    summary.tiering =
+        "the interpreter throughout: the JIT is not available (" + outcome->error + ")";
+  else
+    summary.tiering = "the interpreter throughout: the run ended before its native code was "
+                      "ready (the compile on another thread was abandoned)";
+}
+
+} // namespace
 
 // Compile, find the initial state, then integrate with a sampler that writes
 // the CSV as the run goes (the rows up to a failure are kept).
@@ -973,6 +1062,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
         std::chrono::duration<double>(integrateStart - processStart()).count();
     auto result = runWithContacts(loaded, run, *kernels, *x0, integrator, sampler, eventLog);
     summary.integrateSeconds = since(integrateStart);
+    reportTiering(*built.kernels, summary);
     summary.stats = result.first.stats;
     if (!recordOutcome(result.first, run, refusal, columns, eventLog, plot, loaded, samples))
       return std::nullopt;
@@ -1011,6 +1101,7 @@ std::optional<SimulationSummary> simulate(LoadedModel &loaded, const SimulationO
   runtime::IntegrationResult result =
       runtime::integrate(rhs, start, integrator, std::ref(sampler), &lagrangian);
   summary.integrateSeconds = since(integrateStart);
+  reportTiering(*built.kernels, summary);
   summary.stats = result.stats;
   for (std::string &note : singular.notes())
     summary.notes.push_back(std::move(note));
@@ -1101,6 +1192,8 @@ std::string summaryText(const SimulationSummary &s) {
                 s.deriveSeconds, s.derivationCached ? " (cached)" : "", s.compileSeconds,
                 s.cache.c_str(), s.integrateSeconds, s.firstStepSeconds);
   out << line;
+  if (!s.tiering.empty())
+    out << "tiers: " << s.tiering << "\n";
   // A first integral that drifts by more than this (relative) says the
   // integration did not follow the model: the numbers are not its motion.
   constexpr double kDriftWarning = 1e-2;

@@ -29,6 +29,11 @@ enum class Backend { Jit, Interpreter };
 // takes about 8 s on the chain (n = 80), 2 s on a dense mass matrix
 // (bench/README.md, "Compile time").
 inline constexpr size_t kJitBudget = 60'000;
+// With tiered execution: kernels of this many operations or more start on
+// the interpreter (below, LLVM takes well under a second), and the budget
+// of the background compile (chain n = 160 has about 190000 operations).
+inline constexpr size_t kTieredFrom = 3'000;
+inline constexpr size_t kTieredJitBudget = 400'000;
 
 // How a constrained model keeps its constraints: as the stabilised index-2
 // DAE (mechanics/DaeForm.h; radau only, the default there), or by the
@@ -50,6 +55,10 @@ struct SimulationOptions {
   std::optional<std::pair<double, double>> plotWindow;       // --window a..b
   std::string eventsPath;                                    // --events out.csv|.json
   bool keepEvents = false; // the events fired, in SimulationSummary::eventRows (Python)
+  // Tiered execution (the CLI's simulate and animate): kernels that take
+  // LLVM long to compile start on the interpreter, and native code takes
+  // over when a compile on another thread has finished (jit/TieredKernels.h).
+  bool tiered = false;
 };
 
 struct SimulationSummary {
@@ -75,6 +84,9 @@ struct SimulationSummary {
   // largest sum of the magnitudes of c's terms over the run.
   std::vector<std::pair<std::string, double>> conservedDrift;
   std::string backendNote;
+  // Tiered execution: when native code took over (the t of its first call
+  // and the seconds after start), or why it did not ("" when not tiered).
+  std::string tiering;
   std::vector<std::string> notes;    // e.g. the projection of the initial state
   std::vector<std::string> warnings; // e.g. --method auto's on a fast oscillation
   bool constrained = false;

@@ -126,6 +126,17 @@ golden() {
 # reason; the script then ends as skipped (exit 77, which ctest reports as
 # Skipped) unless a check failed, so that a part not run never reads as
 # passed.
+# identical NAME A B: the files $work/A and $work/B are equal, byte for byte.
+identical() {
+  if cmp -s "$work/$2" "$work/$3"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    diff "$work/$2" "$work/$3" | head -20
+  fi
+}
+
 skipped=0
 skip() {
   echo "skipped: $1"

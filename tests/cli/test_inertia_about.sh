@@ -50,16 +50,6 @@ sames "pivot and centre give one T and V" pivot.eq centre.eq
 contains "T with the pivot's moment" pivot.eq "T = (m*d^2 + Jc)*th'^2/2"
 contains "V" pivot.eq "V = -m*d*g*cos(th)"
 
-# identical NAME A B: the files $work/A and $work/B are equal.
-identical() {
-  if cmp -s "$work/$2" "$work/$3"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    diff "$work/$2" "$work/$3" | head -20
-  fi
-}
 
 omega_check() { # omega_check NAME FORMULA: A's eigenvalues are +-i*FORMULA
   check_json "$1" "w = $2

@@ -5,11 +5,13 @@
 #include "driver/Session.h"
 #include "driver/Simulation.h"
 #include "jit/HostInfo.h"
+#include "jit/TieredKernels.h"
 #include "support/Diagnostics.h"
 #include "support/PendingFiles.h"
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
@@ -107,7 +109,16 @@ int main(int argc, char **argv) {
   // A signal that ends a command leaves none of its half-written outputs.
   mech::removePendingFilesOnSignals();
   try {
-    return checkStandardOutput(dispatch(argv[0], std::vector<std::string>(argv + 1, argv + argc)));
+    int status =
+        checkStandardOutput(dispatch(argv[0], std::vector<std::string>(argv + 1, argv + argc)));
+    // A run that ended on the interpreter leaves its native code compiling
+    // on another thread: LLVM's static state may not be destroyed under
+    // it, and the result is not needed. Everything is written and flushed.
+    if (mech::jit::backgroundCompilesRunning() > 0) {
+      std::cerr.flush();
+      std::_Exit(status);
+    }
+    return status;
   } catch (const mech::InternalError &error) {
     std::cerr << "mech: " << error.what() << "\n";
     return 3;
