@@ -425,7 +425,7 @@ CommandSpec simulateCommand() {
       "       [--rtol r] [--atol a] [--step h] [--max-steps N] [--init \"q=v, q'=w\"]\n"
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg|.png] [--plot-vars th1,th2] [--plot-x th1]\n"
-      "       [--window a..b] [--backend jit|interp] [--no-cache] [--strict-init]\n"
+      "       [--window a..b] [--backend auto|jit|interp] [--no-cache] [--strict-init]\n"
       "       [--hold q1,q2] [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
       "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
@@ -710,7 +710,7 @@ CommandSpec sweepCommand() {
       "       --summary \"at_end(e), max(e), any(a > b), energy_drift, ...\" [-o out.csv|.json]\n"
       "       [--plot out.svg] [--threads N] [--until T] [--dt h] [--method M] [--rtol r]\n"
       "       [--atol a] [--step h] [--max-steps N] [--init \"q=v\"] [--hold q1,q2]\n"
-      "       [--stop-when \"a == b\"] [--set p=v ...] [--backend jit|interp] [--no-cache]",
+      "       [--stop-when \"a == b\"] [--set p=v ...] [--backend auto|jit|interp] [--no-cache]",
       "many runs of one model, each reduced to a row of summaries: every combination of the "
       "--grid values and every --random sample; the kernels are compiled once and the runs "
       "spread over threads, the rows in the same order whatever their number",
@@ -797,7 +797,7 @@ CommandSpec animateCommand() {
       "       [--until T] [--dt h] [--method M] [--rtol r] [--atol a] [--step h] [--max-steps N]\n"
       "       [--init \"q=v, q'=w\"] [--input \"u=expr\"] [--set p=v ...] [--stop-when \"x == 0, "
       "up\"]\n"
-      "       [--backend jit|interp] [--no-cache] [--strict-init] [--hold q1,q2]\n"
+      "       [--backend auto|jit|interp] [--no-cache] [--strict-init] [--hold q1,q2]\n"
       "       [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
       "simulate and draw the mechanism moving in one self-contained HTML page (no network): "
       "play/pause, a scrubber, the speed, trails, the energy or chosen columns plotted in "
