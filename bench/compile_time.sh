@@ -4,9 +4,10 @@
 # mass matrix (every entry of M nonzero: few instructions, n² outputs), the
 # IFToMM N-four-bar (tests/cli/models/n_four_bar.mech) and a potential of
 # many terms (one sum of thousands of operands). Each row runs
-# `mech simulate MODEL --set ... --until 0.01 --no-cache -o /dev/null` and
-# reads the summary's "compile C s": the time from the kernel programs to
-# native code (emission, LLVM's optimizer and code generation, linking).
+# `mech simulate MODEL --set ... --until 0.01 --no-cache --backend jit
+# -o /dev/null` (compiled before the run, not tiered) and reads the
+# summary's "compile C s": the time from the kernel programs to native
+# code (emission, LLVM's optimizer and code generation, linking).
 # A binary that interprets the model (past its JIT budget) shows
 # "interpreted". The growth exponent is log(C2/C1) / log(n2/n1) between
 # consecutive rows of a family. Peak RSS of the whole process from wait4.
@@ -61,7 +62,8 @@ def run(binary, model, setting):
     """(compile seconds or None when interpreted, peak RSS MB), best of runs."""
     best = None
     for _ in range(runs):
-        argv = [binary, "simulate", model, "--until", "0.01", "--no-cache", "-o", "/dev/null"]
+        argv = [binary, "simulate", model, "--until", "0.01", "--no-cache", "--backend", "jit",
+                "-o", "/dev/null"]
         if setting:
             argv += ["--set", setting]
         with tempfile.TemporaryFile() as err:

@@ -34,7 +34,7 @@ struct KernelSelection {
 // chain of functions of about this size (EmitterSegments.cpp): LLVM's code
 // generation takes time superlinear in the size of a function
 // (bench/README.md).
-inline constexpr size_t kSegmentInstructions = 2000;
+inline constexpr size_t kSegmentInstructions = 4000;
 
 struct CompileOptions {
   // Where compiled code is looked up first and stored after a miss.

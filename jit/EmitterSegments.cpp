@@ -28,10 +28,11 @@ namespace {
 
 constexpr int kNowhere = -2; // not defined (a constant) or not read
 constexpr int kCaller = -1;  // defined by the caller (an input)
-// What a store weighs against an instruction. The machine scheduler
-// compares each store with those before it: a function of 2000 stores takes
-// 1.3 s to compile, one of 500 stores 0.06 s.
-constexpr size_t kStoreWeight = 4;
+// The most loads from the scratch array and stores of outputs in a
+// function. The machine scheduler compares each memory access with those
+// before it: a function of 2000 stores takes 1.3 s to compile, one of 500
+// stores 0.06 s.
+constexpr size_t kSegmentMemory = 500;
 // A value stored in this many places or more is stored by a loop.
 constexpr size_t kTableStores = 16;
 // Sums of this many operands or more are loops (isWideSum).
@@ -104,18 +105,24 @@ size_t instructionWeight(const Instruction &instr) {
 }
 
 // Cuts the needed instructions, in order, into segments of about `size`
-// LLVM instructions (their stores as outputs included); sin and
+// LLVM instructions and at most kSegmentMemory memory accesses; sin and
 // cos of one argument go together (one sincos call defines both).
 void assignSegments(const sym::Program &program, const std::vector<bool> &needed,
                     const std::map<uint32_t, std::pair<long, long>> &trig, size_t size,
                     SegmentPlan &plan) {
   const auto &code = program.instructions();
   plan.defined.assign(code.size(), kNowhere);
-  std::vector<size_t> stores(code.size(), 0); // as outputs
+  std::vector<size_t> stores(code.size(), 0); // as outputs, and to the scratch array
   for (uint32_t j : program.outputs())
     ++stores[j];
+  // Operands of wide sums are stored to the scratch array (the sum has a
+  // segment of its own): memory accesses where they are computed.
+  for (size_t i = 0; i < code.size(); ++i)
+    if (needed[i] && isWideSum(program, code[i]))
+      forEachOperand(program, code[i], [&](uint32_t j) { ++stores[j]; });
+  std::vector<int> loadedIn(code.size(), kNowhere);
   int current = 0;
-  size_t filled = 0;
+  size_t filled = 0, accesses = 0;
   for (size_t i = 0; i < code.size(); ++i) {
     if (!needed[i] || code[i].op == Instruction::Op::Constant || plan.defined[i] != kNowhere)
       continue;
@@ -133,10 +140,18 @@ void assignSegments(const sym::Program &program, const std::vector<bool> &needed
     plan.defined[i] = current;
     if (auto half = sincosPartner(program, trig, i))
       plan.defined[*half] = current;
-    filled += instructionWeight(code[i]) + kStoreWeight * stores[i];
-    if (filled >= size) {
+    filled += instructionWeight(code[i]);
+    accesses += stores[i];
+    forEachOperand(program, code[i], [&](uint32_t j) {
+      if (code[j].op != Instruction::Op::Constant && plan.defined[j] != current &&
+          loadedIn[j] != current) {
+        loadedIn[j] = current; // a load from the scratch array, once per segment
+        ++accesses;
+      }
+    });
+    if (filled >= size || accesses >= kSegmentMemory) {
       ++current;
-      filled = 0;
+      filled = accesses = 0;
     }
   }
   plan.segments = filled > 0 ? current + 1 : current;
@@ -187,7 +202,7 @@ void assignSlots(const sym::Program &program, const std::vector<bool> &needed, S
 
 bool Emitter::segmentable(const sym::Program &program, const std::vector<bool> &needed) const {
   const auto &code = program.instructions();
-  size_t weight = kStoreWeight * program.outputs().size();
+  size_t weight = 0;
   for (size_t i = 0; i < code.size(); ++i) {
     if (!needed[i])
       continue;
@@ -195,7 +210,7 @@ bool Emitter::segmentable(const sym::Program &program, const std::vector<bool> &
       return false;
     weight += instructionWeight(code[i]);
   }
-  return weight > segmentSize_;
+  return weight > segmentSize_ || program.outputs().size() > kSegmentMemory;
 }
 
 // The segments of one program: the functions that compute its instructions,
@@ -305,7 +320,7 @@ private:
         b_.CreateStore(value, e_.at(out, place));
       });
     }
-    const size_t perFunction = std::max<size_t>(size_ / kStoreWeight, 1);
+    const size_t perFunction = std::min(size_, kSegmentMemory);
     for (size_t first = 0; first < stores.size(); first += perFunction)
       inSegment(scratch, out, [&](llvm::Value *local, llvm::Value *target) {
         std::map<size_t, llvm::Value *> values;

@@ -45,8 +45,9 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
   // The SLP vectorizer is the costliest pass on large straight-line
-  // kernels (40 % of the optimizer's time on the 60-link chain) and gains
-  // nothing measurable there (bench/README.md, "Compile time").
+  // kernels (40 % of the optimizer's time on the 60-link chain, half the
+  // compile of the 20-link chain) and gains nothing measurable there
+  // (bench/README.md, "Compile time").
   llvm::PipelineTuningOptions tuning;
   tuning.SLPVectorization = instructionCount(module) <= kSlpVectorizerLimit;
   llvm::PassBuilder passes(&machine, tuning);

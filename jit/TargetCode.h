@@ -22,7 +22,7 @@ bool verifyModule(llvm::Module &module, std::string &error);
 
 // Modules of more LLVM instructions than this are optimized without the
 // SLP vectorizer.
-inline constexpr size_t kSlpVectorizerLimit = 20'000;
+inline constexpr size_t kSlpVectorizerLimit = 2'000;
 
 // Runs LLVM's O2 pipeline, tuned for `machine` (and by the module's size).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine);
