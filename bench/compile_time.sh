@@ -31,15 +31,6 @@ mech, baseline, root = os.environ["MECH"], os.environ["BASELINE"], os.environ["R
 runs = int(os.environ["RUNS"])
 work = tempfile.mkdtemp()
 
-DENSE = """model Dense {
-  param n = 200
-  param m = 1 [kg], k = 1 [N/m]
-  coord x[1..n] [m]
-  kinetic m/2*sum(i in 1..n, x[i]'^2) + m/2*(sum(i in 1..n, x[i]'))^2
-  potential k/2*sum(i in 1..n, x[i]^2) + k/2*(sum(i in 1..n, x[i]))^2
-  init x[1] = 0.1
-}
-"""
 WIDE = """model Wide {
   param m = 1 [kg], k = 1 [N/m]
   coord x [m]
@@ -48,10 +39,9 @@ WIDE = """model Wide {
   init x = 0.1
 }
 """
-open(f"{work}/dense.mech", "w").write(DENSE)
 families = [
     ("chain", f"{root}/examples/chain.mech", "n", [10, 20, 40, 80]),
-    ("dense M", f"{work}/dense.mech", "n", [50, 100, 200]),
+    ("dense M", f"{root}/tests/cli/models/dense_mass.mech", "n", [50, 100, 200]),
     ("N-four-bar", f"{root}/tests/cli/models/n_four_bar.mech", "N", [10, 20, 40]),
 ]
 SUMMARY = re.compile(r"compile ([\d.]+) s")

@@ -71,16 +71,7 @@ assert abs(acc + dV) <= 1e-6 * max(1, abs(dV)), (acc, -dV)
 # over the budget and refuses, naming the estimate and the budget; at 300
 # coordinates simulate with --backend jit is too, and runs on the
 # interpreter with the note (a tiered run's budget is larger).
-cat >dense.mech <<'MODEL'
-model Dense {
-  param n = 200
-  param m = 1 [kg], k = 1 [N/m]
-  coord x[1..n] [m]
-  kinetic m/2*sum(i in 1..n, x[i]'^2) + m/2*(sum(i in 1..n, x[i]'))^2
-  potential k/2*sum(i in 1..n, x[i]^2) + k/2*(sum(i in 1..n, x[i]))^2
-  init x[1] = 0.1
-}
-MODEL
+cp "$root/tests/cli/models/dense_mass.mech" dense.mech
 expect "dense n = 200 simulates" 0 timeout 120 "$mech" simulate dense.mech --until 0.01 -o out.csv --no-cache
 lacks "dense n = 200: compiled" err "JIT budget"
 expect "dense n = 300 simulates" 0 timeout 120 "$mech" simulate dense.mech --set n=300 --until 0.01 -o out.csv \
