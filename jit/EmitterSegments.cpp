@@ -8,9 +8,9 @@
 // caller stores) are loaded from it, the values later segments or the
 // caller need are stored to it. A slot is reused once its value's last
 // reader has run, so the array holds the values live across a boundary
-// rather than all of them. Loads and stores of doubles are exact: the
-// results are those of the program emitted in one function, up to the FMA
-// contraction LLVM may do within a function.
+// rather than all of them. Loads and stores of doubles are exact, and
+// nothing is contracted: the results are those of the program emitted in
+// one function, and the interpreter's, bit for bit.
 #include "jit/Emitter.h"
 
 #include <llvm/IR/Constants.h>
