@@ -277,7 +277,7 @@ private:
       if (plan_.defined[i] != s || valid_[i] == s)
         continue; // elsewhere, or the other half of a sincos pair
       if (isWideSum(program_, code_[i])) {
-        v_[i] = wideSum(code_[i], local);
+        v_[i] = wideSum(code_[i], s, local);
       } else {
         forEachOperand(program_, code_[i], operand);
         v_[i] = nullptr;
@@ -314,11 +314,8 @@ private:
       }
       llvm::Value *value = uncomputed(i, scratch);
       llvm::Constant *table = constantTable(list);
-      e_.loop(b_.getInt64(0), b_.getInt64(list.size()), [&](llvm::Value *k) {
-        llvm::Value *place =
-            b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), table, k));
-        b_.CreateStore(value, e_.at(out, place));
-      });
+      e_.loop(b_.getInt64(0), b_.getInt64(list.size()),
+              [&](llvm::Value *k) { b_.CreateStore(value, e_.at(out, placeAt(table, k))); });
     }
     const size_t perFunction = std::min(size_, kSegmentMemory);
     for (size_t first = 0; first < stores.size(); first += perFunction)
@@ -338,14 +335,16 @@ private:
   // own): the first term as Emitter::emitSum takes it, then s += scale * x
   // over a table, which rounds as emitSum's s + x and s - x do for scales
   // of 1 and -1 (the product is exact).
-  llvm::Value *wideSum(const Instruction &instr, llvm::Value *local) {
+  llvm::Value *wideSum(const Instruction &instr, int s, llvm::Value *local) {
     const sym::Operand *o = program_.operands().data() + instr.first;
-    std::vector<llvm::Value *> first(code_.size(), nullptr);
-    first[o[0].value] = e_.load(local, plan_.slot[o[0].value]);
+    if (valid_[o[0].value] != s) {
+      v_[o[0].value] = e_.load(local, plan_.slot[o[0].value]);
+      valid_[o[0].value] = s;
+    }
     Instruction head = instr;
     head.count = 1;
     llvm::Value *sum = e_.stackSlot(e_.f64());
-    b_.CreateStore(e_.emitSum(head, o, first), sum);
+    b_.CreateStore(e_.emitSum(head, o, v_), sum);
     std::vector<uint64_t> slots;
     std::vector<double> scales;
     for (uint32_t k = 1; k < instr.count; ++k) {
@@ -354,14 +353,17 @@ private:
     }
     llvm::Constant *slotTable = constantTable(slots), *scaleTable = constantTable(scales);
     e_.loop(b_.getInt64(0), b_.getInt64(slots.size()), [&](llvm::Value *k) {
-      llvm::Value *slot =
-          b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), slotTable, k));
       llvm::Value *scale = b_.CreateLoad(e_.f64(), e_.at(scaleTable, k));
-      llvm::Value *x = b_.CreateLoad(e_.f64(), e_.at(local, slot));
+      llvm::Value *x = b_.CreateLoad(e_.f64(), e_.at(local, placeAt(slotTable, k)));
       llvm::Value *s = b_.CreateLoad(e_.f64(), sum);
       b_.CreateStore(b_.CreateFAdd(s, b_.CreateFMul(scale, x)), sum);
     });
     return b_.CreateLoad(e_.f64(), sum);
+  }
+
+  // Entry k of a constant table of places (constantTable of uint64_t).
+  llvm::Value *placeAt(llvm::Constant *table, llvm::Value *k) {
+    return b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), table, k));
   }
 
   // A constant's value, or an input's from the scratch array.
