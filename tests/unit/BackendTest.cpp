@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <iomanip>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <random>
 
 using namespace mech;
@@ -169,6 +169,23 @@ TEST_CASE("JIT and interpreter agree with the programs cut into small functions"
   std::string chain = std::string(MECH_SOURCE_ROOT) + "/examples/chain.mech";
   SECTION("chain") {
     compareBackends(chain, {"n = 12"}, kTiny);
+  }
+  SECTION("a potential of 300 terms: a sum of hundreds of operands, evaluated by a loop") {
+    std::string path = std::filesystem::temp_directory_path() / "mech_wide_sum_test.mech";
+    std::ofstream(path)
+        << "model Wide {\n  param m = 1 [kg], k = 1 [N/m]\n  coord x [m]\n"
+           "  particle p mass m at [x, 0]\n"
+           "  potential V = k * sum(i in 1..300, cos(i * x / 1 [m]) / i^2) * 1 [m^2]\n"
+           "}\n";
+    compareBackends(path, {}, kTiny);
+    sema::SearchPath search;
+    auto loaded = driver::loadModel(path, {}, search, true);
+    REQUIRE(loaded->derivation);
+    std::string error;
+    std::string ir =
+        jit::kernelsIr(mechanics::KernelPrograms::build(loaded->equations(), 2), error, kTiny);
+    CHECK(ir.find("@mech_table") != std::string::npos);
+    std::filesystem::remove(path);
   }
   SECTION("a dense mass matrix: one input in hundreds of places, stored by a loop") {
     std::string path = std::filesystem::temp_directory_path() / "mech_dense_cut_test.mech";
