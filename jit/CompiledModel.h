@@ -28,6 +28,9 @@ struct KernelSignature {
 struct KernelSelection {
   bool momentumForce = false; // the variational integrator's
   bool jacobian = false;      // the implicit integrators' (needs KernelPrograms::addJacobian)
+  // The constrained solve may call the runtime's envelope solve (KernelPrograms::
+  // envelopePlan) in this process; a built library solves densely instead.
+  bool hostSolves = true;
 };
 
 // Programs larger than this, in about LLVM instructions, are emitted as a

@@ -2,8 +2,10 @@
 #include "jit/Jit.h"
 
 #include "jit/TargetCode.h"
+#include "runtime/EnvelopeSolve.h"
 
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -63,6 +65,17 @@ std::shared_ptr<Session> createSession(std::string &error) {
     return nullptr;
   }
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  // The runtime functions generated code calls (jit/KernelModule.cpp), by
+  // address: the executable does not export its symbols.
+  llvm::orc::SymbolMap runtime;
+  runtime[(*jit)->mangleAndIntern("mech_solve_constrained_envelope")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&mech_solve_constrained_envelope),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (llvm::Error failure =
+          (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
+    error = message(std::move(failure));
+    return nullptr;
+  }
   auto session = std::make_shared<Session>();
   session->jit = std::move(*jit);
   session->machine = std::move(*machine);

@@ -6,6 +6,9 @@
 #include "jit/Emitter.h"
 #include "mechanics/Evaluation.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+
 namespace mech::jit {
 
 using mechanics::InputLayout;
@@ -41,6 +44,7 @@ public:
                                                             programs.constraints} {}
 
   void emit(KernelSelection selection) {
+    envelope_ = selection.hostSolves && !programs_.envelopePlan.empty();
     dynamicsFunction();
     massMatrixKernel();
     forcingKernel();
@@ -121,7 +125,8 @@ private:
     llvm::Value *y = b_.CreateConstInBoundsGEP1_64(b_.getDoubleTy(), Mf, n_ * n_);
     if (m_ > 0) {
       llvm::Value *qdd = buffer(f, n_), *lambda = buffer(f, m_);
-      llvm::Value *status = e_.solveConstrainedLoops(n_, m_, Mf, qdd, lambda);
+      llvm::Value *status = envelope_ ? callEnvelopeSolve(Mf, qdd, lambda)
+                                      : e_.solveConstrainedLoops(n_, m_, Mf, qdd, lambda);
       Solution solution{status, {}, {}};
       for (size_t j = 0; j < n_; ++j)
         solution.qdd.push_back(e_.load(qdd, j));
@@ -143,6 +148,24 @@ private:
     for (size_t j = 0; j < n_; ++j)
       qdd[j] = e_.load(y, j);
     return {status, qdd, {}};
+  }
+
+  // The runtime's envelope solve (runtime/EnvelopeSolve.h) with the model's
+  // plan, a constant of the module: the interpreter calls the same function.
+  llvm::Value *callEnvelopeSolve(llvm::Value *Mf, llvm::Value *qdd, llvm::Value *lambda) {
+    llvm::Module &module = *b_.GetInsertBlock()->getModule();
+    if (!envelopePlan_) {
+      llvm::Constant *data = llvm::ConstantDataArray::get(
+          module.getContext(), llvm::ArrayRef<int32_t>(programs_.envelopePlan));
+      envelopePlan_ =
+          new llvm::GlobalVariable(module, data->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                   data, "mech_envelope_plan");
+    }
+    llvm::FunctionCallee solve = module.getOrInsertFunction(
+        "mech_solve_constrained_envelope",
+        llvm::FunctionType::get(
+            b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy()}, false));
+    return b_.CreateCall(solve, {envelopePlan_, Mf, qdd, lambda});
   }
 
   // mech_mass_matrix(t, q, p, M): reads only q, so the dynamics get x = (q, 0).
@@ -246,6 +269,8 @@ private:
   // The order of the inputs, as KernelPrograms::build numbered them.
   InputLayout layout_;
   llvm::Function *dynamics_ = nullptr;
+  bool envelope_ = false; // the constrained solve calls the runtime (KernelSelection::hostSolves)
+  llvm::GlobalVariable *envelopePlan_ = nullptr;
 };
 
 } // namespace

@@ -251,7 +251,8 @@ std::string compileLibraryObject(const mechanics::KernelPrograms &programs,
   llvm::LLVMContext context;
   // The Jacobian's parts: PREFIX_jacobian and simulate's Radau use them.
   std::unique_ptr<llvm::Module> module =
-      emitModule(programs, context, KernelSelection{.momentumForce = false, .jacobian = true});
+      emitModule(programs, context,
+                 KernelSelection{.momentumForce = false, .jacobian = true, .hostSolves = false});
   // The switching kernels only where the runtime calls them: a model
   // without events, contacts and frictions would compile them for nothing.
   if (switches.events + switches.contacts + switches.frictions + switches.switches > 0)

@@ -147,6 +147,14 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params, 
   // M and f in their display forms where those compute in fewer operations.
   if (cheaperForms)
     useCheaperForms(dynamics, entriesOfMf, programs.dynamics, inputs);
+  if (m > 0 && programs.reactionRows.empty()) {
+    std::vector<bool> nonzeroM(n * n), nonzeroC(m * n);
+    for (size_t i = 0; i < n * n; ++i)
+      nonzeroM[i] = !dynamics[i].isZero();
+    for (size_t i = 0; i < m * n; ++i)
+      nonzeroC[i] = !dynamics[entriesOfMf + i].isZero();
+    programs.envelopePlan = runtime::planEnvelopeSolve(n, m, nonzeroM, nonzeroC);
+  }
   programs.energy = sym::Program({equations.T, equations.V}, inputs);
   programs.outputs = sym::Program(equations.outputs, inputs);
   std::vector<sym::Expr> momentumForce = equations.momentum;
@@ -325,6 +333,9 @@ private:
       return runtime::solveWithReactions(n, m, M, f, C, gamma + m, gamma, rows.data(), rows.size(),
                                          qdd_.data(), lambda_.data(), &culprit_);
     }
+    if (!programs_.envelopePlan.empty())
+      return runtime::solveConstrainedEnvelope(programs_.envelopePlan.data(), M, qdd_.data(),
+                                               lambda_.data());
     return solveConstrained(n, m, M, f, C, gamma, qdd_.data(), lambda_.data());
   }
 

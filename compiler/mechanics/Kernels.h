@@ -9,6 +9,7 @@
 #include "symbolic/Program.h"
 
 #include "runtime/DenseSolve.h"
+#include "runtime/EnvelopeSolve.h"
 
 #include <memory>
 #include <vector>
@@ -69,6 +70,10 @@ struct KernelPrograms {
   // such programs, the interpreter solves them with their consistency
   // check (runtime::solveWithReactions).
   std::vector<size_t> reactionRows;
+  // With constraints, no reactions and a sparse M and C of many coordinates:
+  // the plan of the envelope solve (runtime/EnvelopeSolve.h) that both back
+  // ends use in place of the dense one; empty otherwise.
+  std::vector<int32_t> envelopePlan;
   sym::Program energy; // T, V
   sym::Program outputs;
   sym::Program momentumForce; // n momenta, then n forces
@@ -86,10 +91,10 @@ struct KernelPrograms {
 
 // The dense solves live in runtime/ (runtime/DenseSolve.h).
 using runtime::constraintScale;
+using runtime::kDependentRowTolerance;
 using runtime::kPivotTolerance;
 using runtime::kSchurRefinements;
 using runtime::kSchurRegularization;
-using runtime::kDependentRowTolerance;
 using runtime::kSchurTolerance;
 using runtime::solveConstrained;
 using runtime::solveLdlt;

@@ -154,6 +154,24 @@ TEST_CASE("JIT and interpreter agree on the chain", "[jit]") {
   }
 }
 
+// The N-four-bar's M and C are banded: from N = 4 (9 coordinates) both back
+// ends call the runtime's envelope solve (runtime/EnvelopeSolve.h), the
+// JIT's code through the symbol its session defines.
+TEST_CASE("JIT and interpreter agree on the envelope solve of the N-four-bar", "[jit]") {
+  std::string model = std::string(MECH_SOURCE_ROOT) + "/tests/cli/models/n_four_bar.mech";
+  for (int N : {4, 12}) {
+    DYNAMIC_SECTION("N = " << N) {
+      sema::SearchPath search;
+      auto loaded = driver::loadModel(model, {"N = " + std::to_string(N)}, search, true);
+      REQUIRE(loaded->derivation);
+      auto programs =
+          mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
+      REQUIRE_FALSE(programs.envelopePlan.empty());
+      compareBackends(model, {"N = " + std::to_string(N)});
+    }
+  }
+}
+
 // Every program cut into functions of about 16 LLVM instructions: values
 // cross many of them, sin and cos pairs fall at their ends, inputs and
 // constants are outputs (the cut is otherwise seen only on large models).
