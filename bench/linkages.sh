@@ -3,6 +3,7 @@
 # the IFToMM N-four-bar (benchmark A02: N = 40 loops, 81 coordinates, 80 constraints, 20 s
 # through its singular positions; tests/cli/models/n_four_bar.mech) with
 # dopri5 (on the back end mech picks, and forced onto the JIT) and radau,
+# each with the default solve and with `--constraints augmented`,
 # each as a whole process, warm (caches filled by a first run); the error
 # of the reference point B0 (the first crank's tip, position and velocity)
 # against the one-degree-of-freedom solution on the branch, integrated here
@@ -40,7 +41,11 @@ def error(path):
 print("| run | whole process (s) | CPU (s) | steps | B0 error (m, m/s) |")
 print("|---|---|---|---|---|")
 for name, extra in (("dopri5", []), ("dopri5, --backend jit", ["--backend", "jit"]),
-                    ("radau", ["--method", "radau", "--constraints", "projection"])):
+                    ("dopri5, --constraints augmented", ["--constraints", "augmented"]),
+                    ("radau, --constraints projection",
+                     ["--method", "radau", "--constraints", "projection"]),
+                    ("radau, --constraints augmented",
+                     ["--method", "radau", "--constraints", "augmented"])):
     out = f"{work}/run.csv"
     argv = [mech, "simulate", model, "--set", "N=40", "--until", "20", "--dt", "0.05",
             "--rtol", "1e-10", "--atol", "1e-12", "-o", out] + extra

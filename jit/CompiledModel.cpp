@@ -235,6 +235,8 @@ std::string signatureText(const KernelSignature &signature, const KernelPrograms
   text += std::string("kernels: mass_matrix forcing rhs energy outputs multipliers constraints") +
           (selection.momentumForce ? " momentum_force" : "") +
           (selection.jacobian ? " jacobian_parts" : "") + "\n";
+  if (programs.augmentedSolve)
+    text += "solve: augmented Lagrangian\n";
   return text;
 }
 

@@ -2,6 +2,7 @@
 #include "jit/Jit.h"
 
 #include "jit/TargetCode.h"
+#include "runtime/AugmentedSolve.h"
 #include "runtime/EnvelopeSolve.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -70,6 +71,9 @@ std::shared_ptr<Session> createSession(std::string &error) {
   llvm::orc::SymbolMap runtime;
   runtime[(*jit)->mangleAndIntern("mech_solve_constrained_envelope")] = {
       llvm::orc::ExecutorAddr::fromPtr(&mech_solve_constrained_envelope),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtime[(*jit)->mangleAndIntern("mech_solve_constrained_augmented")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&mech_solve_constrained_augmented),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (llvm::Error failure =
           (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime)))) {

@@ -45,6 +45,7 @@ public:
 
   void emit(KernelSelection selection) {
     envelope_ = selection.hostSolves && !programs_.envelopePlan.empty();
+    augmented_ = selection.hostSolves && programs_.augmentedSolve;
     dynamicsFunction();
     massMatrixKernel();
     forcingKernel();
@@ -125,8 +126,9 @@ private:
     llvm::Value *y = b_.CreateConstInBoundsGEP1_64(b_.getDoubleTy(), Mf, n_ * n_);
     if (m_ > 0) {
       llvm::Value *qdd = buffer(f, n_), *lambda = buffer(f, m_);
-      llvm::Value *status = envelope_ ? callEnvelopeSolve(Mf, qdd, lambda)
-                                      : e_.solveConstrainedLoops(n_, m_, Mf, qdd, lambda);
+      llvm::Value *status = augmented_  ? callAugmentedSolve(Mf, qdd, lambda)
+                            : envelope_ ? callEnvelopeSolve(Mf, qdd, lambda)
+                                        : e_.solveConstrainedLoops(n_, m_, Mf, qdd, lambda);
       Solution solution{status, {}, {}};
       for (size_t j = 0; j < n_; ++j)
         solution.qdd.push_back(e_.load(qdd, j));
@@ -154,18 +156,38 @@ private:
   // plan, a constant of the module: the interpreter calls the same function.
   llvm::Value *callEnvelopeSolve(llvm::Value *Mf, llvm::Value *qdd, llvm::Value *lambda) {
     llvm::Module &module = *b_.GetInsertBlock()->getModule();
+    llvm::FunctionCallee solve = module.getOrInsertFunction(
+        "mech_solve_constrained_envelope",
+        llvm::FunctionType::get(
+            b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy()}, false));
+    return b_.CreateCall(solve, {envelopePlan(), Mf, qdd, lambda});
+  }
+
+  // The same with the augmented Lagrangian's solve (runtime/AugmentedSolve.h):
+  // the plan, or null for the dense factorization.
+  llvm::Value *callAugmentedSolve(llvm::Value *Mf, llvm::Value *qdd, llvm::Value *lambda) {
+    llvm::Module &module = *b_.GetInsertBlock()->getModule();
+    llvm::Type *ptr = b_.getPtrTy(), *i64 = b_.getInt64Ty();
+    llvm::FunctionCallee solve = module.getOrInsertFunction(
+        "mech_solve_constrained_augmented",
+        llvm::FunctionType::get(b_.getInt32Ty(), {ptr, i64, i64, ptr, ptr, ptr}, false));
+    llvm::Value *plan = programs_.envelopePlan.empty()
+                            ? llvm::ConstantPointerNull::get(b_.getPtrTy())
+                            : envelopePlan();
+    return b_.CreateCall(solve, {plan, b_.getInt64(n_), b_.getInt64(m_), Mf, qdd, lambda});
+  }
+
+  // The model's envelope plan, a constant of the module.
+  llvm::Value *envelopePlan() {
     if (!envelopePlan_) {
+      llvm::Module &module = *b_.GetInsertBlock()->getModule();
       llvm::Constant *data = llvm::ConstantDataArray::get(
           module.getContext(), llvm::ArrayRef<int32_t>(programs_.envelopePlan));
       envelopePlan_ =
           new llvm::GlobalVariable(module, data->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                    data, "mech_envelope_plan");
     }
-    llvm::FunctionCallee solve = module.getOrInsertFunction(
-        "mech_solve_constrained_envelope",
-        llvm::FunctionType::get(
-            b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy(), b_.getPtrTy()}, false));
-    return b_.CreateCall(solve, {envelopePlan_, Mf, qdd, lambda});
+    return envelopePlan_;
   }
 
   // mech_mass_matrix(t, q, p, M): reads only q, so the dynamics get x = (q, 0).
@@ -269,7 +291,8 @@ private:
   // The order of the inputs, as KernelPrograms::build numbered them.
   InputLayout layout_;
   llvm::Function *dynamics_ = nullptr;
-  bool envelope_ = false; // the constrained solve calls the runtime (KernelSelection::hostSolves)
+  // The constrained solve calls the runtime (KernelSelection::hostSolves).
+  bool envelope_ = false, augmented_ = false;
   llvm::GlobalVariable *envelopePlan_ = nullptr;
 };
 

@@ -115,12 +115,8 @@ std::vector<size_t> reverseCuthillMcKee(const Graph &graph) {
 }
 
 // LDL^T of the envelope in place (L below the diagonal, D on it), row by
-// row; false on a pivot not above the tolerance. `t` has n places.
-bool factorEnvelope(const PlanView &plan, double *L, double *t) {
-  double largest = 0;
-  for (size_t p = 0; p < plan.n; ++p)
-    largest = std::max(largest, std::abs(L[plan.at(p, p)]));
-  const double tolerance = kPivotTolerance * largest;
+// row; false on a pivot not above `tolerance`. `t` has n places.
+bool factorEnvelope(const PlanView &plan, double *L, double *t, double tolerance) {
   for (size_t p = 0; p < plan.n; ++p) {
     const size_t fp = plan.first(p);
     double *row = L + plan.at(p, fp) - fp; // row[q] is entry (p, q)
@@ -189,6 +185,13 @@ void assemble(const PlanView &plan, const double *M, const double *f, const doub
   }
 }
 
+double largestDiagonal(const PlanView &plan, const std::vector<double> &L) {
+  double largest = 0;
+  for (size_t p = 0; p < plan.n; ++p)
+    largest = std::max(largest, std::abs(L[plan.at(p, p)]));
+  return largest;
+}
+
 // The buffers of one thread's solves, kept between calls.
 struct Workspace {
   std::vector<double> L, y, Z, S, r, t;
@@ -239,6 +242,48 @@ size_t envelopeEntries(const int32_t *plan) {
   return PlanView(plan).entries;
 }
 
+void envelopeMultiply(const int32_t *planData, const double *M, const double *x, double *y) {
+  const PlanView plan(planData);
+  const size_t n = plan.n;
+  std::fill(y, y + n, 0.0);
+  for (size_t p = 0; p < n; ++p) {
+    const size_t a = static_cast<size_t>(plan.perm[p]);
+    y[a] += M[a * n + a] * x[a];
+    for (size_t q = plan.first(p); q < p; ++q) {
+      const size_t b = static_cast<size_t>(plan.perm[q]);
+      y[a] += M[a * n + b] * x[b];
+      y[b] += M[b * n + a] * x[a];
+    }
+  }
+}
+
+PlanRows planConstraintRows(const int32_t *plan) {
+  const PlanView view(plan);
+  return {view.cRowStart, view.cColumns};
+}
+
+bool EnvelopeFactor::factor(const int32_t *planData, const double *Mf, double s,
+                            double relativeTolerance) {
+  const PlanView plan(planData);
+  plan_ = planData;
+  const size_t n = plan.n, m = plan.m;
+  L_.resize(plan.entries);
+  work_.resize(n);
+  const double *f = Mf + n * n, *C = f + n;
+  assemble(plan, Mf, f, C, C + m * n, s, L_.data(), work_.data());
+  return factorEnvelope(plan, L_.data(), work_.data(),
+                        relativeTolerance * largestDiagonal(plan, L_));
+}
+
+void EnvelopeFactor::solve(double *b) {
+  const PlanView plan(plan_);
+  for (size_t p = 0; p < plan.n; ++p)
+    work_[p] = b[plan.perm[p]];
+  substituteEnvelope(plan, L_.data(), work_.data());
+  for (size_t p = 0; p < plan.n; ++p)
+    b[plan.perm[p]] = work_[p];
+}
+
 int solveConstrainedEnvelope(const int32_t *planData, const double *Mf, double *qdd,
                              double *lambda) {
   const PlanView plan(planData);
@@ -252,7 +297,7 @@ int solveConstrainedEnvelope(const int32_t *planData, const double *Mf, double *
   w.r.resize(m);
   w.t.resize(n);
   assemble(plan, M, f, C, gamma, constraintScale(n, m, M, C), w.L.data(), w.y.data());
-  if (!factorEnvelope(plan, w.L.data(), w.t.data()))
+  if (!factorEnvelope(plan, w.L.data(), w.t.data(), kPivotTolerance * largestDiagonal(plan, w.L)))
     return kSolveSingular;
   substituteEnvelope(plan, w.L.data(), w.y.data());
   // Z = (M + s C^T C)^-1 C^T, one row of C at a time, in positions.

@@ -40,6 +40,32 @@ std::vector<int32_t> planEnvelopeSolve(size_t n, size_t m, const std::vector<boo
 // The entries of M + s C^T C's lower triangle that the plan factors.
 size_t envelopeEntries(const int32_t *plan);
 
+// C's structural entries in a plan: row r's columns are
+// columns[start[r]] .. columns[start[r + 1] - 1].
+struct PlanRows {
+  const int32_t *start, *columns;
+};
+PlanRows planConstraintRows(const int32_t *plan);
+
+// y = M x (by coordinates) from M's entries within the plan's envelope,
+// which hold all those not identically zero.
+void envelopeMultiply(const int32_t *plan, const double *M, const double *x, double *y);
+
+// M + s C^T C factored within a plan's envelope (Mf laid out as below), for
+// solves by coordinates (the augmented Lagrangian's iteration, runtime/
+// AugmentedSolve.h).
+class EnvelopeFactor {
+public:
+  // False on a pivot not above relativeTolerance times the largest diagonal entry.
+  bool factor(const int32_t *plan, const double *Mf, double s, double relativeTolerance);
+  // b = (M + s C^T C)^-1 b, in place.
+  void solve(double *b);
+
+private:
+  const int32_t *plan_ = nullptr;
+  std::vector<double> L_, work_;
+};
+
 // The solve of M q'' = f + C^T lambda, C q'' = gamma, with Mf laid out as
 // the dynamics program writes it: M (n*n), f (n), C (m*n), gamma (m).
 // M's entries outside the plan's structure must be 0, and are not read.

@@ -392,12 +392,15 @@ std::vector<OptionSpec> runOutputOptions() {
        T::Choice,
        "F",
        "`dae` with `radau`, else `projection`",
-       "`dae`, `projection`",
+       "`dae`, `projection`, `augmented`",
        "how a constrained model keeps its constraints: `dae` integrates the stabilised "
        "index-2 DAE (q' = v + Cᵀμ, M v' = f + Cᵀλ, 0 = ψ, 0 = Φ) with `radau`, which holds "
        "Φ and ψ to the tolerance without projection; `projection` integrates the equations "
-       "of the first kind and projects the state onto the constraints after each step",
-       {"dae", "projection"}},
+       "of the first kind and projects the state onto the constraints after each step; "
+       "`augmented` does the same with the accelerations from the augmented Lagrangian "
+       "iteration on M + αCᵀC, which never factors the constraints' Schur complement "
+       "(docs/language.md, Solving)",
+       {"dae", "projection", "augmented"}},
       {"--no-projection",
        "",
        T::Flag,
@@ -426,7 +429,8 @@ CommandSpec simulateCommand() {
       "       [--input \"u=expr\"] [--set p=v ...] [-o out.csv] [--stop-when \"x == 0, up\"]\n"
       "       [--events ev.csv] [--plot out.svg|.png] [--plot-vars th1,th2] [--plot-x th1]\n"
       "       [--window a..b] [--backend auto|jit|interp] [--no-cache] [--strict-init]\n"
-      "       [--hold q1,q2] [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
+      "       [--hold q1,q2] [--constraints dae|projection|augmented] [--no-projection]\n"
+      "       [--baumgarte a,b]",
       "integrate the equations with compiled code; CSV on stdout (or -o), a summary on "
       "stderr; compiled code is cached in $XDG_CACHE_HOME/mech (or ~/.cache/mech); an initial "
       "state off the constraints is projected onto them (an error with --strict-init), and so "
@@ -798,7 +802,7 @@ CommandSpec animateCommand() {
       "       [--init \"q=v, q'=w\"] [--input \"u=expr\"] [--set p=v ...] [--stop-when \"x == 0, "
       "up\"]\n"
       "       [--backend auto|jit|interp] [--no-cache] [--strict-init] [--hold q1,q2]\n"
-      "       [--constraints dae|projection] [--no-projection] [--baumgarte a,b]",
+      "       [--constraints dae|projection|augmented] [--no-projection] [--baumgarte a,b]",
       "simulate and draw the mechanism moving in one self-contained HTML page (no network): "
       "play/pause, a scrubber, the speed, trails, the energy or chosen columns plotted in "
       "step; 3-D models in an orthographic view turned by dragging",

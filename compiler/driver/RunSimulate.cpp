@@ -59,9 +59,12 @@ std::optional<int> simulationOptions(const CommandLine &line, const CommandIo &i
   options.useCache = !line.has("--no-cache");
   options.start.strictInit = line.has("--strict-init");
   options.projection = !line.has("--no-projection");
-  if (line.has("--constraints"))
-    options.constraintForm =
-        line.value("--constraints") == "dae" ? ConstraintForm::Dae : ConstraintForm::Projection;
+  if (line.has("--constraints")) {
+    const std::string form = line.value("--constraints");
+    options.constraintForm = form == "dae"         ? ConstraintForm::Dae
+                             : form == "augmented" ? ConstraintForm::Augmented
+                                                   : ConstraintForm::Projection;
+  }
   options.start.init = line.value("--init");
   options.start.hold = splitNames(line.value("--hold"));
   options.plotPath = line.value("--plot");

@@ -170,7 +170,9 @@ std::string csvField(const std::string &text) {
 
 bool usesDaeForm(const mechanics::Equations &eq, const SimulationOptions &options) {
   return !eq.constraints.empty() && options.integrator.method == runtime::Method::Radau &&
-         options.constraintForm != ConstraintForm::Projection && !switches(eq);
+         (options.constraintForm == ConstraintForm::Automatic ||
+          options.constraintForm == ConstraintForm::Dae) &&
+         !switches(eq);
 }
 
 bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
@@ -213,6 +215,15 @@ bool checkSimulation(LoadedModel &loaded, const SimulationOptions &options) {
     loaded.diagnostics().error({}, "--method midpoint: a model with contacts or resets runs with "
                                    "dopri5, dop853, rk4, radau, bdf or auto (the variational "
                                    "integrator does not restart at impacts yet)");
+    ok = false;
+  }
+  if (options.constraintForm == ConstraintForm::Augmented &&
+      (switches(eq) || std::any_of(eq.constraints.begin(), eq.constraints.end(),
+                                   [](const auto &k) { return !k.reaction.empty(); }))) {
+    loaded.diagnostics().error({}, "--constraints augmented: a model with contacts, frictions, "
+                                   "resets or constraint reactions of its own solves its "
+                                   "constraints by their Schur complement; give "
+                                   "--constraints projection");
     ok = false;
   }
   if (switches(eq) && options.constraintForm == ConstraintForm::Dae) {
@@ -416,7 +427,9 @@ namespace {
 struct RunKernels {
   jit::KernelSelection selection; // what the method needs beyond the common kernels
   std::optional<mechanics::Equations> stabilized;
-  std::optional<mechanics::KernelPrograms> stabilizedPrograms;
+  // The programs of the stabilized equations, or the model's with the
+  // augmented solve: compiled for this run alone.
+  std::optional<mechanics::KernelPrograms> ownPrograms;
   const mechanics::KernelPrograms *programs = nullptr;
   std::shared_ptr<mechanics::Kernels> kernels;
 };
@@ -429,16 +442,21 @@ void buildRunKernels(LoadedModel &loaded, const SimulationOptions &options,
   if (options.baumgarte) {
     out.stabilized =
         mechanics::baumgarteStabilized(eq, options.baumgarte->first, options.baumgarte->second);
-    out.stabilizedPrograms = mechanics::KernelPrograms::build(*out.stabilized, params.size());
+    out.ownPrograms = mechanics::KernelPrograms::build(*out.stabilized, params.size());
     if (selection.jacobian)
-      out.stabilizedPrograms->addJacobian(*out.stabilized);
+      out.ownPrograms->addJacobian(*out.stabilized);
   }
-  if (!out.stabilizedPrograms) {
+  if (options.constraintForm == ConstraintForm::Augmented && !eq.constraints.empty()) {
+    if (!out.ownPrograms)
+      out.ownPrograms = selection.jacobian ? loaded.programsWithJacobian() : loaded.programs();
+    out.ownPrograms->augmentedSolve = true;
+  }
+  if (!out.ownPrograms) {
     out.programs = &(selection.jacobian ? loaded.programsWithJacobian() : loaded.programs());
     out.kernels = modelKernels(loaded, options, summary);
     return;
   }
-  out.programs = &*out.stabilizedPrograms;
+  out.programs = &*out.ownPrograms;
   out.kernels = makeKernels(*out.programs, loaded.model(), options, summary, "");
 }
 

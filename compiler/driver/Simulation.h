@@ -39,7 +39,9 @@ inline constexpr size_t kTieredJitBudget = 400'000;
 // DAE (mechanics/DaeForm.h; radau only, the default there), or by the
 // projection of the state after each step (every method; the default but
 // for radau).
-enum class ConstraintForm { Automatic, Dae, Projection };
+// Augmented: projection, with the accelerations from the augmented
+// Lagrangian iteration (runtime/AugmentedSolve.h).
+enum class ConstraintForm { Automatic, Dae, Projection, Augmented };
 
 struct SimulationOptions {
   runtime::IntegratorOptions integrator;
@@ -47,13 +49,14 @@ struct SimulationOptions {
   bool useCache = true;   // the on-disk cache of compiled kernels
   StartOptions start;     // --init, --strict-init
   bool projection = true; // onto the constraints after each step
-  ConstraintForm constraintForm = ConstraintForm::Automatic; // --constraints dae|projection
-  std::optional<std::pair<double, double>> baumgarte;        // --baumgarte a,b
-  std::string plotPath;                                      // --plot out.svg|.png
-  std::vector<std::string> plotVars;                         // --plot-vars th1,th2
-  std::string plotX;                                         // --plot-x th1 (default t)
-  std::optional<std::pair<double, double>> plotWindow;       // --window a..b
-  std::string eventsPath;                                    // --events out.csv|.json
+  ConstraintForm constraintForm =
+      ConstraintForm::Automatic;                       // --constraints dae|projection|augmented
+  std::optional<std::pair<double, double>> baumgarte;  // --baumgarte a,b
+  std::string plotPath;                                // --plot out.svg|.png
+  std::vector<std::string> plotVars;                   // --plot-vars th1,th2
+  std::string plotX;                                   // --plot-x th1 (default t)
+  std::optional<std::pair<double, double>> plotWindow; // --window a..b
+  std::string eventsPath;                              // --events out.csv|.json
   bool keepEvents = false; // the events fired, in SimulationSummary::eventRows (Python)
   // Tiered execution (the CLI's simulate and animate): kernels that take
   // LLVM long to compile start on the interpreter, and native code takes

@@ -333,6 +333,10 @@ private:
       return runtime::solveWithReactions(n, m, M, f, C, gamma + m, gamma, rows.data(), rows.size(),
                                          qdd_.data(), lambda_.data(), &culprit_);
     }
+    const std::vector<int32_t> &plan = programs_.envelopePlan;
+    if (programs_.augmentedSolve)
+      return runtime::solveConstrainedAugmented(plan.empty() ? nullptr : plan.data(), n, m, M,
+                                                qdd_.data(), lambda_.data());
     if (!programs_.envelopePlan.empty())
       return runtime::solveConstrainedEnvelope(programs_.envelopePlan.data(), M, qdd_.data(),
                                                lambda_.data());

@@ -8,6 +8,7 @@
 #include "mechanics/Lagrange.h"
 #include "symbolic/Program.h"
 
+#include "runtime/AugmentedSolve.h"
 #include "runtime/DenseSolve.h"
 #include "runtime/EnvelopeSolve.h"
 
@@ -74,6 +75,10 @@ struct KernelPrograms {
   // the plan of the envelope solve (runtime/EnvelopeSolve.h) that both back
   // ends use in place of the dense one; empty otherwise.
   std::vector<int32_t> envelopePlan;
+  // Solve by the augmented Lagrangian iteration (runtime/AugmentedSolve.h,
+  // `--constraints augmented`) instead of the Schur complement; not with
+  // reactions.
+  bool augmentedSolve = false;
   sym::Program energy; // T, V
   sym::Program outputs;
   sym::Program momentumForce; // n momenta, then n forces

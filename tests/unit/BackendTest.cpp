@@ -50,9 +50,10 @@ void requireSame(const std::vector<double> &a, const std::vector<double> &b, con
   CHECK(differing == 0);
 }
 
-// `segmentSize`: the size of the functions the JIT cuts programs into.
+// `segmentSize`: the size of the functions the JIT cuts programs into;
+// `augmented`: constraints solved by the augmented Lagrangian iteration.
 void compareBackends(const std::string &path, const std::vector<std::string> &settings,
-                     size_t segmentSize = jit::kSegmentInstructions) {
+                     size_t segmentSize = jit::kSegmentInstructions, bool augmented = false) {
   sema::SearchPath search;
   search.stdlib = std::string(MECH_SOURCE_ROOT) + "/stdlib";
   auto loaded = driver::loadModel(path, settings, search, true);
@@ -60,6 +61,7 @@ void compareBackends(const std::string &path, const std::vector<std::string> &se
   auto programs =
       mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
   programs.addJacobian(loaded->equations());
+  programs.augmentedSolve = augmented;
   std::string error;
   jit::CompileOptions everything;
   everything.momentumForce = true;
@@ -169,6 +171,25 @@ TEST_CASE("JIT and interpreter agree on the envelope solve of the N-four-bar", "
       REQUIRE_FALSE(programs.envelopePlan.empty());
       compareBackends(model, {"N = " + std::to_string(N)});
     }
+  }
+}
+
+// `--constraints augmented`: both back ends call the runtime's augmented
+// Lagrangian solve, with the dense factorization (the parallelogram, the
+// slider-crank) and within the envelope (the N-four-bar).
+TEST_CASE("JIT and interpreter agree on the augmented Lagrangian solve", "[jit]") {
+  std::string root = MECH_SOURCE_ROOT;
+  SECTION("parallelogram") {
+    compareBackends(root + "/examples/parallelogram_linkage.mech", {}, jit::kSegmentInstructions,
+                    true);
+  }
+  SECTION("slider-crank") {
+    compareBackends(root + "/examples/slider_crank_flywheel.mech", {}, jit::kSegmentInstructions,
+                    true);
+  }
+  SECTION("N-four-bar") {
+    compareBackends(root + "/tests/cli/models/n_four_bar.mech", {"N = 6"},
+                    jit::kSegmentInstructions, true);
   }
 }
 
