@@ -136,6 +136,15 @@ private:
         solution.lambda.push_back(e_.load(lambda, i));
       return solution;
     }
+    if (envelope_) {
+      llvm::Value *qdd = buffer(f, n_);
+      llvm::Value *status =
+          callEnvelopeSolve(Mf, qdd, llvm::ConstantPointerNull::get(b_.getPtrTy()));
+      std::vector<llvm::Value *> solved(n_);
+      for (size_t j = 0; j < n_; ++j)
+        solved[j] = e_.load(qdd, j);
+      return {status, solved, {}};
+    }
     if (n_ <= kUnrolledSolveLimit) {
       std::vector<llvm::Value *> M(n_ * n_), rhs(n_);
       for (size_t i = 0; i < n_ * n_; ++i)

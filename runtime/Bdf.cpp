@@ -4,6 +4,7 @@
 // (adaptive, or at a fixed order and step for tests).
 #include "runtime/Bdf.h"
 
+#include "runtime/NewtonLu.h"
 #include "runtime/StepOutput.h"
 #include "runtime/StepSizeController.h"
 #include "runtime/TimeGrid.h"
@@ -148,6 +149,7 @@ public:
   bool jacobianCurrent() const { return jacobianCurrent_; }
   long jacobianEvaluations() const { return jacobianEvaluations_; }
   long factorizations() const { return factorizations_; }
+  long sparseFactorizations() const { return sparseFactorizations_; }
 
 private:
   void resample(double ratio);
@@ -164,11 +166,11 @@ private:
   Eigen::VectorXd y_, predicted_, psi_, yNew_, d_, fNew_, residual_, delta_, scale_, errorScale_;
   RowMajorMatrix jacobianMatrix_;
   Eigen::MatrixXd newtonMatrix_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  NewtonLu<double> lu_;
   double t_ = 0, h_ = 0, factoredC_ = 0, error_ = 0;
   int order_ = 1, equalSteps_ = 0, iterations_ = 0, maxIterations_ = kMaxIterations;
   bool factored_ = false, jacobianCurrent_ = false;
-  long jacobianEvaluations_ = 0, factorizations_ = 0;
+  long jacobianEvaluations_ = 0, factorizations_ = 0, sparseFactorizations_ = 0;
 };
 
 BdfStepper::BdfStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances)
@@ -276,6 +278,7 @@ void BdfStepper::factorize() {
   newtonMatrix_.diagonal().array() += 1;
   lu_.compute(newtonMatrix_);
   ++factorizations_;
+  sparseFactorizations_ += lu_.sparse() ? 1 : 0;
   factored_ = true;
   factoredC_ = c;
 }
@@ -470,6 +473,7 @@ IntegrationResult BdfDriver::stop(const Failure &failure) {
   stats_.rhsEvaluations = f_.evaluations();
   stats_.jacobianEvaluations = stepper_.jacobianEvaluations();
   stats_.factorizations = stepper_.factorizations();
+  stats_.sparseFactorizations = stepper_.sparseFactorizations();
   return resultOf(failure, stats_);
 }
 

@@ -201,7 +201,7 @@ struct Workspace {
 
 std::vector<int32_t> planEnvelopeSolve(size_t n, size_t m, const std::vector<bool> &nonzeroM,
                                        const std::vector<bool> &nonzeroC) {
-  if (n < kEnvelopeSolveFrom || m == 0)
+  if (n < (m == 0 ? kEnvelopeMassFrom : kEnvelopeSolveFrom))
     return {};
   const Graph graph = couplings(n, m, nonzeroM, nonzeroC);
   std::vector<size_t> perm = reverseCuthillMcKee(graph);
@@ -300,6 +300,11 @@ int solveConstrainedEnvelope(const int32_t *planData, const double *Mf, double *
   if (!factorEnvelope(plan, w.L.data(), w.t.data(), kPivotTolerance * largestDiagonal(plan, w.L)))
     return kSolveSingular;
   substituteEnvelope(plan, w.L.data(), w.y.data());
+  if (m == 0) { // M q'' = f
+    for (size_t p = 0; p < n; ++p)
+      qdd[plan.perm[p]] = w.y[p];
+    return kSolveOk;
+  }
   // Z = (M + s C^T C)^-1 C^T, one row of C at a time, in positions.
   for (size_t r = 0; r < m; ++r) {
     double *z = w.Z.data() + r * n;

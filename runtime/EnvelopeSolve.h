@@ -29,9 +29,14 @@ namespace mech::runtime {
 // n = 7 (fill 0.6 at n = 9); on a chain closed at its tip (fill 1) it is 30 %
 // slower at n = 8 and 16.
 inline constexpr size_t kEnvelopeSolveFrom = 8;
+// Without constraints the generated code solves M q'' = f unrolled up to
+// 24 coordinates (jit/CompiledModel.h, kUnrolledSolveLimit); the envelope
+// solve of M alone is used from there (measured on a mass-spring chain:
+// bench/README.md, "Stiff models").
+inline constexpr size_t kEnvelopeMassFrom = 25;
 inline constexpr double kEnvelopeFillLimit = 0.7;
 
-// The plan for n coordinates and m > 0 constraints, from the structural
+// The plan for n coordinates and m constraints (m = 0: M q'' = f), from the structural
 // nonzeros of M (n*n, row-major) and C (m*n): empty when the envelope solve
 // does not pay (the limits above).
 std::vector<int32_t> planEnvelopeSolve(size_t n, size_t m, const std::vector<bool> &nonzeroM,
@@ -69,6 +74,7 @@ private:
 // The solve of M q'' = f + C^T lambda, C q'' = gamma, with Mf laid out as
 // the dynamics program writes it: M (n*n), f (n), C (m*n), gamma (m).
 // M's entries outside the plan's structure must be 0, and are not read.
+// Without constraints (m = 0) lambda is not used (may be null).
 // Mf is not changed. Status as solveConstrained's.
 int solveConstrainedEnvelope(const int32_t *plan, const double *Mf, double *qdd, double *lambda);
 

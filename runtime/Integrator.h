@@ -153,6 +153,7 @@ struct IntegrationStats {
   // matrices, for Radau each one real and one complex LU, for BDF one LU of
   // I − (h/α_k) J.
   long factorizations = 0;
+  long sparseFactorizations = 0; // of them, by the sparse LU (runtime/NewtonLu.h)
 };
 
 enum class Outcome {

@@ -3,6 +3,7 @@
 // and Jacobian-reuse policy, and the step loop (adaptive, or fixed for tests).
 #include "runtime/Radau5.h"
 
+#include "runtime/NewtonLu.h"
 #include "runtime/StepOutput.h"
 #include "runtime/StepSizeController.h"
 #include "runtime/TimeGrid.h"
@@ -170,6 +171,7 @@ public:
   bool jacobianCurrent() const { return jacobianCurrent_; }
   long jacobianEvaluations() const { return jacobianEvaluations_; }
   long factorizations() const { return factorizations_; }
+  long sparseFactorizations() const { return sparseFactorizations_; }
 
 private:
   void startingValues(double h);
@@ -200,15 +202,15 @@ private:
   RowMajorMatrix jacobianMatrix_;
   Eigen::MatrixXd realMatrix_;
   Eigen::MatrixXcd complexMatrix_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> realLu_;
-  Eigen::PartialPivLU<Eigen::MatrixXcd> complexLu_;
+  NewtonLu<double> realLu_;
+  NewtonLu<Complex> complexLu_;
   Eigen::VectorXd realRhs_, realStep_, zTerm_, errorVector_;
   Eigen::VectorXcd complexRhs_, complexStep_;
   double factoredH_ = 0, hOld_ = 0;
   bool factored_ = false, jacobianCurrent_ = false, hasPolynomial_ = false;
   double faccon_ = 1, theta_ = kThetaReuse, shrinkFactor_ = 0.5;
   int iterations_ = 0, maxIterations_ = kMaxIterations;
-  long jacobianEvaluations_ = 0, factorizations_ = 0;
+  long jacobianEvaluations_ = 0, factorizations_ = 0, sparseFactorizations_ = 0;
 };
 
 RadauStepper::RadauStepper(RhsEvaluator &f, const Jacobian &jacobian, Tolerances tolerances,
@@ -271,6 +273,7 @@ void RadauStepper::factorize(double h) {
   complexMatrix_.diagonal().head(differential_).array() += Complex(k_.alpha, k_.beta) / h;
   complexLu_.compute(complexMatrix_);
   ++factorizations_;
+  sparseFactorizations_ += realLu_.sparse() ? 1 : 0;
   factored_ = true;
   factoredH_ = h;
 }
@@ -529,6 +532,7 @@ IntegrationResult RadauDriver::stop(const Failure &failure) {
   stats_.rhsEvaluations = f_.evaluations();
   stats_.jacobianEvaluations = stepper_.jacobianEvaluations();
   stats_.factorizations = stepper_.factorizations();
+  stats_.sparseFactorizations = stepper_.sparseFactorizations();
   return resultOf(failure, stats_);
 }
 

@@ -1200,9 +1200,14 @@ std::string summaryText(const SimulationSummary &s) {
                 s.samples);
   out << line;
   if (s.stats.jacobianEvaluations > 0) {
-    std::snprintf(line, sizeof line, "  %ld Jacobian evaluations, %ld factorizations\n",
+    std::snprintf(line, sizeof line, "  %ld Jacobian evaluations, %ld factorizations",
                   s.stats.jacobianEvaluations, s.stats.factorizations);
     out << line;
+    if (s.stats.sparseFactorizations > 0)
+      out << (s.stats.sparseFactorizations == s.stats.factorizations
+                  ? std::string(" (sparse LU)")
+                  : " (" + std::to_string(s.stats.sparseFactorizations) + " by sparse LU)");
+    out << "\n";
   }
   std::snprintf(line, sizeof line,
                 "time: derive %.3f s%s, compile %.3f s (cache %s), integrate %.4f s; first step "

@@ -147,7 +147,7 @@ KernelPrograms KernelPrograms::build(const Equations &equations, size_t params, 
   // M and f in their display forms where those compute in fewer operations.
   if (cheaperForms)
     useCheaperForms(dynamics, entriesOfMf, programs.dynamics, inputs);
-  if (m > 0 && programs.reactionRows.empty()) {
+  if (programs.reactionRows.empty()) {
     std::vector<bool> nonzeroM(n * n), nonzeroC(m * n);
     for (size_t i = 0; i < n * n; ++i)
       nonzeroM[i] = !dynamics[i].isZero();
@@ -324,6 +324,9 @@ private:
   int solveLoaded() {
     size_t n = coordinates, m = constraintCount;
     double *M = values_.data(), *f = M + n * n, *C = f + n, *gamma = C + m * n;
+    if (m == 0 && !programs_.envelopePlan.empty())
+      return runtime::solveConstrainedEnvelope(programs_.envelopePlan.data(), M, qdd_.data(),
+                                               nullptr);
     if (m == 0) {
       std::copy(f, f + n, qdd_.begin());
       return solveLdlt(n, M, qdd_.data());

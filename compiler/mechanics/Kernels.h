@@ -71,9 +71,9 @@ struct KernelPrograms {
   // such programs, the interpreter solves them with their consistency
   // check (runtime::solveWithReactions).
   std::vector<size_t> reactionRows;
-  // With constraints, no reactions and a sparse M and C of many coordinates:
-  // the plan of the envelope solve (runtime/EnvelopeSolve.h) that both back
-  // ends use in place of the dense one; empty otherwise.
+  // A sparse M (and C) of many coordinates, no reactions: the plan of the
+  // envelope solve (runtime/EnvelopeSolve.h) that both back ends use in
+  // place of the dense one; empty otherwise.
   std::vector<int32_t> envelopePlan;
   // Solve by the augmented Lagrangian iteration (runtime/AugmentedSolve.h,
   // `--constraints augmented`) instead of the Schur complement; not with
