@@ -174,6 +174,19 @@ TEST_CASE("JIT and interpreter agree on the envelope solve of the N-four-bar", "
   }
 }
 
+// Without constraints, a diagonal M of 30 coordinates: both back ends solve
+// M q'' = f within its envelope.
+TEST_CASE("JIT and interpreter agree on the envelope solve of a chain of springs", "[jit]") {
+  std::string model = std::string(MECH_SOURCE_ROOT) + "/tests/cli/models/spring_chain.mech";
+  sema::SearchPath search;
+  auto loaded = driver::loadModel(model, {"n = 30"}, search, true);
+  REQUIRE(loaded->derivation);
+  auto programs =
+      mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
+  REQUIRE_FALSE(programs.envelopePlan.empty());
+  compareBackends(model, {"n = 30"});
+}
+
 // `--constraints augmented`: both back ends call the runtime's augmented
 // Lagrangian solve, with the dense factorization (the parallelogram, the
 // slider-crank) and within the envelope (the N-four-bar).
