@@ -15,29 +15,14 @@
 # - a conflicting set is still an error; contacts are refused with the
 #   option that runs them.
 source "$(dirname "$0")/lib.sh" "$@"
+source "$(dirname "$0")/linkage_answers.sh"
 cd "$root" || exit 1
 
 expect "the redundant parallelogram runs" 0 "$mech" simulate \
   examples/parallelogram_linkage.mech --until 3 --dt 0.01 --rtol 1e-11 --atol 1e-13 \
   --constraints augmented -o "$work/par.csv"
-check_py "parallelogram: the combined pendulum and the reactions by hand" '
-rows = list(csv.DictReader(open(W + "/par.csv")))
-assert float(rows[-1]["t"]) == 3 and len(rows) == 301
-l, m, mt, g, th0 = 1.0, 1.0, 0.5, 9.81, 0.3
-k = g * (1.5 * m + mt) / ((m + mt) * l)
-worst = {"equal": 0, "energy": 0, "reaction": 0}
-for r in rows:
-    th, w = float(r["th1"]), float(r["th1\x27"])
-    for c in ("th2", "th3"):
-        worst["equal"] = max(worst["equal"], abs(float(r[c]) - th),
-                             abs(float(r[c + "\x27"]) - w))
-    worst["energy"] = max(worst["energy"], abs(w * w - 2 * k * (math.sin(th0) - math.sin(th))))
-    acc = -k * math.cos(th)
-    expected = ((m * l * l / 3 + mt * l * l) * acc + (m / 2 + mt) * g * l * math.cos(th),
-                m * l * l / 3 * acc + m * g * l / 2 * math.cos(th),
-                m * l * l / 3 * acc + m * g * l / 2 * math.cos(th))
-    for i, e in enumerate(expected):
-        worst["reaction"] = max(worst["reaction"], abs(float(r["reaction%d" % (i + 1)]) - e))
+check_py "parallelogram: the combined pendulum and the reactions by hand" "$parallelogram_answer"'
+worst = parallelogram_errors(W + "/par.csv")
 assert worst["equal"] < 1e-9 and worst["energy"] < 1e-7 and worst["reaction"] < 1e-7, worst
 '
 expect "the interpreter runs it too" 0 "$mech" simulate \
@@ -100,19 +85,8 @@ assert worst < 1e-4, worst
 expect "the slider-crank with a flywheel runs through its dead centres" 0 "$mech" simulate \
   examples/slider_crank_flywheel.mech --until 4.5 --dt 0.01 --rtol 1e-10 --atol 1e-12 \
   --constraints augmented -o "$work/crank.csv"
-check_py "slider-crank: on its branch, its speed from the energy integral" '
-rows = list(csv.DictReader(open(W + "/crank.csv")))
-r, J, mr, ms = 0.1, 0.05, 1.0, 2.0
-inertia = lambda p: (J + mr * r * r * (9 * math.sin(p) ** 2 + math.cos(p) ** 2) / 4
-                     + mr * r * r / 12 + 4 * ms * r * r * math.sin(p) ** 2)
-p0 = float(rows[0]["phi"])
-energy = inertia(p0) * float(rows[0]["phi\x27"]) ** 2 / 2
-worst, passed = 0.0, 0
-for r0 in rows:
-    p, w = float(r0["phi"]), float(r0["phi\x27"])
-    worst = max(worst, abs(float(r0["psi"]) + p), abs(float(r0["x"]) - 2 * r * math.cos(p)),
-                abs(w - math.sqrt(2 * energy / inertia(p))))
-    passed = int(math.floor((p - math.pi / 2) / math.pi)) + 1
+check_py "slider-crank: on its branch, its speed from the energy integral" "$slider_crank_answer"'
+worst, passed = slider_crank_errors(W + "/crank.csv")
 assert passed >= 10, passed
 assert worst < 1e-7, worst
 '

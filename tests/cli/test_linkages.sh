@@ -25,6 +25,7 @@
 # - a four-bar held at its crank (--hold) and assembled from rough values
 #   on each of its two modes, by hand; a held set that cannot be assembled.
 source "$(dirname "$0")/lib.sh" "$@"
+source "$(dirname "$0")/linkage_answers.sh"
 cd "$root" || exit 1
 
 expect "the redundant parallelogram runs" 0 "$mech" simulate \
@@ -36,24 +37,8 @@ lacks "rows that vanish in turn (c1 and c3 at level cranks) are no singular posi
   "singular position"
 contains "and which split of the multipliers it shows" err \
   "the constraints that a pivoted factorization finds dependent on the others carry none"
-check_py "parallelogram against the single pendulum of the combined inertia" '
-rows = list(csv.DictReader(open(W + "/par.csv")))
-assert float(rows[-1]["t"]) == 3 and len(rows) == 301
-l, m, mt, g, th0 = 1.0, 1.0, 0.5, 9.81, 0.3
-k = g * (1.5 * m + mt) / ((m + mt) * l)
-worst = {"equal": 0, "energy": 0, "reaction": 0}
-for r in rows:
-    th, w = float(r["th1"]), float(r["th1\x27"])
-    for c in ("th2", "th3"):
-        worst["equal"] = max(worst["equal"], abs(float(r[c]) - th),
-                             abs(float(r[c + "\x27"]) - w))
-    worst["energy"] = max(worst["energy"], abs(w * w - 2 * k * (math.sin(th0) - math.sin(th))))
-    acc = -k * math.cos(th)
-    expected = ((m * l * l / 3 + mt * l * l) * acc + (m / 2 + mt) * g * l * math.cos(th),
-                m * l * l / 3 * acc + m * g * l / 2 * math.cos(th),
-                m * l * l / 3 * acc + m * g * l / 2 * math.cos(th))
-    for i, e in enumerate(expected):
-        worst["reaction"] = max(worst["reaction"], abs(float(r["reaction%d" % (i + 1)]) - e))
+check_py "parallelogram against the single pendulum of the combined inertia" "$parallelogram_answer"'
+worst = parallelogram_errors(W + "/par.csv")
 assert worst["equal"] < 1e-9 and worst["energy"] < 1e-7 and worst["reaction"] < 1e-7, worst
 '
 expect "the interpreter gives the same run" 0 "$mech" simulate \
@@ -199,19 +184,8 @@ contains "each dead centre is noted, the pin's row lost" err \
   "the run passed 11 singular positions of the constraints, at t = 0.171, 0.57, 0.9691, 1.368, 1.767 and 6 more: at the first, the rows of C of constraints 'pin_y' became dependent"
 contains "and the branch indicator changed sign at each" err \
   "the branch indicator, the sign of a minor of C, changed sign at 11 of them"
-check_py "slider-crank: on its branch, its speed from the energy integral" '
-rows = list(csv.DictReader(open(W + "/crank.csv")))
-r, J, mr, ms = 0.1, 0.05, 1.0, 2.0
-inertia = lambda p: (J + mr * r * r * (9 * math.sin(p) ** 2 + math.cos(p) ** 2) / 4
-                     + mr * r * r / 12 + 4 * ms * r * r * math.sin(p) ** 2)
-p0 = float(rows[0]["phi"])
-energy = inertia(p0) * float(rows[0]["phi\x27"]) ** 2 / 2
-worst, passed = 0.0, 0
-for r0 in rows:
-    p, w = float(r0["phi"]), float(r0["phi\x27"])
-    worst = max(worst, abs(float(r0["psi"]) + p), abs(float(r0["x"]) - 2 * r * math.cos(p)),
-                abs(w - math.sqrt(2 * energy / inertia(p))))
-    passed = int(math.floor((p - math.pi / 2) / math.pi)) + 1  # dead centres passed
+check_py "slider-crank: on its branch, its speed from the energy integral" "$slider_crank_answer"'
+worst, passed = slider_crank_errors(W + "/crank.csv")
 assert passed >= 10, passed
 assert worst < 1e-7, worst
 '
