@@ -113,23 +113,48 @@ Dense pickRows(const Dense &m, const std::vector<size_t> &rows) {
   return r;
 }
 
+// The rows of `m` that no others determine (a redundant constraint's row
+// goes): a column-pivoted QR of m^T, its rank at 1e-10.
+std::vector<size_t> independentRows(const Dense &m) {
+  std::vector<size_t> kept;
+  if (m.rows() == 0)
+    return kept;
+  Eigen::ColPivHouseholderQR<Dense> qr(m.transpose());
+  qr.setThreshold(1e-10);
+  for (long k = 0; k < qr.rank(); ++k)
+    kept.push_back(static_cast<size_t>(qr.colsPermutation().indices()(k)));
+  std::sort(kept.begin(), kept.end());
+  return kept;
+}
+
 // The sensitivities of the constrained accelerations and multipliers:
 // K [dq''; dlambda] = -[dE; dG] for each perturbation of q and of q', with
 // K = [[M, -C^T], [C, 0]]: F_q, F_q' are the top n rows, L_q, L_q' the
-// rest. Nullopt when K is singular.
+// rest. Nullopt when K is singular but for redundant rows of C.
 std::optional<std::pair<Dense, Dense>> sensitivities(const Blocks &b) {
   auto N = b.M.rows(), Mc = b.C.rows();
   Dense K = Dense::Zero(N + Mc, N + Mc);
   K.topLeftCorner(N, N) = b.M;
   K.topRightCorner(N, Mc) = -b.C.transpose();
   K.bottomLeftCorner(Mc, N) = b.C;
-  Eigen::FullPivLU<Dense> kkt(K);
-  if (!kkt.isInvertible())
-    return std::nullopt;
   Dense dq(N + Mc, N), dqd(N + Mc, N);
   dq << b.dEdq, b.dGdq;
   dqd << b.dEdqd, b.dGdqd;
-  return std::pair<Dense, Dense>{-kkt.solve(dq), -kkt.solve(dqd)};
+  Eigen::FullPivLU<Dense> kkt(K);
+  if (kkt.isInvertible())
+    return std::pair<Dense, Dense>{-kkt.solve(dq), -kkt.solve(dqd)};
+  // Redundant constraints: K is singular along (0, dlambda) with C^T dlambda
+  // = 0 only, when its rank is n plus C's. dq'' is then unique and the
+  // least-norm solution picks one split of dlambda (as the statics do);
+  // any other rank loss is M's, singular on the motions C allows.
+  Eigen::FullPivLU<Dense> rows(b.C);
+  rows.setThreshold(1e-10);
+  kkt.setThreshold(1e-10);
+  if (kkt.rank() != N + rows.rank())
+    return std::nullopt;
+  Eigen::CompleteOrthogonalDecomposition<Dense> leastNorm(K);
+  leastNorm.setThreshold(1e-10);
+  return std::pair<Dense, Dense>{-leastNorm.solve(dq), -leastNorm.solve(dqd)};
 }
 
 // A from the maps (see the file's comment), and the second-order form in
@@ -248,14 +273,20 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
   for (size_t i = 0; i < m; ++i)
     if (equations_.constraints[i].holonomic || equations_.constraints[i].integrable)
       holonomicRows.push_back(i);
+  // Redundant constraints leave out the rows that depend on others: the
+  // motions they allow are those of the rest.
   Dense H = pickRows(b.C, holonomicRows);
+  H = pickRows(H, independentRows(H));
+  const std::vector<size_t> kept = independentRows(b.C);
+  const Dense Cu = pickRows(b.C, kept), psiq = pickRows(b.psiq, kept);
+  const long Mu = Cu.rows();
   std::string why;
   auto dependentQ = dependentColumns(H, choice.coordinates, why);
   if (!dependentQ) {
     error = "independent coordinates: " + why;
     return std::nullopt;
   }
-  auto dependentU = dependentColumns(b.C, choice.speeds, why);
+  auto dependentU = dependentColumns(Cu, choice.speeds, why);
   if (!dependentU) {
     error = "independent speeds: " + why;
     return std::nullopt;
@@ -264,15 +295,15 @@ std::optional<ReducedLinearization> ConstrainedLinearizer::at(const State &state
   r.coordinates = complement(*dependentQ, n);
   r.speeds = complement(*dependentU, n);
   Dense Pq = followMap(H, *dependentQ, r.coordinates);
-  Dense Pu = followMap(b.C, *dependentU, r.speeds);
+  Dense Pu = followMap(Cu, *dependentU, r.speeds);
   // The dependent speeds also follow the coordinates: C_d dq'_d = -psi_q dq.
   Dense R = Dense::Zero(N, N);
-  if (m > 0) {
-    Dense Cd(Mc, Mc);
-    for (long c = 0; c < Mc; ++c)
-      Cd.col(c) = b.C.col(static_cast<long>((*dependentU)[static_cast<size_t>(c)]));
-    Dense solved = -Eigen::FullPivLU<Dense>(Cd).solve(b.psiq);
-    for (long c = 0; c < Mc; ++c)
+  if (Mu > 0) {
+    Dense Cd(Mu, Mu);
+    for (long c = 0; c < Mu; ++c)
+      Cd.col(c) = Cu.col(static_cast<long>((*dependentU)[static_cast<size_t>(c)]));
+    Dense solved = -Eigen::FullPivLU<Dense>(Cd).solve(psiq);
+    for (long c = 0; c < Mu; ++c)
       R.row(static_cast<long>((*dependentU)[static_cast<size_t>(c)])) = solved.row(c);
   }
   assemble(r, b.M, Pq, Pu, R, Fq, Fqd);

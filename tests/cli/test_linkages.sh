@@ -6,6 +6,8 @@
 #   k = g (3m/2 + mt) / ((m + mt) l); the reaction on each crank is its own
 #   inertia times theta'' less its own gravity torque;
 # - radau's DAE form refuses them and says what runs them;
+# - steady finds a conical pendulum held by two equal constraints circling,
+#   and its oscillation about that by hand;
 # - a conflicting pair of constraints is an error;
 # - the N-four-bar (IFToMM A02, N = 4) for the benchmark's 20 s through
 #   its 20 singular positions (all links level, first at t = 0.72 s)
@@ -102,6 +104,22 @@ k = 9.81 * 2.0 / 1.5
 worst = max(abs(float(r["th1\x27"]) ** 2 - 2 * k * (math.sin(0.3) - math.sin(float(r["th1"]))))
             for r in rows)
 assert float(rows[-1]["t"]) == 1 and worst < 1e-6, worst
+'
+
+# steady with redundant constraints: the conical pendulum held twice. Its
+# oscillation about the steady circling, W sqrt(1 + 3 cos(th)^2) with
+# cos(th) = g / (l W^2), by hand.
+expect "steady with redundant constraints" 0 "$mech" steady tests/cli/models/conical_twice.mech \
+  --rates "ph'=4"
+cp "$work/out" "$work/steady.txt"
+check_py "steady: the circling and its oscillation by hand, as with one constraint" '
+text = open(W + "/steady.txt").read()
+W_, g = 4.0, 9.81
+c = g / W_ ** 2
+assert "th = 0.910786" in text and "%.6f" % math.acos(c) == "0.910786", text
+found = re.search(r"linearly stable \(neutral\).*\n.*eigenvalues of the reduced linearization \(in th, th\x27, ph\x27\): 0 \+ ([\d.]+)i", text)
+assert found, text
+assert abs(float(found.group(1)) - W_ * math.sqrt(1 + 3 * c * c)) < 1e-5, found.group(1)
 '
 
 expect "conflicting constraints are an error" 1 "$mech" simulate tests/cli/models/conflicting.mech \
