@@ -124,8 +124,9 @@ private:
   Solution solveWith(llvm::Value *Mf) {
     llvm::Function *f = b_.GetInsertBlock()->getParent();
     llvm::Value *y = b_.CreateConstInBoundsGEP1_64(b_.getDoubleTy(), Mf, n_ * n_);
-    if (m_ > 0) {
-      llvm::Value *qdd = buffer(f, n_), *lambda = buffer(f, m_);
+    if (m_ > 0 || envelope_ || augmented_) {
+      llvm::Value *qdd = buffer(f, n_);
+      llvm::Value *lambda = m_ > 0 ? buffer(f, m_) : llvm::ConstantPointerNull::get(b_.getPtrTy());
       llvm::Value *status = augmented_  ? callAugmentedSolve(Mf, qdd, lambda)
                             : envelope_ ? callEnvelopeSolve(Mf, qdd, lambda)
                                         : e_.solveConstrainedLoops(n_, m_, Mf, qdd, lambda);
@@ -135,15 +136,6 @@ private:
       for (size_t i = 0; i < m_; ++i)
         solution.lambda.push_back(e_.load(lambda, i));
       return solution;
-    }
-    if (envelope_) {
-      llvm::Value *qdd = buffer(f, n_);
-      llvm::Value *status =
-          callEnvelopeSolve(Mf, qdd, llvm::ConstantPointerNull::get(b_.getPtrTy()));
-      std::vector<llvm::Value *> solved(n_);
-      for (size_t j = 0; j < n_; ++j)
-        solved[j] = e_.load(qdd, j);
-      return {status, solved, {}};
     }
     if (n_ <= kUnrolledSolveLimit) {
       std::vector<llvm::Value *> M(n_ * n_), rhs(n_);

@@ -32,16 +32,15 @@ public:
     forEach(r, [&](size_t j) { sum += C_[r * n_ + j] * x[j]; });
     return sum;
   }
-  // The largest diagonal entry of M + alpha C^T C.
-  double largestDiagonal(const double *M, double alpha) const {
-    std::vector<double> diagonal(n_);
+  // The largest diagonal entry of M + alpha C^T C (`diagonal`: n places).
+  double largestDiagonal(const double *M, double alpha, double *diagonal) const {
     for (size_t j = 0; j < n_; ++j)
       diagonal[j] = M[j * n_ + j];
     for (size_t r = 0; r < m_; ++r)
       forEach(r, [&](size_t j) { diagonal[j] += alpha * C_[r * n_ + j] * C_[r * n_ + j]; });
     double largest = 0;
-    for (double d : diagonal)
-      largest = std::max(largest, std::abs(d));
+    for (size_t j = 0; j < n_; ++j)
+      largest = std::max(largest, std::abs(diagonal[j]));
     return largest;
   }
 
@@ -89,15 +88,16 @@ int solveConstrainedAugmented(const int32_t *plan, size_t n, size_t m, const dou
   // Pivots are judged against M's own scale, not the penalty's: a light
   // coordinate that no constraint holds is no less definite for the
   // penalty on the others.
-  const double largest = rows.largestDiagonal(M, alpha);
-  const double tolerance = largest > 0 ? kPivotTolerance * largestM / largest : 0;
-  // y0 = (M + alpha C^T C)^-1 (f + alpha C^T gamma): q'' for lambda = 0.
   w.y0.resize(n);
   w.b.resize(n);
-  std::vector<double> scaledGamma(gamma, gamma + m);
-  for (double &g : scaledGamma)
-    g *= alpha;
-  rows.transposeTimes(scaledGamma.data(), w.y0.data());
+  w.g.resize(m);
+  w.Mq.resize(n);
+  const double largest = rows.largestDiagonal(M, alpha, w.b.data());
+  const double tolerance = largest > 0 ? kPivotTolerance * largestM / largest : 0;
+  // y0 = (M + alpha C^T C)^-1 (f + alpha C^T gamma): q'' for lambda = 0.
+  for (size_t r = 0; r < m; ++r)
+    w.g[r] = alpha * gamma[r];
+  rows.transposeTimes(w.g.data(), w.y0.data());
   for (size_t j = 0; j < n; ++j)
     w.y0[j] += f[j];
   if (plan != nullptr) {
@@ -122,8 +122,6 @@ int solveConstrainedAugmented(const int32_t *plan, size_t n, size_t m, const dou
   // correction removes (iterative refinement).
   std::fill(lambda, lambda + m, 0.0);
   std::copy(w.y0.begin(), w.y0.end(), qdd);
-  w.g.resize(m);
-  w.Mq.resize(n);
   for (int pass = 0; pass < kAugmentedPasses; ++pass) {
     for (size_t r = 0; r < m; ++r) {
       w.g[r] = gamma[r] - rows.rowTimes(r, qdd);

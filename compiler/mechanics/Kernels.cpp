@@ -324,9 +324,14 @@ private:
   int solveLoaded() {
     size_t n = coordinates, m = constraintCount;
     double *M = values_.data(), *f = M + n * n, *C = f + n, *gamma = C + m * n;
-    if (m == 0 && !programs_.envelopePlan.empty())
-      return runtime::solveConstrainedEnvelope(programs_.envelopePlan.data(), M, qdd_.data(),
-                                               nullptr);
+    // The runtime's solves, as the generated code calls them (no reactions:
+    // KernelPrograms::build plans none with them, and refuses augmented).
+    const std::vector<int32_t> &plan = programs_.envelopePlan;
+    if (programs_.augmentedSolve)
+      return runtime::solveConstrainedAugmented(plan.empty() ? nullptr : plan.data(), n, m, M,
+                                                qdd_.data(), lambda_.data());
+    if (!plan.empty())
+      return runtime::solveConstrainedEnvelope(plan.data(), M, qdd_.data(), lambda_.data());
     if (m == 0) {
       std::copy(f, f + n, qdd_.begin());
       return solveLdlt(n, M, qdd_.data());
@@ -336,13 +341,6 @@ private:
       return runtime::solveWithReactions(n, m, M, f, C, gamma + m, gamma, rows.data(), rows.size(),
                                          qdd_.data(), lambda_.data(), &culprit_);
     }
-    const std::vector<int32_t> &plan = programs_.envelopePlan;
-    if (programs_.augmentedSolve)
-      return runtime::solveConstrainedAugmented(plan.empty() ? nullptr : plan.data(), n, m, M,
-                                                qdd_.data(), lambda_.data());
-    if (!programs_.envelopePlan.empty())
-      return runtime::solveConstrainedEnvelope(programs_.envelopePlan.data(), M, qdd_.data(),
-                                               lambda_.data());
     return solveConstrained(n, m, M, f, C, gamma, qdd_.data(), lambda_.data());
   }
 

@@ -128,6 +128,15 @@ void compareBackends(const std::string &path, const std::vector<std::string> &se
   }
 }
 
+// Whether the model's programs solve through the envelope (runtime/EnvelopeSolve.h).
+bool hasEnvelopePlan(const std::string &path, const std::vector<std::string> &settings) {
+  sema::SearchPath search;
+  auto loaded = driver::loadModel(path, settings, search, true);
+  REQUIRE(loaded->derivation);
+  return !mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size())
+              .envelopePlan.empty();
+}
+
 } // namespace
 
 TEST_CASE("JIT and interpreter agree on every example", "[jit]") {
@@ -163,12 +172,7 @@ TEST_CASE("JIT and interpreter agree on the envelope solve of the N-four-bar", "
   std::string model = std::string(MECH_SOURCE_ROOT) + "/tests/cli/models/n_four_bar.mech";
   for (int N : {4, 12}) {
     DYNAMIC_SECTION("N = " << N) {
-      sema::SearchPath search;
-      auto loaded = driver::loadModel(model, {"N = " + std::to_string(N)}, search, true);
-      REQUIRE(loaded->derivation);
-      auto programs =
-          mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
-      REQUIRE_FALSE(programs.envelopePlan.empty());
+      REQUIRE(hasEnvelopePlan(model, {"N = " + std::to_string(N)}));
       compareBackends(model, {"N = " + std::to_string(N)});
     }
   }
@@ -178,12 +182,7 @@ TEST_CASE("JIT and interpreter agree on the envelope solve of the N-four-bar", "
 // M q'' = f within its envelope.
 TEST_CASE("JIT and interpreter agree on the envelope solve of a chain of springs", "[jit]") {
   std::string model = std::string(MECH_SOURCE_ROOT) + "/tests/cli/models/spring_chain.mech";
-  sema::SearchPath search;
-  auto loaded = driver::loadModel(model, {"n = 30"}, search, true);
-  REQUIRE(loaded->derivation);
-  auto programs =
-      mechanics::KernelPrograms::build(loaded->equations(), loaded->model().params.size());
-  REQUIRE_FALSE(programs.envelopePlan.empty());
+  REQUIRE(hasEnvelopePlan(model, {"n = 30"}));
   compareBackends(model, {"n = 30"});
 }
 
