@@ -205,6 +205,26 @@ TEST_CASE("JIT and interpreter agree on the augmented Lagrangian solve", "[jit]"
   }
 }
 
+// The model `text`, written to a temporary file `name`, compared across the
+// back ends with its programs cut into functions of `segmentSize` and
+// `settings`; its IR (with `params` params) must hold a table loop
+// (@mech_table).
+void compareCutWithTable(const std::string &name, const std::string &text,
+                         const std::vector<std::string> &settings, size_t params,
+                         size_t segmentSize) {
+  std::string path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  compareBackends(path, settings, segmentSize);
+  sema::SearchPath search;
+  auto loaded = driver::loadModel(path, {}, search, true);
+  REQUIRE(loaded->derivation);
+  std::string error;
+  std::string ir = jit::kernelsIr(mechanics::KernelPrograms::build(loaded->equations(), params),
+                                  error, segmentSize);
+  CHECK(ir.find("@mech_table") != std::string::npos);
+  std::filesystem::remove(path);
+}
+
 // Every program cut into functions of about 16 LLVM instructions: values
 // cross many of them, sin and cos pairs fall at their ends, inputs and
 // constants are outputs (the cut is otherwise seen only on large models).
@@ -222,38 +242,21 @@ TEST_CASE("JIT and interpreter agree with the programs cut into small functions"
     compareBackends(chain, {"n = 12"}, kTiny);
   }
   SECTION("a potential of 300 terms: a sum of hundreds of operands, evaluated by a loop") {
-    std::string path = std::filesystem::temp_directory_path() / "mech_wide_sum_test.mech";
-    std::ofstream(path)
-        << "model Wide {\n  param m = 1 [kg], k = 1 [N/m]\n  coord x [m]\n"
-           "  particle p mass m at [x, 0]\n"
-           "  potential V = k * sum(i in 1..300, cos(i * x / 1 [m]) / i^2) * 1 [m^2]\n"
-           "}\n";
-    compareBackends(path, {}, kTiny);
-    sema::SearchPath search;
-    auto loaded = driver::loadModel(path, {}, search, true);
-    REQUIRE(loaded->derivation);
-    std::string error;
-    std::string ir =
-        jit::kernelsIr(mechanics::KernelPrograms::build(loaded->equations(), 2), error, kTiny);
-    CHECK(ir.find("@mech_table") != std::string::npos);
-    std::filesystem::remove(path);
+    compareCutWithTable("mech_wide_sum_test.mech",
+                        "model Wide {\n  param m = 1 [kg], k = 1 [N/m]\n  coord x [m]\n"
+                        "  particle p mass m at [x, 0]\n"
+                        "  potential V = k * sum(i in 1..300, cos(i * x / 1 [m]) / i^2) * 1 [m^2]\n"
+                        "}\n",
+                        {}, 2, kTiny);
   }
   SECTION("a dense mass matrix: one input in hundreds of places, stored by a loop") {
-    std::string path = std::filesystem::temp_directory_path() / "mech_dense_cut_test.mech";
-    std::ofstream(path) << "model Dense {\n  param n = 20, m = 1 [kg], k = 1 [N/m]\n"
-                           "  coord x[1..n] [m]\n"
-                           "  kinetic m/2*sum(i in 1..n, x[i]'^2) + m/2*(sum(i in 1..n, x[i]'))^2\n"
-                           "  potential k/2*sum(i in 1..n, x[i]^2) + k/2*(sum(i in 1..n, x[i]))^2\n"
-                           "}\n";
-    compareBackends(path, {"m = 1.5"}, kTiny);
-    sema::SearchPath search;
-    auto loaded = driver::loadModel(path, {}, search, true);
-    REQUIRE(loaded->derivation);
-    std::string error;
-    std::string ir =
-        jit::kernelsIr(mechanics::KernelPrograms::build(loaded->equations(), 3), error, kTiny);
-    CHECK(ir.find("@mech_table") != std::string::npos);
-    std::filesystem::remove(path);
+    compareCutWithTable("mech_dense_cut_test.mech",
+                        "model Dense {\n  param n = 20, m = 1 [kg], k = 1 [N/m]\n"
+                        "  coord x[1..n] [m]\n"
+                        "  kinetic m/2*sum(i in 1..n, x[i]'^2) + m/2*(sum(i in 1..n, x[i]'))^2\n"
+                        "  potential k/2*sum(i in 1..n, x[i]^2) + k/2*(sum(i in 1..n, x[i]))^2\n"
+                        "}\n",
+                        {"m = 1.5"}, 3, kTiny);
   }
   SECTION("the cut happens, and only when asked") {
     sema::SearchPath search;
